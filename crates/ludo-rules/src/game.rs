@@ -1,0 +1,313 @@
+//! A checked game: the only state the engine plays, always a position that can occur.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::Geometry;
+use crate::colour::{BySeat, Colour};
+use crate::error::PositionError;
+use crate::options::{FirstPlayer, Layout, Options};
+use crate::progress::Progress;
+use crate::rules::Rules;
+use crate::throw::Throw;
+
+/// What the seat to act does next (`rules.md` §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Before the first turn: each seat in the roll-off throws one die.
+    Rolloff,
+    /// The seat throws.
+    Roll,
+    /// The seat chooses one of the moves the throw offers.
+    Move,
+    /// The game has ended; every seat has a place.
+    Over,
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Phase::Rolloff => "rolloff",
+            Phase::Roll => "roll",
+            Phase::Move => "move",
+            Phase::Over => "over",
+        })
+    }
+}
+
+/// Up to four colours in order: the seats in turn order, or the done seats in finishing order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct ColourList {
+    colours: [Colour; 4],
+    len: u8,
+}
+
+impl ColourList {
+    pub(crate) const EMPTY: ColourList = ColourList {
+        colours: [Colour::Yellow; 4],
+        len: 0,
+    };
+
+    pub(crate) fn push(&mut self, colour: Colour) {
+        self.colours[self.len as usize] = colour;
+        self.len += 1;
+    }
+
+    #[inline]
+    pub(crate) fn as_slice(&self) -> &[Colour] {
+        &self.colours[..self.len as usize]
+    }
+
+    #[inline]
+    pub(crate) fn contains(&self, colour: Colour) -> bool {
+        self.as_slice().contains(&colour)
+    }
+}
+
+/// A roll-off entry: out of the roll-off, waiting to throw, or the face thrown.
+pub(crate) const ROLLOFF_OUT: u8 = 0;
+pub(crate) const ROLLOFF_WAITING: u8 = 7;
+
+/// The state of the current turn (`position.md` §1, field `turn`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Turn {
+    pub(crate) seat: Colour,
+    pub(crate) phase: Phase,
+    pub(crate) roll: Option<Throw>,
+    pub(crate) bonus_streak: u8,
+    pub(crate) throws: u8,
+    pub(crate) rolloff: BySeat<u8>,
+}
+
+impl Turn {
+    pub(crate) fn fresh(seat: Colour, phase: Phase) -> Turn {
+        Turn {
+            seat,
+            phase,
+            roll: None,
+            bonus_streak: 0,
+            throws: 0,
+            rolloff: BySeat([ROLLOFF_OUT; 4]),
+        }
+    }
+}
+
+/// A game that can be played: rules, seats, pieces and turn, always a position that can occur.
+///
+/// Read one from JSON with [`Game::from_json`] (or from a [`crate::Setup`]), or start one with
+/// [`Game::new`]; act on it with [`Game::roll`] and [`Game::play`], which leave it unchanged on
+/// error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Game {
+    pub(crate) rules: Rules,
+    pub(crate) geometry: Geometry,
+    pub(crate) seats: ColourList,
+    pub(crate) arm: BySeat<u8>,
+    pub(crate) pieces: BySeat<[Progress; 4]>,
+    pub(crate) turn: Turn,
+    pub(crate) done: ColourList,
+    pub(crate) places: Option<BySeat<u8>>,
+}
+
+impl Game {
+    /// The starting position for these rules and seats (in turn order): every piece in the base,
+    /// and a roll-off first with `first_player = highest_roll`.
+    ///
+    /// # Errors
+    /// When the seats are not 2 to 4 different colours, or not in clockwise order where colours
+    /// have fixed arms.
+    pub fn new(rules: Rules, seats: &[Colour]) -> Result<Game, PositionError> {
+        let (list, arm) = check_seats(rules.options(), seats)?;
+        let first = seats[0];
+        let mut turn = Turn::fresh(first, Phase::Roll);
+        if rules.options().first_player == FirstPlayer::HighestRoll {
+            turn.phase = Phase::Rolloff;
+            for &seat in seats {
+                turn.rolloff[seat] = ROLLOFF_WAITING;
+            }
+        }
+        Ok(Game {
+            rules,
+            geometry: Geometry::new(rules.options(), seats.len()),
+            seats: list,
+            arm,
+            pieces: BySeat([[Progress::BASE; 4]; 4]),
+            turn,
+            done: ColourList::EMPTY,
+            places: None,
+        })
+    }
+
+    /// The rules in force.
+    #[inline]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The options in force.
+    #[inline]
+    pub fn options(&self) -> &Options {
+        self.rules.options()
+    }
+
+    /// The board's numbers.
+    #[inline]
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    /// The seats in turn order.
+    #[inline]
+    pub fn seats(&self) -> &[Colour] {
+        self.seats.as_slice()
+    }
+
+    /// The arm a seat sits on.
+    #[inline]
+    pub fn arm(&self, seat: Colour) -> u8 {
+        self.arm[seat]
+    }
+
+    /// A seat's four pieces by index.
+    #[inline]
+    pub fn pieces(&self, seat: Colour) -> [Progress; 4] {
+        self.pieces[seat]
+    }
+
+    /// The seat to act (in phase `over`, the seat that made the last move).
+    #[inline]
+    pub fn seat(&self) -> Colour {
+        self.turn.seat
+    }
+
+    /// The phase of the game.
+    #[inline]
+    pub fn phase(&self) -> Phase {
+        self.turn.phase
+    }
+
+    /// In phase `move`, the throw being played.
+    #[inline]
+    pub fn roll_in_play(&self) -> Option<Throw> {
+        self.turn.roll
+    }
+
+    /// Bonus throws in a row this turn.
+    #[inline]
+    pub fn bonus_streak(&self) -> u8 {
+        self.turn.bonus_streak
+    }
+
+    /// Throws made this turn.
+    #[inline]
+    pub fn throws(&self) -> u8 {
+        self.turn.throws
+    }
+
+    /// In phase `rolloff`: `None` for a seat out of the roll-off, `Some(None)` for a seat still
+    /// to throw, `Some(Some(face))` for a seat that has thrown.
+    pub fn rolloff(&self, seat: Colour) -> Option<Option<u8>> {
+        match self.turn.rolloff[seat] {
+            ROLLOFF_OUT => None,
+            ROLLOFF_WAITING => Some(None),
+            face => Some(Some(face)),
+        }
+    }
+
+    /// The seats that finished all their pieces, in the order they did.
+    #[inline]
+    pub fn done(&self) -> &[Colour] {
+        self.done.as_slice()
+    }
+
+    /// In phase `over`, every seat's place (shared places repeat).
+    pub fn place(&self, seat: Colour) -> Option<u8> {
+        self.places.map(|p| p[seat])
+    }
+
+    /// Whether the game has ended.
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.turn.phase == Phase::Over
+    }
+
+    /// How many dice the seat to act throws now: one in a roll-off, else the rules' dice.
+    pub fn dice_to_throw(&self) -> u8 {
+        match self.turn.phase {
+            Phase::Rolloff => 1,
+            _ => self.options().dice,
+        }
+    }
+
+    /// Whether a seat has all four pieces finished.
+    #[inline]
+    pub(crate) fn all_finished(&self, seat: Colour) -> bool {
+        self.pieces[seat]
+            .iter()
+            .all(|p| self.geometry.is_finished(p.raw()))
+    }
+
+    /// Whether a seat has no piece out: every piece in the base or finished.
+    #[inline]
+    pub(crate) fn has_no_piece_out(&self, seat: Colour) -> bool {
+        self.pieces[seat]
+            .iter()
+            .all(|p| p.is_base() || self.geometry.is_finished(p.raw()))
+    }
+
+    /// How many of a seat's pieces are finished.
+    #[inline]
+    pub(crate) fn finished_count(&self, seat: Colour) -> u8 {
+        self.pieces[seat]
+            .iter()
+            .filter(|p| self.geometry.is_finished(p.raw()))
+            .count() as u8
+    }
+}
+
+/// Checks the seats and gives each its arm.
+pub(crate) fn check_seats(
+    options: &Options,
+    seats: &[Colour],
+) -> Result<(ColourList, BySeat<u8>), PositionError> {
+    if !(2..=4).contains(&seats.len()) {
+        return Err(PositionError::new(
+            "seats",
+            format!("{} seats; a game has 2 to 4", seats.len()),
+        ));
+    }
+    let mut list = ColourList::EMPTY;
+    let mut arm = BySeat([0; 4]);
+    for (i, &seat) in seats.iter().enumerate() {
+        if list.contains(seat) {
+            return Err(PositionError::new(
+                "seats",
+                format!("{seat} is listed twice"),
+            ));
+        }
+        list.push(seat);
+        arm[seat] = match options.layout {
+            Layout::ByPlayers => i as u8,
+            Layout::Cross => seat.fixed_arm(),
+        };
+    }
+    if options.layout == Layout::Cross {
+        let first = seats[0].fixed_arm();
+        let clockwise = seats
+            .windows(2)
+            .all(|w| (w[0].fixed_arm() + 4 - first) % 4 < (w[1].fixed_arm() + 4 - first) % 4);
+        if !clockwise {
+            let names: Vec<&str> = seats.iter().map(|c| c.name()).collect();
+            return Err(PositionError::new(
+                "seats",
+                format!(
+                    "{} are not in clockwise order (yellow, blue, red, green from any seat)",
+                    names.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok((list, arm))
+}

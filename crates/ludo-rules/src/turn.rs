@@ -1,0 +1,219 @@
+//! The turn procedure (`rules.md` §4): roll-off, throws, bonus throws, forfeits, moves, turn
+//! passing and the end of the game.
+
+use crate::colour::Colour;
+use crate::error::PlayError;
+use crate::game::{Game, Phase, ROLLOFF_OUT, ROLLOFF_WAITING, Turn};
+use crate::moves::{Move, MoveList};
+use crate::options::NoPieceOut;
+use crate::progress::Progress;
+use crate::throw::Throw;
+
+impl Game {
+    /// Applies a throw in phase `roll` or `rolloff` and returns the moves it offers (empty when
+    /// the throw did not lead to phase `move`).
+    ///
+    /// # Errors
+    /// In another phase, or with the wrong number of dice; the game is unchanged.
+    pub fn roll(&mut self, throw: Throw) -> Result<MoveList, PlayError> {
+        match self.turn.phase {
+            Phase::Roll | Phase::Rolloff => {}
+            phase => {
+                return Err(PlayError::WrongPhase {
+                    wanted: "a throw needs phase roll or rolloff",
+                    phase,
+                });
+            }
+        }
+        let wanted = self.dice_to_throw();
+        if throw.dice() != wanted {
+            return Err(PlayError::WrongDice {
+                wanted,
+                given: throw.dice(),
+            });
+        }
+        if self.turn.phase == Phase::Rolloff {
+            self.rolloff_throw(throw.count());
+            return Ok(MoveList::EMPTY);
+        }
+        Ok(self.roll_unchecked(throw))
+    }
+
+    /// Applies a throw in phase `roll` without checking the phase or the dice: the fast path for
+    /// simulations and bots. Returns the moves it offers.
+    pub fn roll_unchecked(&mut self, throw: Throw) -> MoveList {
+        let options = *self.options();
+        let seat = self.turn.seat;
+        if options.no_piece_out == NoPieceOut::AutoExit && self.has_no_piece_out(seat) {
+            self.auto_exit(seat);
+            return MoveList::EMPTY;
+        }
+        let bonus = options.is_bonus_throw(throw);
+        self.turn.bonus_streak = if bonus { self.turn.bonus_streak + 1 } else { 0 };
+        self.turn.throws += 1;
+        if options.three_bonus_forfeit && self.turn.bonus_streak >= 3 {
+            self.pass_turn();
+            return MoveList::EMPTY;
+        }
+        let moves = self.moves_for(seat, throw);
+        if !moves.is_empty() {
+            self.turn.phase = Phase::Move;
+            self.turn.roll = Some(throw);
+        } else if options.no_piece_out == NoPieceOut::ThreeTries
+            && self.turn.throws < 3
+            && self.has_no_piece_out(seat)
+        {
+            // The same seat throws again.
+        } else if bonus && options.bonus_if_no_move {
+            // The same seat throws again.
+        } else {
+            self.pass_turn();
+        }
+        moves
+    }
+
+    /// Plays the move of piece `piece` with the throw in play.
+    ///
+    /// # Errors
+    /// Outside phase `move`, for a piece index outside 0..4, or a piece with no legal move; the
+    /// game is unchanged.
+    pub fn play(&mut self, piece: u8) -> Result<Move, PlayError> {
+        if self.turn.phase != Phase::Move {
+            return Err(PlayError::WrongPhase {
+                wanted: "a move needs phase move",
+                phase: self.turn.phase,
+            });
+        }
+        if piece > 3 {
+            return Err(PlayError::NoSuchPiece(piece));
+        }
+        let Some(&m) = self.legal_moves().of_piece(piece) else {
+            return Err(PlayError::NoMove {
+                seat: self.turn.seat,
+                piece,
+            });
+        };
+        self.play_unchecked(&m);
+        Ok(m)
+    }
+
+    /// Plays a move taken from [`Game::legal_moves`] (or from [`Game::roll_unchecked`]) of this
+    /// very position, without checking it: the fast path for simulations and bots.
+    pub fn play_unchecked(&mut self, m: &Move) {
+        let seat = self.turn.seat;
+        self.pieces[seat][m.piece as usize] = m.to;
+        for (colour, index) in m.captures.iter() {
+            self.pieces[colour][index] = Progress::BASE;
+        }
+        let finished = self.geometry.is_finished(m.to.raw());
+        if finished && self.all_finished(seat) {
+            self.seat_done(seat);
+            return;
+        }
+        let options = self.options();
+        let again = self.turn.roll.is_some_and(|t| options.is_bonus_throw(t))
+            || (options.bonus_on_capture && !m.captures.is_empty())
+            || (options.bonus_on_finish && finished);
+        if again {
+            self.turn.phase = Phase::Roll;
+            self.turn.roll = None;
+        } else {
+            self.pass_turn();
+        }
+    }
+
+    /// One roll-off throw by the seat to act.
+    fn rolloff_throw(&mut self, face: u8) {
+        let seat = self.turn.seat;
+        self.turn.rolloff[seat] = face;
+        if let Some(next) = self.next_in_rolloff(seat) {
+            self.turn.seat = next;
+            return;
+        }
+        let best = self
+            .seats()
+            .iter()
+            .map(|&s| self.turn.rolloff[s])
+            .filter(|&f| f != ROLLOFF_OUT)
+            .max()
+            .unwrap_or(ROLLOFF_OUT);
+        let mut tied = self
+            .seats()
+            .iter()
+            .copied()
+            .filter(|&s| self.turn.rolloff[s] == best);
+        let first = tied.next().expect("the seat that threw the best is in the roll-off");
+        if tied.next().is_none() {
+            self.turn = Turn::fresh(first, Phase::Roll);
+            return;
+        }
+        for &s in self.seats.as_slice() {
+            let entry = &mut self.turn.rolloff[s];
+            *entry = if *entry == best { ROLLOFF_WAITING } else { ROLLOFF_OUT };
+        }
+        self.turn.seat = first;
+    }
+
+    /// The next seat after `seat` in seat order still to throw in the roll-off.
+    fn next_in_rolloff(&self, seat: Colour) -> Option<Colour> {
+        let seats = self.seats();
+        let at = seats.iter().position(|&s| s == seat)?;
+        seats[at + 1..]
+            .iter()
+            .copied()
+            .find(|&s| self.turn.rolloff[s] == ROLLOFF_WAITING)
+    }
+
+    /// `no_piece_out = auto_exit`: the lowest-numbered base piece goes to the start if it may,
+    /// and the turn ends with no extra throw.
+    fn auto_exit(&mut self, seat: Colour) {
+        let exit = self.moves_for_exit(seat);
+        if let Some(m) = exit {
+            self.pieces[seat][m.piece as usize] = m.to;
+            for (colour, index) in m.captures.iter() {
+                self.pieces[colour][index] = Progress::BASE;
+            }
+        }
+        self.pass_turn();
+    }
+
+    /// The exit move of the lowest-numbered base piece, if it is legal.
+    fn moves_for_exit(&self, seat: Colour) -> Option<Move> {
+        let lowest = self.pieces[seat].iter().position(|p| p.is_base())? as u8;
+        // Any exit face will do: the throw itself is not used.
+        let face = self.options().exit_values.faces().next();
+        let throw = match (face, self.options().dice) {
+            (Some(f), 1) => Throw::one(f),
+            (Some(f), _) => Throw::two(f, if f == 1 { 2 } else { 1 }),
+            (None, _) => Throw::two(1, 1),
+        };
+        self.moves_for(seat, throw).of_piece(lowest).copied()
+    }
+
+    /// The turn passes to the next seat in seat order that is not done.
+    fn pass_turn(&mut self) {
+        let next = self.next_seat_after(self.turn.seat);
+        self.turn = Turn::fresh(next, Phase::Roll);
+    }
+
+    fn next_seat_after(&self, seat: Colour) -> Colour {
+        let seats = self.seats();
+        let at = seats.iter().position(|&s| s == seat).unwrap_or(0);
+        (1..=seats.len())
+            .map(|k| seats[(at + k) % seats.len()])
+            .find(|&s| !self.done.contains(s))
+            .unwrap_or(seat)
+    }
+
+    /// `seat` has just finished its last piece.
+    fn seat_done(&mut self, seat: Colour) {
+        self.done.push(seat);
+        let remaining = self.seats().len() - self.done.as_slice().len();
+        if self.options().rank_everyone && remaining > 1 {
+            self.pass_turn();
+            return;
+        }
+        self.places = Some(self.compute_places());
+        self.turn = Turn::fresh(seat, Phase::Over);
+    }
+}
