@@ -1,1 +1,19 @@
-//! CPU players.
+//! CPU players for Ludo and cờ cá ngựa, the seeded generator they use, and whole-game playouts.
+//!
+//! ```
+//! use ludo_bots::{RandomPlayer, Rng, play_out};
+//! use ludo_rules::{Colour, Game, Rules};
+//!
+//! let mut game = Game::new(Rules::default(), &Colour::ALL).unwrap();
+//! let mut random = RandomPlayer;
+//! let tally = play_out(&mut game, &mut Rng::new(1), &mut [&mut random], &mut Rng::new(2), 100_000);
+//! assert!(game.is_over() && tally.unwrap().moves > 0);
+//! ```
+
+mod player;
+mod playout;
+mod rng;
+
+pub use player::{Player, RandomPlayer};
+pub use playout::{Tally, play_out, throw_dice};
+pub use rng::Rng;

@@ -1,1 +1,69 @@
-fn main() {}
+//! `ludo`: the rules engine on the command line (`position.md` §3), random-play simulation and
+//! the engine's benchmark.
+//!
+//! Exit codes: 0 done; 1 an action the rules forbid; 2 unreadable input or a bad argument. On an
+//! error nothing is printed on standard output and one line on standard error says what was wrong.
+
+mod engine;
+mod failure;
+mod sim;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+
+/// The Ludo rules engine on the command line.
+#[derive(Parser)]
+#[command(name = "ludo", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Prints the starting position.
+    New(engine::NewArgs),
+    /// Reads a position in phase roll or rolloff, applies the throw, prints the next position.
+    Roll {
+        /// The die (and the second die with two dice), 1 to 6.
+        #[arg(required = true, num_args = 1..=2)]
+        dice: Vec<u8>,
+    },
+    /// Reads a position in phase move and prints its legal moves, sorted by piece index.
+    Legal,
+    /// Reads a position in phase move, plays that piece's move, prints the next position.
+    Move {
+        /// The piece's index, 0 to 3.
+        piece: u8,
+    },
+    /// Plays random games and prints games/s, actions/s and the mean game length.
+    Sim(sim::SimArgs),
+    /// The engine's benchmark: random 4-seat qdan games on one core.
+    Bench(sim::BenchArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::New(args) => engine::new(&args),
+        Command::Roll { dice } => engine::roll(&dice),
+        Command::Legal => engine::legal(),
+        Command::Move { piece } => engine::play(piece),
+        Command::Sim(args) => sim::sim(&args),
+        Command::Bench(args) => sim::bench(&args),
+    };
+    match outcome {
+        Ok(output) => {
+            if !output.is_empty() {
+                println!("{output}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(failure) => {
+            eprintln!("ludo: {failure}");
+            failure.exit_code()
+        }
+    }
+}
