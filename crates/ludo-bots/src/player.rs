@@ -28,6 +28,8 @@ impl Player for RandomPlayer {
     #[inline]
     fn choose(&mut self, _game: &Game, moves: &MoveList, rng: &mut Rng) -> Move {
         let pick = rng.below(moves.len() as u32) as usize;
-        *moves.get(pick).expect("a choice is made among at least one move")
+        *moves
+            .get(pick)
+            .expect("a choice is made among at least one move")
     }
 }

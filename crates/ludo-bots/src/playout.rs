@@ -83,8 +83,13 @@ fn play_choice(
     players: &mut [&mut dyn Player],
     choices: &mut Rng,
 ) {
-    let seat = game.seat();
-    let index = game.seats().iter().position(|&s| s == seat).unwrap_or(0);
-    let m = players[index % players.len()].choose(game, moves, choices);
+    let player = if players.len() == 1 {
+        &mut players[0]
+    } else {
+        let seat = game.seat();
+        let index = game.seats().iter().position(|&s| s == seat).unwrap_or(0);
+        &mut players[index % players.len()]
+    };
+    let m = player.choose(game, moves, choices);
     game.play_unchecked(&m);
 }

@@ -28,13 +28,15 @@ impl Rng {
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
         debug_assert!(n > 0);
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            let product = u64::from(self.next_u64() as u32) * u64::from(n);
-            if product as u32 >= threshold {
-                return (product >> 32) as u32;
+        let mut product = u64::from(self.next_u64() as u32) * u64::from(n);
+        if (product as u32) < n {
+            // Only then can the low bits fall in the biased zone: reject it.
+            let threshold = n.wrapping_neg() % n;
+            while (product as u32) < threshold {
+                product = u64::from(self.next_u64() as u32) * u64::from(n);
             }
         }
+        (product >> 32) as u32
     }
 
     /// One fair die: 1..=6.

@@ -23,8 +23,11 @@ pub fn read_rules(arg: &str) -> Result<Rules, Failure> {
     if let Ok(preset) = arg.parse::<Preset>() {
         return Ok(Rules::preset(preset));
     }
-    let text = std::fs::read_to_string(arg)
-        .map_err(|e| bad(format!("--rules {arg}: not a preset, and no file to read ({e})")))?;
+    let text = std::fs::read_to_string(arg).map_err(|e| {
+        bad(format!(
+            "--rules {arg}: not a preset, and no file to read ({e})"
+        ))
+    })?;
     serde_json::from_str(&text).map_err(|e| bad(format!("--rules {arg}: {e}")))
 }
 

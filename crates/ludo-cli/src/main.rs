@@ -12,7 +12,6 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-
 /// The Ludo rules engine on the command line.
 #[derive(Parser)]
 #[command(name = "ludo", version, about)]
@@ -44,8 +43,33 @@ enum Command {
     Bench(sim::BenchArgs),
 }
 
+/// Parses the arguments; a bad argument is reported on one line, like every other failure.
+fn parse_args() -> Result<Cli, ExitCode> {
+    use clap::error::ErrorKind;
+    Cli::try_parse().map_err(|error| match error.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = error.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = error.print();
+            ExitCode::from(2)
+        }
+        _ => {
+            let rendered = error.to_string();
+            let first = rendered.lines().next().unwrap_or("bad arguments");
+            let message = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("ludo: {message} (see ludo --help)");
+            ExitCode::from(2)
+        }
+    })
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse_args() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     let outcome = match cli.command {
         Command::New(args) => engine::new(&args),
         Command::Roll { dice } => engine::roll(&dice),

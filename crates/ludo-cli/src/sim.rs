@@ -68,8 +68,14 @@ fn run(start: &Game, games: u64, seed: u64, bar: &ProgressBar) -> Result<Run, Fa
     for g in 0..games {
         let mut game = *start;
         let (mut dice, mut choices) = (seeds.fork(), seeds.fork());
-        let one = play_out(&mut game, &mut dice, &mut [&mut random], &mut choices, MAX_ACTIONS)
-            .ok_or_else(|| Failure::Illegal(format!("game {g} did not end")))?;
+        let one = play_out(
+            &mut game,
+            &mut dice,
+            &mut [&mut random],
+            &mut choices,
+            MAX_ACTIONS,
+        )
+        .ok_or_else(|| Failure::Illegal(format!("game {g} did not end")))?;
         check_finished(&game, g)?;
         tally += one;
         if g % 4096 == 0 {
@@ -97,7 +103,9 @@ fn check_finished(game: &Game, g: u64) -> Result<(), Failure> {
     if sound {
         Ok(())
     } else {
-        Err(Failure::Illegal(format!("game {g} ended without a sound result")))
+        Err(Failure::Illegal(format!(
+            "game {g} ended without a sound result"
+        )))
     }
 }
 

@@ -10,6 +10,8 @@ pub struct Geometry {
     arm_len: u8,
     track_len: u8,
     door: u8,
+    /// The lowest finished progress: the Ludo finish, or the horse board's first home cell.
+    finished_from: u8,
     safe: u64,
 }
 
@@ -35,12 +37,17 @@ impl Geometry {
                 Safe::None => {}
             }
         }
+        let finished_from = match options.board {
+            Board::Ludo => door + 6,
+            Board::Horse => door + 1,
+        };
         Geometry {
             board: options.board,
             arms,
             arm_len,
             track_len,
             door,
+            finished_from,
             safe,
         }
     }
@@ -85,10 +92,7 @@ impl Geometry {
     /// The base (stored as 255) is not.
     #[inline]
     pub const fn is_finished(&self, steps: u8) -> bool {
-        match self.board {
-            Board::Ludo => steps == self.door + 6,
-            Board::Horse => steps > self.door && steps != u8::MAX,
-        }
+        steps >= self.finished_from && steps <= self.door + 6
     }
 
     /// The track square of the start of `arm`.
@@ -100,8 +104,25 @@ impl Geometry {
     /// The track square of progress `steps` (at most the door) of a seat on `arm`.
     #[inline]
     pub const fn square(&self, arm: u8, steps: u8) -> u8 {
-        let s = self.start_square(arm) as u16 + steps as u16;
-        (s % self.track_len as u16) as u8
+        self.square_from(self.start_square(arm), steps)
+    }
+
+    /// The track square of progress `steps` (at most the door) of a seat whose start is `start`.
+    #[inline]
+    pub(crate) const fn square_from(&self, start: u8, steps: u8) -> u8 {
+        // The start is below track_len and steps at most the door, so one subtraction wraps.
+        let s = start + steps;
+        if s >= self.track_len {
+            s - self.track_len
+        } else {
+            s
+        }
+    }
+
+    /// The lowest finished progress: the Ludo finish, or the horse board's first home cell.
+    #[inline]
+    pub(crate) const fn finished_from(&self) -> u8 {
+        self.finished_from
     }
 
     /// Whether a track square is safe from capture.
@@ -114,17 +135,6 @@ impl Geometry {
     #[inline]
     pub(crate) const fn safe_mask(&self) -> u64 {
         self.safe
-    }
-
-    /// The track squares of progress `from..=to` (both at most the door) of a seat on `arm`,
-    /// one bit per square.
-    #[inline]
-    pub(crate) fn span(&self, arm: u8, from: u8, to: u8) -> u64 {
-        let len = (to - from + 1) as u32;
-        let low = self.square(arm, from) as u32;
-        let bits = ((1u128 << len) - 1) << low;
-        let full = (1u128 << self.track_len) - 1;
-        ((bits & full) | (bits >> self.track_len)) as u64
     }
 }
 
@@ -171,12 +181,5 @@ mod tests {
         let g = ludo(Layout::Cross, 2);
         let safe: Vec<u8> = (0..52).filter(|&s| g.is_safe(s)).collect();
         assert_eq!(safe, [0, 8, 13, 21, 26, 34, 39, 47]);
-    }
-
-    #[test]
-    fn spans_wrap_round_the_track() {
-        let g = ludo(Layout::Cross, 4);
-        assert_eq!(g.span(3, 10, 14), 0b111 << 49 | 0b11);
-        assert_eq!(g.span(0, 1, 3), 0b1110);
     }
 }

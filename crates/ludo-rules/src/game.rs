@@ -105,6 +105,10 @@ pub struct Game {
     pub(crate) geometry: Geometry,
     pub(crate) seats: ColourList,
     pub(crate) arm: BySeat<u8>,
+    /// Each seat's start square, kept beside its arm for the move generator.
+    pub(crate) start: BySeat<u8>,
+    /// The seat after each seat in turn order, kept for passing the turn.
+    pub(crate) next: BySeat<Colour>,
     pub(crate) pieces: BySeat<[Progress; 4]>,
     pub(crate) turn: Turn,
     pub(crate) done: ColourList,
@@ -128,11 +132,14 @@ impl Game {
                 turn.rolloff[seat] = ROLLOFF_WAITING;
             }
         }
+        let geometry = Geometry::new(rules.options(), seats.len());
         Ok(Game {
             rules,
-            geometry: Geometry::new(rules.options(), seats.len()),
+            geometry,
             seats: list,
             arm,
+            start: start_squares(&geometry, &arm),
+            next: next_seats(&list),
             pieces: BySeat([[Progress::BASE; 4]; 4]),
             turn,
             done: ColourList::EMPTY,
@@ -265,6 +272,21 @@ impl Game {
             .filter(|p| self.geometry.is_finished(p.raw()))
             .count() as u8
     }
+}
+
+/// Each seat's start square on this board.
+pub(crate) fn start_squares(geometry: &Geometry, arm: &BySeat<u8>) -> BySeat<u8> {
+    BySeat(arm.0.map(|a| geometry.start_square(a)))
+}
+
+/// The seat after each seat in turn order (unseated colours map to themselves).
+pub(crate) fn next_seats(seats: &ColourList) -> BySeat<Colour> {
+    let mut next = BySeat(Colour::ALL);
+    let order = seats.as_slice();
+    for (i, &seat) in order.iter().enumerate() {
+        next[seat] = order[(i + 1) % order.len()];
+    }
+    next
 }
 
 /// Checks the seats and gives each its arm.

@@ -1,4 +1,8 @@
 //! Legal moves (`rules.md` §5): exits, advances, passing, landing and captures.
+//!
+//! The generator works in the moving seat's own coordinates: bit `r` of a track mask is the
+//! track square at progress `r` of that seat. Every other piece is placed in those coordinates
+//! once per throw; then a path is a run of consecutive bits and never wraps.
 
 use crate::colour::Colour;
 use crate::game::{Game, Phase};
@@ -7,17 +11,20 @@ use crate::options::{Board, Options, Passing};
 use crate::progress::Progress;
 use crate::throw::Throw;
 
-/// Who stands where on the track, seen from the seat to move, one bit per track square.
+/// Who stands where, seen from the seat to move, in its own coordinates.
 struct Occupancy {
-    /// Squares holding any opponent piece.
+    /// Track squares holding any opponent piece.
     opponents: u64,
-    /// Squares holding two or more pieces of one opponent colour.
+    /// Track squares holding two or more pieces of one opponent colour.
     blockades: u64,
-    /// Squares holding a piece of the moving seat.
+    /// Track squares holding a piece of the moving seat (only filled when passing is `any` or
+    /// stacking is off).
     own_track: u64,
-    /// Home-column squares holding a piece of the moving seat (bit `steps − door − 1`),
-    /// finished pieces left out.
+    /// Home-column squares holding an unfinished piece of the moving seat (bit `steps − door − 1`;
+    /// filled as `own_track` is).
     own_home: u8,
+    /// Safe track squares.
+    safe: u64,
 }
 
 impl Options {
@@ -49,38 +56,68 @@ impl Game {
         }
     }
 
+    /// How far `other`'s start lies ahead of `seat`'s start, in track squares.
+    #[inline]
+    fn offset(&self, seat: Colour, other_start: u8) -> u8 {
+        let len = self.geometry.track_len();
+        let own = self.start[seat];
+        if other_start >= own {
+            other_start - own
+        } else {
+            other_start + len - own
+        }
+    }
+
+    /// The track squares holding pieces of `colour` (`once`) and holding two or more of them
+    /// (`twice`), in `seat`'s coordinates.
+    #[inline]
+    fn squares_of(&self, seat: Colour, colour: Colour) -> (u64, u64) {
+        let g = &self.geometry;
+        let (door, len) = (g.door(), g.track_len());
+        let offset = self.offset(seat, self.start[colour]);
+        let (mut once, mut twice) = (0u64, 0u64);
+        for p in self.pieces[colour] {
+            let steps = p.raw();
+            let square = steps.wrapping_add(offset);
+            let square = if square >= len { square - len } else { square };
+            let bit = if steps <= door { 1u64 << square } else { 0 };
+            twice |= once & bit;
+            once |= bit;
+        }
+        (once, twice)
+    }
+
+    #[inline]
     fn occupancy(&self, seat: Colour) -> Occupancy {
         let g = &self.geometry;
-        let door = g.door();
+        let (door, len) = (g.door(), g.track_len());
+        let options = self.options();
+        let full = (1u64 << len) - 1;
+        let s = self.start[seat];
         let mut occ = Occupancy {
             opponents: 0,
             blockades: 0,
             own_track: 0,
             own_home: 0,
+            safe: ((g.safe_mask() >> s) | (g.safe_mask() << (len - s))) & full,
         };
         for &other in self.seats() {
-            let arm = self.arm[other];
-            if other == seat {
-                for p in self.pieces[other] {
-                    let steps = p.raw();
-                    if steps <= door {
-                        occ.own_track |= 1 << g.square(arm, steps);
-                    } else if !p.is_base() && !g.is_finished(steps) {
-                        occ.own_home |= 1 << (steps - door - 1);
-                    }
-                }
-            } else {
-                let (mut once, mut twice) = (0u64, 0u64);
-                for p in self.pieces[other] {
-                    let steps = p.raw();
-                    if steps <= door {
-                        let bit = 1u64 << g.square(arm, steps);
-                        twice |= once & bit;
-                        once |= bit;
-                    }
-                }
+            if other != seat {
+                let (once, twice) = self.squares_of(seat, other);
                 occ.opponents |= once;
                 occ.blockades |= twice;
+            }
+        }
+        // Own pieces matter only to passing `any` and when stacking is off. Unfinished pieces in
+        // the home column never occur on the horse board, where a horse home is finished.
+        if options.stacking && options.passing != Passing::Any {
+            return occ;
+        }
+        occ.own_track = self.squares_of(seat, seat).0;
+        for p in self.pieces[seat] {
+            let steps = p.raw();
+            if steps > door && steps < g.finished_from() {
+                occ.own_home |= 1 << (steps - door - 1);
             }
         }
         occ
@@ -90,43 +127,52 @@ impl Game {
     pub(crate) fn moves_for(&self, seat: Colour, throw: Throw) -> MoveList {
         let options = self.options();
         let g = &self.geometry;
-        let door = g.door();
-        let last = g.last();
-        let arm = self.arm[seat];
-        let occ = self.occupancy(seat);
+        let (door, last) = (g.door(), g.last());
+        let pieces = self.pieces[seat];
         let exit = options.is_exit_throw(throw);
+        let can_advance = pieces.iter().any(|p| p.raw() < g.finished_from());
+        if !exit && !can_advance {
+            return MoveList::EMPTY;
+        }
+        let occ = self.occupancy(seat);
         let count = throw.count();
         let mut moves = MoveList::EMPTY;
-        // With two dice and exact_finish, the horse board's target cell is the deepest free one.
-        let horse_target = last - self.finished_count(seat);
-        for (index, from) in self.pieces[seat].into_iter().enumerate() {
+        // On the horse board a horse enters home only onto the deepest free cell.
+        let horse_target = if g.board() == Board::Horse {
+            last - self.finished_count(seat)
+        } else {
+            last
+        };
+        for (index, from) in pieces.into_iter().enumerate() {
+            let steps = from.raw();
             let to = if from.is_base() {
                 if !exit {
                     continue;
                 }
                 0
             } else {
-                let steps = from.raw();
-                if g.is_finished(steps) {
+                if steps >= g.finished_from() {
                     continue;
                 }
                 let mut to = steps + count;
-                match g.board() {
-                    Board::Ludo if to > last => {
-                        if options.exact_finish {
-                            continue;
+                if to > door {
+                    match g.board() {
+                        Board::Ludo if to > last => {
+                            if options.exact_finish {
+                                continue;
+                            }
+                            to = last;
                         }
-                        to = last;
+                        Board::Horse if to != horse_target => continue,
+                        _ => {}
                     }
-                    Board::Horse if to > door && to != horse_target => continue,
-                    _ => {}
                 }
-                if !self.path_is_clear(arm, steps, to, &occ) {
+                if !self.path_is_clear(steps, to, &occ) {
                     continue;
                 }
                 to
             };
-            let Some(captures) = self.landing(seat, arm, to, &occ) else {
+            let Some(captures) = self.landing(seat, to, &occ) else {
                 continue;
             };
             moves.push(Move {
@@ -139,28 +185,28 @@ impl Game {
         moves
     }
 
-    /// Whether every square strictly between `from` and `to` lets the piece pass.
+    /// Whether every square strictly between progress `from` and `to` lets the piece pass.
     #[inline]
-    fn path_is_clear(&self, arm: u8, from: u8, to: u8, occ: &Occupancy) -> bool {
-        let g = &self.geometry;
-        let door = g.door();
-        let blocking = match self.options().passing {
+    fn path_is_clear(&self, from: u8, to: u8, occ: &Occupancy) -> bool {
+        let passing = self.options().passing;
+        let blocking = match passing {
             Passing::Free => return true,
             Passing::Blockades => occ.blockades,
             Passing::Opponents => occ.opponents,
             Passing::Any => occ.opponents | occ.own_track,
         };
+        let door = self.geometry.door();
         let (first, last_between) = (from + 1, to - 1);
         if first > last_between {
             return true;
         }
         let track_last = last_between.min(door);
-        if first <= track_last && g.span(arm, first, track_last) & blocking != 0 {
+        if first <= track_last && bits(first, track_last) & blocking != 0 {
             return false;
         }
-        if self.options().passing == Passing::Any && last_between > door {
+        if passing == Passing::Any && last_between > door {
             let home_first = first.max(door + 1);
-            let home = home_span(home_first - door - 1, last_between - door - 1);
+            let home = bits(home_first - door - 1, last_between - door - 1) as u8;
             if occ.own_home & home != 0 {
                 return false;
             }
@@ -170,7 +216,7 @@ impl Game {
 
     /// Whether a piece of `seat` may land on progress `to`, and what it captures there.
     #[inline]
-    fn landing(&self, seat: Colour, arm: u8, to: u8, occ: &Occupancy) -> Option<Captures> {
+    fn landing(&self, seat: Colour, to: u8, occ: &Occupancy) -> Option<Captures> {
         let g = &self.geometry;
         let options = self.options();
         if to > g.door() {
@@ -179,15 +225,14 @@ impl Game {
                 && occ.own_home & (1 << (to - g.door() - 1)) != 0;
             return if blocked { None } else { Some(Captures::NONE) };
         }
-        let square = g.square(arm, to);
-        let bit = 1u64 << square;
+        let bit = 1u64 << to;
         if options.passing == Passing::Blockades && occ.blockades & bit != 0 {
             return None;
         }
         if !options.stacking && occ.own_track & bit != 0 {
             return None;
         }
-        if occ.opponents & bit == 0 || g.safe_mask() & bit != 0 {
+        if occ.opponents & bit == 0 || occ.safe & bit != 0 {
             return Some(Captures::NONE);
         }
         let mut captures = Captures::NONE;
@@ -195,9 +240,10 @@ impl Game {
             if other == seat {
                 continue;
             }
-            let other_arm = self.arm[other];
+            let offset = self.offset(seat, self.start[other]);
             for (i, p) in self.pieces[other].into_iter().enumerate() {
-                if p.raw() <= g.door() && g.square(other_arm, p.raw()) == square {
+                let steps = p.raw();
+                if steps <= g.door() && (steps + offset) % g.track_len() == to {
                     captures = captures.with(other, i);
                 }
             }
@@ -206,9 +252,9 @@ impl Game {
     }
 }
 
-/// Home-column squares `first..=last` (counted from 0 after the door), one bit each.
+/// Bits `first..=last` (`last` below 64).
 #[inline]
-fn home_span(first: u8, last: u8) -> u8 {
-    let len = last - first + 1;
-    (((1u16 << len) - 1) << first) as u8
+fn bits(first: u8, last: u8) -> u64 {
+    let width = u32::from(last - first) + 1;
+    (u64::MAX >> (64 - width)) << first
 }

@@ -34,9 +34,15 @@ impl Captures {
 
     /// The captured pieces as (colour, piece index), colours clockwise from yellow.
     pub fn iter(self) -> impl Iterator<Item = (Colour, usize)> {
-        (0..16)
-            .filter(move |bit| self.0 & (1 << bit) != 0)
-            .map(|bit| (Colour::from_index(bit / 4), bit % 4))
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let bit = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            Some((Colour::from_index(bit / 4), bit % 4))
+        })
     }
 }
 

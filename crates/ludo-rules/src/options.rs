@@ -394,16 +394,56 @@ mod tests {
         let q = Preset::Qdan.options();
         let v = Preset::Vietnamese.options();
         let cases: [(Options, &str); 7] = [
-            (Options { exit_on_double: true, ..q }, "exit_on_double"),
-            (Options { bonus_on_double: true, ..q }, "bonus_on_double"),
-            (Options { bonus_values: FaceSet::of(&[6]), ..v }, "bonus_values"),
             (
-                Options { exit_values: FaceSet::EMPTY, ..q },
+                Options {
+                    exit_on_double: true,
+                    ..q
+                },
+                "exit_on_double",
+            ),
+            (
+                Options {
+                    bonus_on_double: true,
+                    ..q
+                },
+                "bonus_on_double",
+            ),
+            (
+                Options {
+                    bonus_values: FaceSet::of(&[6]),
+                    ..v
+                },
+                "bonus_values",
+            ),
+            (
+                Options {
+                    exit_values: FaceSet::EMPTY,
+                    ..q
+                },
                 "exit_values is empty",
             ),
-            (Options { layout: Layout::ByPlayers, ..v }, "layout"),
-            (Options { exact_finish: false, ..v }, "exact_finish"),
-            (Options { dice: 2, bonus_values: FaceSet::EMPTY, ..q }, "exact_finish"),
+            (
+                Options {
+                    layout: Layout::ByPlayers,
+                    ..v
+                },
+                "layout",
+            ),
+            (
+                Options {
+                    exact_finish: false,
+                    ..v
+                },
+                "exact_finish",
+            ),
+            (
+                Options {
+                    dice: 2,
+                    bonus_values: FaceSet::EMPTY,
+                    ..q
+                },
+                "exact_finish",
+            ),
         ];
         for (options, named) in cases {
             let message = options.validate().unwrap_err().to_string();

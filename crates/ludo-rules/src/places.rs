@@ -37,7 +37,7 @@ impl Game {
             .filter(|s| !done.contains(s))
             .map(|&s| (self.standing(s), s))
             .collect();
-        rest.sort_by(|a, b| b.0.cmp(&a.0));
+        rest.sort_by_key(|&(standing, _)| std::cmp::Reverse(standing));
         for (i, &(standing, seat)) in rest.iter().enumerate() {
             let shared_with_previous = i > 0 && rest[i - 1].0 == standing;
             places[seat] = if shared_with_previous {

@@ -5,14 +5,17 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::board::Geometry;
 use crate::colour::{BySeat, Colour};
 use crate::error::PositionError;
-use crate::game::{ColourList, Game, Phase, ROLLOFF_OUT, ROLLOFF_WAITING, Turn, check_seats};
+use crate::game::{
+    ColourList, Game, Phase, ROLLOFF_OUT, ROLLOFF_WAITING, Turn, check_seats, next_seats,
+    start_squares,
+};
 use crate::options::{Board, FirstPlayer};
 use crate::progress::Progress;
 use crate::rules::Rules;
 use crate::throw::Throw;
-use crate::board::Geometry;
 
 /// A position as read from JSON, not yet checked. Only [`Game`] can be played.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -117,6 +120,8 @@ impl Game {
             geometry,
             seats,
             arm,
+            start: start_squares(&geometry, &arm),
+            next: next_seats(&seats),
             pieces,
             turn,
             done,
@@ -139,7 +144,10 @@ impl Game {
         Setup {
             rules: self.rules,
             seats: seats.to_vec(),
-            pieces: seats.iter().map(|&s| (s, self.pieces[s].to_vec())).collect(),
+            pieces: seats
+                .iter()
+                .map(|&s| (s, self.pieces[s].to_vec()))
+                .collect(),
             turn: TurnSetup {
                 seat: self.turn.seat,
                 phase: self.turn.phase,
@@ -169,7 +177,11 @@ impl Game {
         }
         let (n, done) = (self.seats().len(), self.done().len());
         let over = self.turn.phase == Phase::Over;
-        let expected_when_over = if self.options().rank_everyone { n - 1 } else { 1 };
+        let expected_when_over = if self.options().rank_everyone {
+            n - 1
+        } else {
+            1
+        };
         let fits = if over {
             done == expected_when_over
         } else {
@@ -190,16 +202,25 @@ impl Game {
         let t = &self.turn;
         let options = self.options();
         if t.phase != Phase::Over && self.done.contains(t.seat) {
-            return err("turn.seat", format!("{} is done and never throws again", t.seat));
+            return err(
+                "turn.seat",
+                format!("{} is done and never throws again", t.seat),
+            );
         }
         if t.phase != Phase::Move && t.roll.is_some() {
             return err("turn.roll", format!("must be null in phase {}", t.phase));
         }
         if t.bonus_streak > t.throws {
-            return err("turn.bonus_streak", "is more than the throws made this turn");
+            return err(
+                "turn.bonus_streak",
+                "is more than the throws made this turn",
+            );
         }
         if options.three_bonus_forfeit && t.bonus_streak >= 3 {
-            return err("turn.bonus_streak", "a third bonus throw in a row ends the turn");
+            return err(
+                "turn.bonus_streak",
+                "a third bonus throw in a row ends the turn",
+            );
         }
         match t.phase {
             Phase::Rolloff | Phase::Over if t.throws != 0 || t.bonus_streak != 0 => err(
@@ -208,7 +229,10 @@ impl Game {
             ),
             Phase::Over => {
                 if self.done.as_slice().last() != Some(&t.seat) {
-                    return err("turn.seat", "in phase over, it is the seat that finished last");
+                    return err(
+                        "turn.seat",
+                        "in phase over, it is the seat that finished last",
+                    );
                 }
                 Ok(())
             }
@@ -226,7 +250,11 @@ impl Game {
         if throw.dice() != options.dice {
             return err(
                 "turn.roll",
-                format!("these rules throw {} dice, not {}", options.dice, throw.dice()),
+                format!(
+                    "these rules throw {} dice, not {}",
+                    options.dice,
+                    throw.dice()
+                ),
             );
         }
         if t.throws == 0 {
@@ -239,7 +267,10 @@ impl Game {
             );
         }
         if self.legal_moves().is_empty() {
-            return err("turn.roll", format!("{throw} offers no legal move, so phase move cannot occur"));
+            return err(
+                "turn.roll",
+                format!("{throw} offers no legal move, so phase move cannot occur"),
+            );
         }
         Ok(())
     }
@@ -274,7 +305,10 @@ fn read_pieces(setup: &Setup, g: &Geometry) -> Result<BySeat<[Progress; 4]>, Pos
     let mut pieces = BySeat([[Progress::BASE; 4]; 4]);
     for colour in setup.pieces.keys() {
         if !setup.seats.contains(colour) {
-            return err(format!("pieces.{colour}"), format!("{colour} does not play"));
+            return err(
+                format!("pieces.{colour}"),
+                format!("{colour} does not play"),
+            );
         }
     }
     for &seat in &setup.seats {
@@ -291,7 +325,9 @@ fn read_pieces(setup: &Setup, g: &Geometry) -> Result<BySeat<[Progress; 4]>, Pos
             {
                 let reason = match options.board {
                     Board::Ludo => format!("progress {steps} is beyond the finish ({})", g.last()),
-                    Board::Horse => format!("progress {steps} is beyond home cell 6 ({})", g.last()),
+                    Board::Horse => {
+                        format!("progress {steps} is beyond home cell 6 ({})", g.last())
+                    }
                 };
                 return err(format!("{field}[{i}]"), reason);
             }
@@ -309,18 +345,28 @@ fn read_pieces(setup: &Setup, g: &Geometry) -> Result<BySeat<[Progress; 4]>, Pos
 }
 
 /// Horses home fill cells 6, 5, 4, 3 in that order without a gap.
-fn check_horse_home(field: &str, pieces: &[Progress; 4], g: &Geometry) -> Result<(), PositionError> {
+fn check_horse_home(
+    field: &str,
+    pieces: &[Progress; 4],
+    g: &Geometry,
+) -> Result<(), PositionError> {
     let mut home: Vec<u8> = pieces
         .iter()
         .filter_map(|p| p.steps())
         .filter(|&s| s > g.door())
         .collect();
     home.sort_unstable_by(|a, b| b.cmp(a));
-    let filled_in_order = home.iter().enumerate().all(|(k, &s)| s == g.last() - k as u8);
+    let filled_in_order = home
+        .iter()
+        .enumerate()
+        .all(|(k, &s)| s == g.last() - k as u8);
     if filled_in_order {
         Ok(())
     } else {
-        err(field, "horses home must fill cells 6, 5, 4, 3 in that order, without a gap")
+        err(
+            field,
+            "horses home must fill cells 6, 5, 4, 3 in that order, without a gap",
+        )
     }
 }
 
@@ -443,7 +489,10 @@ fn read_rolloff(
         .copied()
         .find(|&s| rolloff[s] == ROLLOFF_WAITING);
     if next != Some(setup.turn.seat) {
-        return err("turn.seat", "in a roll-off, the first seat still to throw acts");
+        return err(
+            "turn.seat",
+            "in a roll-off, the first seat still to throw acts",
+        );
     }
     if setup.turn.roll.is_some() {
         return err("turn.roll", "must be null in phase rolloff");

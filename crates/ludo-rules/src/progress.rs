@@ -75,7 +75,9 @@ impl Visitor<'_> for ProgressVisitor {
         if s == "base" {
             Ok(Progress::BASE)
         } else {
-            Err(E::custom(format!("`{s}` is not \"base\" or a progress number")))
+            Err(E::custom(format!(
+                "`{s}` is not \"base\" or a progress number"
+            )))
         }
     }
 

@@ -189,7 +189,8 @@ mod tests {
 
     #[test]
     fn options_override_the_preset() {
-        let rules = parse(r#"{"preset": "qdan", "bonus_on_finish": true, "safe": "none"}"#).unwrap();
+        let rules =
+            parse(r#"{"preset": "qdan", "bonus_on_finish": true, "safe": "none"}"#).unwrap();
         assert!(rules.options().bonus_on_finish);
         assert_eq!(rules.options().safe, Safe::None);
         assert_eq!(rules.options().passing, Passing::Blockades);

@@ -41,8 +41,14 @@ impl Throw {
             return Err(ThrowError::Face(bad));
         }
         match *faces {
-            [d] => Ok(Throw { dice: [d, 0], len: 1 }),
-            [d1, d2] => Ok(Throw { dice: [d1, d2], len: 2 }),
+            [d] => Ok(Throw {
+                dice: [d, 0],
+                len: 1,
+            }),
+            [d1, d2] => Ok(Throw {
+                dice: [d1, d2],
+                len: 2,
+            }),
             _ => Err(ThrowError::DiceCount(faces.len())),
         }
     }
@@ -51,14 +57,20 @@ impl Throw {
     #[inline]
     pub const fn one(face: u8) -> Throw {
         debug_assert!(face >= 1 && face <= 6);
-        Throw { dice: [face, 0], len: 1 }
+        Throw {
+            dice: [face, 0],
+            len: 1,
+        }
     }
 
     /// A throw of two dice; the faces must be 1..=6 (checked in debug builds).
     #[inline]
     pub const fn two(d1: u8, d2: u8) -> Throw {
         debug_assert!(d1 >= 1 && d1 <= 6 && d2 >= 1 && d2 <= 6);
-        Throw { dice: [d1, d2], len: 2 }
+        Throw {
+            dice: [d1, d2],
+            len: 2,
+        }
     }
 
     /// The faces thrown.

@@ -59,16 +59,16 @@ impl Game {
         if !moves.is_empty() {
             self.turn.phase = Phase::Move;
             self.turn.roll = Some(throw);
-        } else if options.no_piece_out == NoPieceOut::ThreeTries
+            return moves;
+        }
+        let another_try = options.no_piece_out == NoPieceOut::ThreeTries
             && self.turn.throws < 3
-            && self.has_no_piece_out(seat)
-        {
-            // The same seat throws again.
-        } else if bonus && options.bonus_if_no_move {
-            // The same seat throws again.
-        } else {
+            && self.has_no_piece_out(seat);
+        let bonus_anyway = bonus && options.bonus_if_no_move;
+        if !another_try && !bonus_anyway {
             self.pass_turn();
         }
+        // Otherwise the same seat throws again.
         moves
     }
 
@@ -142,14 +142,20 @@ impl Game {
             .iter()
             .copied()
             .filter(|&s| self.turn.rolloff[s] == best);
-        let first = tied.next().expect("the seat that threw the best is in the roll-off");
+        let first = tied
+            .next()
+            .expect("the seat that threw the best is in the roll-off");
         if tied.next().is_none() {
             self.turn = Turn::fresh(first, Phase::Roll);
             return;
         }
         for &s in self.seats.as_slice() {
             let entry = &mut self.turn.rolloff[s];
-            *entry = if *entry == best { ROLLOFF_WAITING } else { ROLLOFF_OUT };
+            *entry = if *entry == best {
+                ROLLOFF_WAITING
+            } else {
+                ROLLOFF_OUT
+            };
         }
         self.turn.seat = first;
     }
@@ -197,12 +203,15 @@ impl Game {
     }
 
     fn next_seat_after(&self, seat: Colour) -> Colour {
-        let seats = self.seats();
-        let at = seats.iter().position(|&s| s == seat).unwrap_or(0);
-        (1..=seats.len())
-            .map(|k| seats[(at + k) % seats.len()])
-            .find(|&s| !self.done.contains(s))
-            .unwrap_or(seat)
+        let mut next = self.next[seat];
+        // Done seats are skipped; the game is over before every other seat is done.
+        for _ in 0..4 {
+            if !self.done.contains(next) {
+                break;
+            }
+            next = self.next[next];
+        }
+        next
     }
 
     /// `seat` has just finished its last piece.

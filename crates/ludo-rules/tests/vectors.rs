@@ -19,7 +19,11 @@ impl Engine for Library {
         let mut game = game_of(position)?;
         let numbers: Vec<u8> = action[1..]
             .iter()
-            .map(|v| v.as_u64().and_then(|n| u8::try_from(n).ok()).ok_or("a number"))
+            .map(|v| {
+                v.as_u64()
+                    .and_then(|n| u8::try_from(n).ok())
+                    .ok_or("a number")
+            })
             .collect::<Result<_, _>>()?;
         match action[0].as_str() {
             Some("roll") => {

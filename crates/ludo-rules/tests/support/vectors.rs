@@ -39,7 +39,12 @@ fn moves_of(legal: &Value) -> Vec<(i64, i64)> {
         .as_array()
         .into_iter()
         .flatten()
-        .map(|m| (m["piece"].as_i64().unwrap_or(-1), m["to"].as_i64().unwrap_or(-1)))
+        .map(|m| {
+            (
+                m["piece"].as_i64().unwrap_or(-1),
+                m["to"].as_i64().unwrap_or(-1),
+            )
+        })
         .collect();
     pairs.sort_unstable();
     pairs
@@ -50,7 +55,12 @@ fn captures_of(m: &Value) -> Vec<(String, i64)> {
         .as_array()
         .into_iter()
         .flatten()
-        .map(|c| (c["seat"].as_str().unwrap_or("").to_owned(), c["piece"].as_i64().unwrap_or(-1)))
+        .map(|c| {
+            (
+                c["seat"].as_str().unwrap_or("").to_owned(),
+                c["piece"].as_i64().unwrap_or(-1),
+            )
+        })
         .collect();
     caps.sort();
     caps
@@ -109,6 +119,10 @@ pub fn run_all(engine: &mut impl Engine, jsonl: &str) -> usize {
                 .map(|e| format!("{}: {e}", case["name"]))
         })
         .collect();
-    assert!(failures.is_empty(), "failing vectors:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "failing vectors:\n{}",
+        failures.join("\n")
+    );
     cases.len()
 }
