@@ -3,11 +3,11 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
+use serde::de::{self, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A seat, named by its colour. The order of the variants is clockwise round the cross.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Colour {
     /// Arm 0, mark ○.
     Yellow,
@@ -88,6 +88,34 @@ impl FromStr for Colour {
             .into_iter()
             .find(|c| c.name() == s)
             .ok_or_else(|| UnknownColour(s.to_owned()))
+    }
+}
+
+impl Serialize for Colour {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+struct ColourVisitor;
+
+impl Visitor<'_> for ColourVisitor {
+    type Value = Colour;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a colour (yellow, blue, red, green)")
+    }
+
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Colour, E> {
+        s.parse().map_err(E::custom)
+    }
+}
+
+/// Read as a plain string, so that error paths name a colour used as a map key
+/// (`pieces.yellow[1]`).
+impl<'de> Deserialize<'de> for Colour {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_str(ColourVisitor)
     }
 }
 

@@ -136,6 +136,7 @@ impl Game {
         }
         let occ = self.occupancy(seat);
         let count = throw.count();
+        let track = TrackRules::new(options, &occ, count);
         let mut moves = MoveList::EMPTY;
         // On the horse board a horse enters home only onto the deepest free cell.
         let horse_target = if g.board() == Board::Horse {
@@ -145,35 +146,37 @@ impl Game {
         };
         for (index, from) in pieces.into_iter().enumerate() {
             let steps = from.raw();
-            let to = if from.is_base() {
-                if !exit {
+            let (to, captures) = if from.is_base() {
+                if !exit || !track.may_land(0) {
                     continue;
                 }
-                0
+                (0, self.captures_at(seat, 0, &track))
+            } else if steps + count <= door {
+                // The common case: from the track to the track.
+                let to = steps + count;
+                if track.is_blocked_from(steps) || !track.may_land(to) {
+                    continue;
+                }
+                (to, self.captures_at(seat, to, &track))
             } else {
                 if steps >= g.finished_from() {
                     continue;
                 }
                 let mut to = steps + count;
-                if to > door {
-                    match g.board() {
-                        Board::Ludo if to > last => {
-                            if options.exact_finish {
-                                continue;
-                            }
-                            to = last;
+                match g.board() {
+                    Board::Ludo if to > last => {
+                        if options.exact_finish {
+                            continue;
                         }
-                        Board::Horse if to != horse_target => continue,
-                        _ => {}
+                        to = last;
                     }
+                    Board::Horse if to != horse_target => continue,
+                    _ => {}
                 }
-                if !self.path_is_clear(steps, to, &occ) {
+                if !self.path_is_clear(steps, to, &occ) || !self.may_enter_home(to, &occ) {
                     continue;
                 }
-                to
-            };
-            let Some(captures) = self.landing(seat, to, &occ) else {
-                continue;
+                (to, Captures::NONE)
             };
             moves.push(Move {
                 piece: index as u8,
@@ -214,27 +217,22 @@ impl Game {
         true
     }
 
-    /// Whether a piece of `seat` may land on progress `to`, and what it captures there.
+    /// Whether a piece may stop on progress `to` in its home column.
     #[inline]
-    fn landing(&self, seat: Colour, to: u8, occ: &Occupancy) -> Option<Captures> {
+    fn may_enter_home(&self, to: u8, occ: &Occupancy) -> bool {
         let g = &self.geometry;
-        let options = self.options();
-        if to > g.door() {
-            let blocked = !options.stacking
-                && !g.is_finished(to)
-                && occ.own_home & (1 << (to - g.door() - 1)) != 0;
-            return if blocked { None } else { Some(Captures::NONE) };
+        self.options().stacking
+            || g.is_finished(to)
+            || occ.own_home & (1 << (to - g.door() - 1)) == 0
+    }
+
+    /// The opponent pieces a piece of `seat` landing on track progress `to` captures.
+    #[inline]
+    fn captures_at(&self, seat: Colour, to: u8, track: &TrackRules) -> Captures {
+        if !track.captures_on(to) {
+            return Captures::NONE;
         }
-        let bit = 1u64 << to;
-        if options.passing == Passing::Blockades && occ.blockades & bit != 0 {
-            return None;
-        }
-        if !options.stacking && occ.own_track & bit != 0 {
-            return None;
-        }
-        if occ.opponents & bit == 0 || occ.safe & bit != 0 {
-            return Some(Captures::NONE);
-        }
+        let g = &self.geometry;
         let mut captures = Captures::NONE;
         for &other in self.seats() {
             if other == seat {
@@ -248,7 +246,60 @@ impl Game {
                 }
             }
         }
-        Some(captures)
+        captures
+    }
+}
+
+/// What one throw may do on the track, as masks in the moving seat's coordinates.
+struct TrackRules {
+    /// Progress values from which an advance of the throw's count passes a blocking square.
+    blocked_from: u64,
+    /// Squares the piece may not stop on.
+    no_landing: u64,
+    /// Squares where landing captures.
+    capturing: u64,
+}
+
+impl TrackRules {
+    #[inline]
+    fn new(options: &Options, occ: &Occupancy, count: u8) -> TrackRules {
+        let blocking = match options.passing {
+            Passing::Free => 0,
+            Passing::Blockades => occ.blockades,
+            Passing::Opponents => occ.opponents,
+            Passing::Any => occ.opponents | occ.own_track,
+        };
+        let mut blocked_from = 0;
+        for between in 1..count {
+            blocked_from |= blocking >> between;
+        }
+        let mut no_landing = 0;
+        if options.passing == Passing::Blockades {
+            no_landing |= occ.blockades;
+        }
+        if !options.stacking {
+            no_landing |= occ.own_track;
+        }
+        TrackRules {
+            blocked_from,
+            no_landing,
+            capturing: occ.opponents & !occ.safe,
+        }
+    }
+
+    #[inline]
+    fn is_blocked_from(&self, from: u8) -> bool {
+        self.blocked_from >> from & 1 != 0
+    }
+
+    #[inline]
+    fn may_land(&self, to: u8) -> bool {
+        self.no_landing >> to & 1 == 0
+    }
+
+    #[inline]
+    fn captures_on(&self, to: u8) -> bool {
+        self.capturing >> to & 1 != 0
     }
 }
 
