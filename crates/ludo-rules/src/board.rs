@@ -125,6 +125,15 @@ impl Geometry {
         self.finished_from
     }
 
+    /// A mask of track squares seen from a seat whose start is `start`: bit `r` of the result is
+    /// the square at progress `r` of that seat.
+    #[inline]
+    pub(crate) const fn rotate_to(&self, start: u8, mask: u64) -> u64 {
+        let len = self.track_len as u32;
+        let full = (1u64 << len) - 1;
+        ((mask >> start) | (mask << (len - start as u32))) & full
+    }
+
     /// Whether a track square is safe from capture.
     #[inline]
     pub const fn is_safe(&self, square: u8) -> bool {

@@ -66,6 +66,9 @@ impl ColourList {
     }
 }
 
+/// The square of a piece that is not on the track (in the base, the home column or finished).
+pub(crate) const OFF_TRACK: u8 = u8::MAX;
+
 /// A roll-off entry: out of the roll-off, waiting to throw, or the face thrown.
 pub(crate) const ROLLOFF_OUT: u8 = 0;
 pub(crate) const ROLLOFF_WAITING: u8 = 7;
@@ -110,6 +113,9 @@ pub struct Game {
     /// The seat after each seat in turn order, kept for passing the turn.
     pub(crate) next: BySeat<Colour>,
     pub(crate) pieces: BySeat<[Progress; 4]>,
+    /// The track square of every piece, or [`OFF_TRACK`]: kept beside `pieces` for the move
+    /// generator, and changed only with them.
+    pub(crate) squares: BySeat<[u8; 4]>,
     pub(crate) turn: Turn,
     pub(crate) done: ColourList,
     pub(crate) places: Option<BySeat<u8>>,
@@ -141,6 +147,7 @@ impl Game {
             start: start_squares(&geometry, &arm),
             next: next_seats(&list),
             pieces: BySeat([[Progress::BASE; 4]; 4]),
+            squares: BySeat([[OFF_TRACK; 4]; 4]),
             turn,
             done: ColourList::EMPTY,
             places: None,
@@ -245,6 +252,33 @@ impl Game {
         match self.turn.phase {
             Phase::Rolloff => 1,
             _ => self.options().dice,
+        }
+    }
+
+    /// The track square of a piece of `seat` at `progress`, or [`OFF_TRACK`].
+    #[inline]
+    pub(crate) fn square_of(&self, seat: Colour, progress: Progress) -> u8 {
+        let steps = progress.raw();
+        if steps <= self.geometry.door() {
+            self.geometry.square_from(self.start[seat], steps)
+        } else {
+            OFF_TRACK
+        }
+    }
+
+    /// Puts piece `index` of `seat` at `progress`.
+    #[inline]
+    pub(crate) fn put(&mut self, seat: Colour, index: usize, progress: Progress) {
+        self.pieces[seat][index] = progress;
+        self.squares[seat][index] = self.square_of(seat, progress);
+    }
+
+    /// Recomputes every piece's track square from the pieces.
+    pub(crate) fn place_all(&mut self) {
+        for seat in Colour::ALL {
+            for index in 0..4 {
+                self.squares[seat][index] = self.square_of(seat, self.pieces[seat][index]);
+            }
         }
     }
 

@@ -1,8 +1,8 @@
 //! Legal moves (`rules.md` §5): exits, advances, passing, landing and captures.
 //!
 //! The generator works in the moving seat's own coordinates: bit `r` of a track mask is the
-//! track square at progress `r` of that seat. Every other piece is placed in those coordinates
-//! once per throw; then a path is a run of consecutive bits and never wraps.
+//! track square at progress `r` of that seat. The other pieces' squares are turned into those
+//! coordinates once per throw; then a path is a run of consecutive bits and never wraps.
 
 use crate::colour::Colour;
 use crate::game::{Game, Phase};
@@ -56,31 +56,13 @@ impl Game {
         }
     }
 
-    /// How far `other`'s start lies ahead of `seat`'s start, in track squares.
+    /// The squares holding pieces of `colour` (`once`) and holding two or more of them
+    /// (`twice`), one bit per track square.
     #[inline]
-    fn offset(&self, seat: Colour, other_start: u8) -> u8 {
-        let len = self.geometry.track_len();
-        let own = self.start[seat];
-        if other_start >= own {
-            other_start - own
-        } else {
-            other_start + len - own
-        }
-    }
-
-    /// The track squares holding pieces of `colour` (`once`) and holding two or more of them
-    /// (`twice`), in `seat`'s coordinates.
-    #[inline]
-    fn squares_of(&self, seat: Colour, colour: Colour) -> (u64, u64) {
-        let g = &self.geometry;
-        let (door, len) = (g.door(), g.track_len());
-        let offset = self.offset(seat, self.start[colour]);
+    fn squares_of(&self, colour: Colour) -> (u64, u64) {
         let (mut once, mut twice) = (0u64, 0u64);
-        for p in self.pieces[colour] {
-            let steps = p.raw();
-            let square = steps.wrapping_add(offset);
-            let square = if square >= len { square - len } else { square };
-            let bit = if steps <= door { 1u64 << square } else { 0 };
+        for square in self.squares[colour] {
+            let bit = if square < 64 { 1u64 << square } else { 0 };
             twice |= once & bit;
             once |= bit;
         }
@@ -90,33 +72,34 @@ impl Game {
     #[inline]
     fn occupancy(&self, seat: Colour) -> Occupancy {
         let g = &self.geometry;
-        let (door, len) = (g.door(), g.track_len());
+        let door = g.door();
         let options = self.options();
-        let full = (1u64 << len) - 1;
-        let s = self.start[seat];
-        let mut occ = Occupancy {
-            opponents: 0,
-            blockades: 0,
-            own_track: 0,
-            own_home: 0,
-            safe: ((g.safe_mask() >> s) | (g.safe_mask() << (len - s))) & full,
-        };
+        let (mut opponents, mut blockades) = (0, 0);
         for &other in self.seats() {
             if other != seat {
-                let (once, twice) = self.squares_of(seat, other);
-                occ.opponents |= once;
-                occ.blockades |= twice;
+                let (once, twice) = self.squares_of(other);
+                opponents |= once;
+                blockades |= twice;
             }
         }
+        let own_coordinates = |mask: u64| g.rotate_to(self.start[seat], mask);
+        let mut occ = Occupancy {
+            opponents: own_coordinates(opponents),
+            blockades: own_coordinates(blockades),
+            own_track: 0,
+            own_home: 0,
+            safe: own_coordinates(g.safe_mask()),
+        };
         // Own pieces matter only to passing `any` and when stacking is off. Unfinished pieces in
         // the home column never occur on the horse board, where a horse home is finished.
         if options.stacking && options.passing != Passing::Any {
             return occ;
         }
-        occ.own_track = self.squares_of(seat, seat).0;
         for p in self.pieces[seat] {
             let steps = p.raw();
-            if steps > door && steps < g.finished_from() {
+            if steps <= door {
+                occ.own_track |= 1 << steps;
+            } else if steps < g.finished_from() {
                 occ.own_home |= 1 << (steps - door - 1);
             }
         }
@@ -232,16 +215,14 @@ impl Game {
         if !track.captures_on(to) {
             return Captures::NONE;
         }
-        let g = &self.geometry;
+        let square = self.geometry.square_from(self.start[seat], to);
         let mut captures = Captures::NONE;
         for &other in self.seats() {
             if other == seat {
                 continue;
             }
-            let offset = self.offset(seat, self.start[other]);
-            for (i, p) in self.pieces[other].into_iter().enumerate() {
-                let steps = p.raw();
-                if steps <= g.door() && (steps + offset) % g.track_len() == to {
+            for (i, &at) in self.squares[other].iter().enumerate() {
+                if at == square {
                     captures = captures.with(other, i);
                 }
             }
@@ -270,8 +251,10 @@ impl TrackRules {
             Passing::Any => occ.opponents | occ.own_track,
         };
         let mut blocked_from = 0;
-        for between in 1..count {
-            blocked_from |= blocking >> between;
+        if blocking != 0 {
+            for between in 1..count {
+                blocked_from |= blocking >> between;
+            }
         }
         let mut no_landing = 0;
         if options.passing == Passing::Blockades {

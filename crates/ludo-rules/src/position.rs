@@ -9,8 +9,8 @@ use crate::board::Geometry;
 use crate::colour::{BySeat, Colour};
 use crate::error::PositionError;
 use crate::game::{
-    ColourList, Game, Phase, ROLLOFF_OUT, ROLLOFF_WAITING, Turn, check_seats, next_seats,
-    start_squares,
+    ColourList, Game, OFF_TRACK, Phase, ROLLOFF_OUT, ROLLOFF_WAITING, Turn, check_seats,
+    next_seats, start_squares,
 };
 use crate::options::{Board, FirstPlayer};
 use crate::progress::Progress;
@@ -123,10 +123,13 @@ impl Game {
             start: start_squares(&geometry, &arm),
             next: next_seats(&seats),
             pieces,
+            squares: BySeat([[OFF_TRACK; 4]; 4]),
             turn,
             done,
             places: None,
         };
+        let mut game = game;
+        game.place_all();
         game.check_done()?;
         game.check_turn()?;
         game.with_places(setup)

@@ -42,7 +42,7 @@ impl Game {
     /// Applies a throw in phase `roll` without checking the phase or the dice: the fast path for
     /// simulations and bots. Returns the moves it offers.
     pub fn roll_unchecked(&mut self, throw: Throw) -> MoveList {
-        let options = *self.options();
+        let options = self.rules.options();
         let seat = self.turn.seat;
         if options.no_piece_out == NoPieceOut::AutoExit && self.has_no_piece_out(seat) {
             self.auto_exit(seat);
@@ -101,10 +101,7 @@ impl Game {
     /// very position, without checking it: the fast path for simulations and bots.
     pub fn play_unchecked(&mut self, m: &Move) {
         let seat = self.turn.seat;
-        self.pieces[seat][m.piece as usize] = m.to;
-        for (colour, index) in m.captures.iter() {
-            self.pieces[colour][index] = Progress::BASE;
-        }
+        self.apply(seat, m);
         let finished = self.geometry.is_finished(m.to.raw());
         if finished && self.all_finished(seat) {
             self.seat_done(seat);
@@ -119,6 +116,15 @@ impl Game {
             self.turn.roll = None;
         } else {
             self.pass_turn();
+        }
+    }
+
+    /// Moves the piece and sends the captured pieces back to their bases.
+    #[inline]
+    fn apply(&mut self, seat: Colour, m: &Move) {
+        self.put(seat, m.piece as usize, m.to);
+        for (colour, index) in m.captures.iter() {
+            self.put(colour, index, Progress::BASE);
         }
     }
 
@@ -175,10 +181,7 @@ impl Game {
     fn auto_exit(&mut self, seat: Colour) {
         let exit = self.moves_for_exit(seat);
         if let Some(m) = exit {
-            self.pieces[seat][m.piece as usize] = m.to;
-            for (colour, index) in m.captures.iter() {
-                self.pieces[colour][index] = Progress::BASE;
-            }
+            self.apply(seat, &m);
         }
         self.pass_turn();
     }
