@@ -228,8 +228,8 @@ impl<'de> Deserialize<'de> for FaceSet {
     }
 }
 
-/// Every option of `rules.md` §3, resolved to a value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Every option of `rules.md` §3, resolved to a value; written as JSON under the options' names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Options {
     /// `board`: the Ludo board or the horse board.
     pub board: Board,
