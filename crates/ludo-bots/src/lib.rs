@@ -10,10 +10,18 @@
 //! assert!(game.is_over() && tally.unwrap().moves > 0);
 //! ```
 
+mod arena;
+mod danger;
+mod heuristic;
+mod levels;
 mod player;
 mod playout;
 mod rng;
 
+pub use arena::{Entrant, Standings, run_arena, seats_for};
+pub use danger::Danger;
+pub use heuristic::{Scorer, Weights};
+pub use levels::{EasyPlayer, Level, MediumPlayer};
 pub use player::{Player, RandomPlayer};
 pub use playout::{Tally, play_out, throw_dice};
 pub use rng::Rng;

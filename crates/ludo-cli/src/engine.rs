@@ -44,7 +44,7 @@ pub fn new(args: &NewArgs) -> Result<String, Failure> {
 }
 
 /// Reads the position on standard input.
-fn read_game() -> Result<Game, Failure> {
+pub fn read_game() -> Result<Game, Failure> {
     let mut input = String::new();
     std::io::stdin()
         .read_to_string(&mut input)

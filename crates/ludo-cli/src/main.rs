@@ -4,6 +4,7 @@
 //! Exit codes: 0 done; 1 an action the rules forbid; 2 unreadable input or a bad argument. On an
 //! error nothing is printed on standard output and one line on standard error says what was wrong.
 
+mod bots;
 mod engine;
 mod failure;
 mod sim;
@@ -41,6 +42,10 @@ enum Command {
     Sim(sim::SimArgs),
     /// The engine's benchmark: random 4-seat qdan games on one core.
     Bench(sim::BenchArgs),
+    /// Reads a position in phase move and prints the move a CPU player chooses.
+    Bot(bots::BotArgs),
+    /// Plays CPU players against each other and prints their win rates and mean places.
+    Arena(bots::ArenaArgs),
 }
 
 /// Parses the arguments; a bad argument is reported on one line, like every other failure.
@@ -77,11 +82,15 @@ fn main() -> ExitCode {
         Command::Move { piece } => engine::play(piece),
         Command::Sim(args) => sim::sim(&args),
         Command::Bench(args) => sim::bench(&args),
+        Command::Bot(args) => bots::bot(&args),
+        Command::Arena(args) => bots::arena(&args),
     };
     match outcome {
         Ok(output) => {
+            use std::io::Write;
             if !output.is_empty() {
-                println!("{output}");
+                // A reader that stops early (`| head`) is not an error of ours.
+                let _ = writeln!(std::io::stdout(), "{output}");
             }
             ExitCode::SUCCESS
         }

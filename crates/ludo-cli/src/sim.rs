@@ -42,14 +42,8 @@ pub struct BenchArgs {
 }
 
 /// The seats of an `n`-seat game, clockwise: two seats face each other.
-pub fn seats_for(n: usize) -> Result<Vec<Colour>, Failure> {
-    use Colour::*;
-    match n {
-        2 => Ok(vec![Yellow, Red]),
-        3 => Ok(vec![Yellow, Blue, Red]),
-        4 => Ok(Colour::ALL.to_vec()),
-        _ => Err(bad(format!("--seats {n}: a game has 2 to 4 seats"))),
-    }
+fn seats_for(n: usize) -> Result<&'static [Colour], Failure> {
+    ludo_bots::seats_for(n).ok_or_else(|| bad(format!("--seats {n}: a game has 2 to 4 seats")))
 }
 
 /// What a run of random games counted.
@@ -140,7 +134,7 @@ fn report(run: &Run) -> String {
 /// `ludo sim`.
 pub fn sim(args: &SimArgs) -> Result<String, Failure> {
     let rules = read_rules(&args.rules)?;
-    let start = Game::new(rules, &seats_for(args.seats)?).map_err(bad)?;
+    let start = Game::new(rules, seats_for(args.seats)?).map_err(bad)?;
     let run = run(&start, args.games, args.seed, &progress_bar(args.games))?;
     Ok(report(&run))
 }

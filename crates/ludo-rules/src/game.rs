@@ -184,6 +184,14 @@ impl Game {
         self.arm[seat]
     }
 
+    /// The track square of a piece of `seat` at `progress`; `None` in the base, the home column
+    /// or finished.
+    #[inline]
+    pub fn track_square(&self, seat: Colour, progress: Progress) -> Option<u8> {
+        let square = self.square_of(seat, progress);
+        (square != OFF_TRACK).then_some(square)
+    }
+
     /// A seat's four pieces by index.
     #[inline]
     pub fn pieces(&self, seat: Colour) -> [Progress; 4] {

@@ -1,0 +1,161 @@
+//! Bot arenas: many games between CPU levels, the bots rotating through the seats so that none
+//! keeps the first-move advantage, with win rates and mean places and their 95% intervals.
+
+use ludo_rules::{Colour, Game, PositionError, Rules};
+
+use crate::levels::Level;
+use crate::player::Player;
+use crate::playout::{Tally, play_out};
+use crate::rng::Rng;
+
+/// A game longer than this many actions is a bug, not bad luck.
+const MAX_ACTIONS: u64 = 1_000_000;
+
+/// The seats of an `n`-seat game, clockwise; two seats face each other.
+pub fn seats_for(n: usize) -> Option<&'static [Colour]> {
+    use Colour::*;
+    match n {
+        2 => Some(&[Yellow, Red]),
+        3 => Some(&[Yellow, Blue, Red]),
+        4 => Some(&[Yellow, Blue, Red, Green]),
+        _ => None,
+    }
+}
+
+/// What one entrant of an arena achieved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entrant {
+    /// Its level.
+    pub level: Level,
+    /// Games played.
+    pub games: u64,
+    /// Games won (place 1).
+    pub wins: u64,
+    /// The sum of its places.
+    pub place_sum: u64,
+    /// The sum of its places squared.
+    pub place_squares: u64,
+}
+
+impl Entrant {
+    /// The share of games won.
+    pub fn win_rate(&self) -> f64 {
+        self.wins as f64 / self.games.max(1) as f64
+    }
+
+    /// Half the width of the 95% interval of the win rate (normal approximation).
+    pub fn win_rate_margin(&self) -> f64 {
+        let p = self.win_rate();
+        1.96 * (p * (1.0 - p) / self.games.max(1) as f64).sqrt()
+    }
+
+    /// The mean place.
+    pub fn mean_place(&self) -> f64 {
+        self.place_sum as f64 / self.games.max(1) as f64
+    }
+
+    /// Half the width of the 95% interval of the mean place.
+    pub fn mean_place_margin(&self) -> f64 {
+        let n = self.games.max(1) as f64;
+        let mean = self.mean_place();
+        let variance = (self.place_squares as f64 / n - mean * mean).max(0.0);
+        1.96 * (variance / n).sqrt()
+    }
+}
+
+/// An arena's results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standings {
+    /// One entry per entrant, in the order they were listed.
+    pub entrants: Vec<Entrant>,
+    /// Games played.
+    pub games: u64,
+    /// Throws and moves of every game.
+    pub tally: Tally,
+}
+
+/// Plays `games` games between `levels` (one per seat) under `rules`. In game `g` the entrant
+/// listed `i`-th sits in seat `(i + g) mod n`. Every throw and choice follows from `seed`.
+/// `progress` is told after each game.
+///
+/// # Errors
+/// When `levels` does not name 2 to 4 entrants, or the rules refuse the seats.
+pub fn run_arena(
+    rules: Rules,
+    levels: &[Level],
+    games: u64,
+    seed: u64,
+    mut progress: impl FnMut(u64),
+) -> Result<Standings, PositionError> {
+    let seats = seats_for(levels.len()).ok_or_else(|| PositionError {
+        field: "bots".to_owned(),
+        reason: format!("{} bots; an arena seats 2 to 4", levels.len()),
+    })?;
+    let start = Game::new(rules, seats)?;
+    let n = levels.len();
+    let mut players: Vec<Box<dyn Player + Send>> = levels.iter().map(|l| l.player()).collect();
+    let mut entrants: Vec<Entrant> = levels
+        .iter()
+        .map(|&level| Entrant {
+            level,
+            games: 0,
+            wins: 0,
+            place_sum: 0,
+            place_squares: 0,
+        })
+        .collect();
+    let mut seeds = Rng::new(seed);
+    let mut tally = Tally::default();
+    for g in 0..games {
+        let rotation = (g % n as u64) as usize;
+        // Seat s is played by entrant (s + n - rotation) mod n: rotate the players to match.
+        let entrant_of = |s: usize| (s + n - rotation) % n;
+        let mut game = start;
+        let (mut dice, mut choices) = (seeds.fork(), seeds.fork());
+        let mut seated: Vec<&mut dyn Player> = Vec::with_capacity(n);
+        let (tail, head) = players.split_at_mut(n - rotation);
+        for player in head.iter_mut().chain(tail.iter_mut()) {
+            seated.push(player.as_mut());
+        }
+        let one = play_out(&mut game, &mut dice, &mut seated, &mut choices, MAX_ACTIONS)
+            .ok_or_else(|| PositionError {
+                field: String::new(),
+                reason: format!("arena game {g} did not end"),
+            })?;
+        tally += one;
+        for (s, &colour) in seats.iter().enumerate() {
+            let place = u64::from(game.place(colour).unwrap_or(n as u8));
+            let e = &mut entrants[entrant_of(s)];
+            e.games += 1;
+            e.wins += u64::from(place == 1);
+            e.place_sum += place;
+            e.place_squares += place * place;
+        }
+        progress(g + 1);
+    }
+    Ok(Standings {
+        entrants,
+        games,
+        tally,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_same_seed_gives_the_same_standings() {
+        let levels = [Level::Medium, Level::Random];
+        let a = run_arena(Rules::default(), &levels, 20, 9, |_| {}).unwrap();
+        let b = run_arena(Rules::default(), &levels, 20, 9, |_| {}).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.entrants.iter().map(|e| e.games).sum::<u64>(), 40);
+        assert_eq!(a.entrants.iter().map(|e| e.wins).sum::<u64>(), 20);
+    }
+
+    #[test]
+    fn an_arena_needs_two_to_four_bots() {
+        assert!(run_arena(Rules::default(), &[Level::Random], 1, 1, |_| {}).is_err());
+    }
+}

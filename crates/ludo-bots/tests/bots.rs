@@ -1,0 +1,186 @@
+//! Every CPU level under every preset and random mixes of house rules: every choice is legal,
+//! every game ends, the same seed gives the same game; and an arena shows the levels' order.
+
+use ludo_bots::{Level, Player, Rng, play_out, run_arena, seats_for, throw_dice};
+use ludo_rules::{
+    Board, FaceSet, FirstPlayer, Game, Layout, NoPieceOut, Options, Passing, Phase, Preset, Rules,
+    Safe,
+};
+
+/// A random valid ruleset: a random preset with every option redrawn until the mix is valid.
+fn random_rules(rng: &mut Rng) -> Rules {
+    let preset = Preset::ALL[rng.below(3) as usize];
+    loop {
+        let mut o = preset.options();
+        let coin = |rng: &mut Rng| rng.below(2) == 1;
+        o.board = if rng.below(4) == 0 {
+            Board::Horse
+        } else {
+            o.board
+        };
+        o.layout = if o.board == Board::Ludo && coin(rng) {
+            Layout::ByPlayers
+        } else {
+            Layout::Cross
+        };
+        o.dice = if rng.below(4) == 0 {
+            3 - o.dice
+        } else {
+            o.dice
+        };
+        o.exit_values = [
+            FaceSet::of(&[6]),
+            FaceSet::of(&[1, 6]),
+            FaceSet::of(&[5, 6]),
+        ][rng.below(3) as usize];
+        o.exit_on_double = o.dice == 2 && coin(rng);
+        o.bonus_values = if o.dice == 1 && coin(rng) {
+            FaceSet::of(&[6])
+        } else {
+            FaceSet::EMPTY
+        };
+        o.bonus_on_double = o.dice == 2 && coin(rng);
+        o.three_bonus_forfeit = coin(rng);
+        o.bonus_on_capture = coin(rng);
+        o.bonus_on_finish = coin(rng);
+        o.bonus_if_no_move = coin(rng);
+        o.no_piece_out = [
+            NoPieceOut::Roll,
+            NoPieceOut::AutoExit,
+            NoPieceOut::ThreeTries,
+        ][rng.below(3) as usize];
+        o.safe = [Safe::StartsAndStars, Safe::Starts, Safe::None][rng.below(3) as usize];
+        o.passing = [
+            Passing::Blockades,
+            Passing::Free,
+            Passing::Opponents,
+            Passing::Any,
+        ][rng.below(4) as usize];
+        o.stacking = coin(rng);
+        o.exact_finish = o.board == Board::Horse || (o.dice == 1 && coin(rng));
+        o.rank_everyone = coin(rng);
+        o.first_player = if coin(rng) {
+            FirstPlayer::SeatOrder
+        } else {
+            FirstPlayer::HighestRoll
+        };
+        if let Ok(rules) = Rules::new(preset, Options { ..o }) {
+            return rules;
+        }
+    }
+}
+
+/// Plays one game with `level` in every seat, checking each choice against the legal moves;
+/// the final position as JSON.
+fn checked_game(level: Level, rules: Rules, seats: usize, seed: u64) -> String {
+    let mut game = Game::new(rules, seats_for(seats).unwrap()).unwrap();
+    let mut player = level.player();
+    let (mut dice, mut choices) = (Rng::new(seed), Rng::new(seed ^ 0xB07));
+    for _ in 0..200_000 {
+        match game.phase() {
+            Phase::Over => return game.to_json(),
+            Phase::Rolloff | Phase::Roll => {
+                game.roll(throw_dice(&game, &mut dice)).unwrap();
+            }
+            Phase::Move => {
+                let moves = game.legal_moves();
+                let choice = player.choose(&game, &moves, &mut choices);
+                assert!(
+                    moves.iter().any(|m| *m == choice),
+                    "{level} chose {choice:?}, not among {moves:?} in {}",
+                    game.to_json()
+                );
+                game.play(choice.piece).unwrap();
+            }
+        }
+    }
+    panic!("{level} did not finish a game under {:?}", rules);
+}
+
+#[test]
+fn every_level_makes_only_legal_choices_and_finishes_games_under_every_preset() {
+    for level in Level::ALL {
+        for preset in Preset::ALL {
+            for seats in 2..=4 {
+                checked_game(level, Rules::preset(preset), seats, seats as u64);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_level_copes_with_random_mixes_of_house_rules() {
+    let mut rng = Rng::new(2024);
+    for round in 0..60 {
+        let rules = random_rules(&mut rng);
+        let seats = 2 + rng.below(3) as usize;
+        for level in Level::ALL {
+            checked_game(level, rules, seats, round);
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_game() {
+    for level in Level::ALL {
+        let rules = Rules::preset(Preset::Qdan);
+        assert_eq!(
+            checked_game(level, rules, 4, 77),
+            checked_game(level, rules, 4, 77)
+        );
+    }
+}
+
+#[test]
+fn a_bot_chooses_the_same_move_for_the_same_position_and_seed() {
+    let mut game = Game::new(Rules::default(), seats_for(4).unwrap()).unwrap();
+    let mut dice = Rng::new(5);
+    let mut random = ludo_bots::RandomPlayer;
+    let mut checked = 0;
+    while !game.is_over() && checked < 300 {
+        if game.phase() == Phase::Move {
+            let moves = game.legal_moves();
+            for level in Level::ALL {
+                let a = level.player().choose(&game, &moves, &mut Rng::new(9));
+                let b = level.player().choose(&game, &moves, &mut Rng::new(9));
+                assert_eq!(a, b, "{level}");
+            }
+            checked += 1;
+            let m = random.choose(&game, &moves, &mut dice);
+            game.play_unchecked(&m);
+        } else {
+            game.roll(throw_dice(&game, &mut dice)).unwrap();
+        }
+    }
+    assert!(checked > 50);
+}
+
+#[test]
+fn medium_beats_random_and_easy_sits_between_them() {
+    // 600 games: medium wins about 80% against three random players; the bounds leave many
+    // standard deviations (about 1.6 points) of room.
+    use Level::*;
+    let rules = Rules::default();
+    let medium = run_arena(rules, &[Medium, Random, Random, Random], 600, 1, |_| {}).unwrap();
+    assert!(medium.entrants[0].win_rate() > 0.6, "{medium:?}");
+    let easy = run_arena(rules, &[Easy, Random, Random, Random], 600, 2, |_| {}).unwrap();
+    assert!(easy.entrants[0].win_rate() > 0.3, "{easy:?}");
+    let duel = run_arena(rules, &[Medium, Easy], 600, 3, |_| {}).unwrap();
+    assert!(duel.entrants[0].win_rate() > 0.5, "{duel:?}");
+}
+
+#[test]
+fn a_playout_with_random_players_ends_with_every_seat_placed() {
+    let mut game = Game::new(Rules::preset(Preset::Classic), seats_for(3).unwrap()).unwrap();
+    let mut random = ludo_bots::RandomPlayer;
+    let tally = play_out(
+        &mut game,
+        &mut Rng::new(1),
+        &mut [&mut random],
+        &mut Rng::new(2),
+        1_000_000,
+    )
+    .unwrap();
+    assert!(tally.moves > 0 && game.is_over());
+    assert!(game.seats().iter().all(|&s| game.place(s).is_some()));
+}
