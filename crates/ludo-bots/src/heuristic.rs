@@ -69,7 +69,11 @@ pub struct Scorer<'a> {
 impl<'a> Scorer<'a> {
     /// A scorer for the seat to play in `game`.
     pub fn new(game: &'a Game, weights: Weights) -> Scorer<'a> {
-        let seat = game.seat();
+        Scorer::for_seat(game, game.seat(), weights)
+    }
+
+    /// A scorer for the moves of `seat` in `game`, whoever is to act.
+    pub fn for_seat(game: &'a Game, seat: Colour, weights: Weights) -> Scorer<'a> {
         let danger = (weights.safety != 0.0).then(|| Danger::new(game, seat));
         Scorer {
             game,

@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use ludo_rules::{Game, Move, MoveList};
 
+use crate::hard::HardPlayer;
 use crate::heuristic::{Scorer, Weights};
 use crate::player::{Player, RandomPlayer};
 use crate::rng::Rng;
@@ -18,11 +19,13 @@ pub enum Level {
     Easy,
     /// A solid one-move heuristic.
     Medium,
+    /// A one-ply expectimax over the opponents' throws.
+    Hard,
 }
 
 impl Level {
     /// Every level, weakest first.
-    pub const ALL: [Level; 3] = [Level::Random, Level::Easy, Level::Medium];
+    pub const ALL: [Level; 4] = [Level::Random, Level::Easy, Level::Medium, Level::Hard];
 
     /// The level's name, as on the command line.
     pub const fn name(self) -> &'static str {
@@ -30,6 +33,7 @@ impl Level {
             Level::Random => "random",
             Level::Easy => "easy",
             Level::Medium => "medium",
+            Level::Hard => "hard",
         }
     }
 
@@ -39,6 +43,7 @@ impl Level {
             Level::Random => Box::new(RandomPlayer),
             Level::Easy => Box::new(EasyPlayer),
             Level::Medium => Box::new(MediumPlayer),
+            Level::Hard => Box::new(HardPlayer::default()),
         }
     }
 }
@@ -56,7 +61,7 @@ impl FromStr for Level {
         Level::ALL
             .into_iter()
             .find(|l| l.name() == s)
-            .ok_or_else(|| format!("`{s}` is not a level (random, easy, medium)"))
+            .ok_or_else(|| format!("`{s}` is not a level (random, easy, medium, hard)"))
     }
 }
 

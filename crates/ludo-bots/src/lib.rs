@@ -12,6 +12,7 @@
 
 mod arena;
 mod danger;
+mod hard;
 mod heuristic;
 mod levels;
 mod player;
@@ -20,6 +21,7 @@ mod rng;
 
 pub use arena::{Entrant, Standings, run_arena, seats_for};
 pub use danger::Danger;
+pub use hard::{Evaluation, HardPlayer};
 pub use heuristic::{Scorer, Weights};
 pub use levels::{EasyPlayer, Level, MediumPlayer};
 pub use player::{Player, RandomPlayer};

@@ -56,6 +56,15 @@ impl Game {
         }
     }
 
+    /// Look-ahead for CPU players: the moves `throw` would offer `seat` in this position, whoever
+    /// is to act (empty for a seat that does not play or is done).
+    pub fn moves_of(&self, seat: Colour, throw: Throw) -> MoveList {
+        if !self.seats.contains(seat) || self.done.contains(seat) {
+            return MoveList::EMPTY;
+        }
+        self.moves_for(seat, throw)
+    }
+
     /// The squares holding pieces of `colour` (`once`) and holding two or more of them
     /// (`twice`), one bit per track square.
     #[inline]

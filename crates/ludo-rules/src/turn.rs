@@ -119,6 +119,14 @@ impl Game {
         }
     }
 
+    /// Look-ahead for CPU players: this position with `m`, one of [`Game::moves_of`]`(seat, …)`,
+    /// played for `seat` — the pieces moved and captured, the turn left as it is.
+    pub fn with_move(&self, seat: Colour, m: &Move) -> Game {
+        let mut next = *self;
+        next.apply(seat, m);
+        next
+    }
+
     /// Moves the piece and sends the captured pieces back to their bases.
     #[inline]
     fn apply(&mut self, seat: Colour, m: &Move) {
