@@ -46,6 +46,8 @@ enum Command {
     Bot(bots::BotArgs),
     /// Plays CPU players against each other and prints their win rates and mean places.
     Arena(bots::ArenaArgs),
+    /// The CPU players' benchmark: decision times per level, and the speed of medium arenas.
+    BotBench(bots::BotBenchArgs),
 }
 
 /// Parses the arguments; a bad argument is reported on one line, like every other failure.
@@ -84,6 +86,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => sim::bench(&args),
         Command::Bot(args) => bots::bot(&args),
         Command::Arena(args) => bots::arena(&args),
+        Command::BotBench(args) => bots::bot_bench(&args),
     };
     match outcome {
         Ok(output) => {
