@@ -600,3 +600,107 @@ fn bench_reports_games_actions_and_nanoseconds_per_action() {
     run.positive("actions/s:");
     run.positive("ns/action:");
 }
+
+// ---------------------------------------------------------------------------------------------
+// The CPU players on the command line.
+
+/// A position with a real choice: yellow has two pieces out and throws a 3.
+const CHOICE: &str = r#"{"rules":"qdan","seats":["yellow","red"],
+    "pieces":{"yellow":[10,20,"base","base"],"red":[15,"base","base","base"]},
+    "turn":{"seat":"yellow","phase":"roll"}}"#;
+
+fn choice_position() -> Value {
+    ludo(&["roll", "3"], CHOICE).json()
+}
+
+#[test]
+fn ludo_bot_prints_the_move_the_library_bot_chooses() {
+    let position = choice_position();
+    let game = ludo_rules::Game::from_json(&position.to_string()).unwrap();
+    let moves = game.legal_moves();
+    for level in ludo_bots::Level::ALL {
+        let run = ludo(&["bot", level.name(), "--seed", "4"], &position.to_string());
+        let printed = run.json();
+        let expected = level
+            .player()
+            .choose(&game, &moves, &mut ludo_bots::Rng::new(4));
+        assert_eq!(printed, serde_json::to_value(expected).unwrap(), "{level}");
+    }
+}
+
+#[test]
+fn medium_takes_the_capture_on_offer() {
+    // Red's piece at progress 49 stands on square 23 (26 + 49 − 52), where yellow's piece 1
+    // lands with a 3; square 23 is not safe.
+    let position = ludo(
+        &["roll", "3"],
+        r#"{"rules":"qdan","seats":["yellow","red"],
+        "pieces":{"yellow":[10,20,"base","base"],"red":[49,"base","base","base"]},
+        "turn":{"seat":"yellow","phase":"roll"}}"#,
+    )
+    .json();
+    let run = ludo(&["bot", "medium"], &position.to_string());
+    let chosen = run.json();
+    assert_eq!(chosen["piece"], 1, "{chosen}");
+    assert_eq!(chosen["captures"], json!([{"seat": "red", "piece": 0}]));
+}
+
+#[test]
+fn ludo_bot_refuses_a_position_without_a_choice_to_make() {
+    let run = ludo(&["bot", "medium"], &new_position(&[]).to_string());
+    assert_refused(&run, 1, &["phase"]);
+}
+
+#[test]
+fn ludo_bot_refuses_an_unknown_level() {
+    let run = ludo(&["bot", "grandmaster"], &choice_position().to_string());
+    assert_refused(&run, 2, &["grandmaster"]);
+}
+
+#[test]
+fn ludo_arena_reports_every_bot_and_is_reproducible() {
+    let args = [
+        "arena",
+        "--bots",
+        "medium,random",
+        "--games",
+        "60",
+        "--seed",
+        "5",
+    ];
+    let first = ludo(&args, "");
+    assert_eq!(first.code, Some(0), "{}", first.stderr);
+    assert!(first.stdout.contains("medium") && first.stdout.contains("random"));
+    assert!(first.stdout.contains("mean place"));
+    first.positive("games/s:");
+    let second = ludo(&args, "");
+    let wins = |run: &Run| -> Vec<String> {
+        run.stdout
+            .lines()
+            .filter(|l| l.contains("win"))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(wins(&first), wins(&second));
+}
+
+#[test]
+fn ludo_bot_bench_reports_every_level() {
+    let run = ludo(
+        &[
+            "bot-bench",
+            "--positions",
+            "50",
+            "--games",
+            "20",
+            "--seats",
+            "2",
+        ],
+        "",
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    for level in ["random", "easy", "medium", "hard"] {
+        assert!(run.stdout.contains(level), "{}", run.stdout);
+    }
+    assert!(run.stdout.contains("99th percentile"));
+}
