@@ -8,6 +8,7 @@ mod bots;
 mod engine;
 mod failure;
 mod sim;
+mod verify;
 
 use std::process::ExitCode;
 
@@ -48,6 +49,11 @@ enum Command {
     Arena(bots::ArenaArgs),
     /// The CPU players' benchmark: decision times per level, and the speed of medium arenas.
     BotBench(bots::BotBenchArgs),
+    /// Checks a finished game's record: the seed against its commitment, and every throw.
+    Verify {
+        /// The record, as exported by the server (JSON).
+        record: std::path::PathBuf,
+    },
 }
 
 /// Parses the arguments; a bad argument is reported on one line, like every other failure.
@@ -87,6 +93,7 @@ fn main() -> ExitCode {
         Command::Bot(args) => bots::bot(&args),
         Command::Arena(args) => bots::arena(&args),
         Command::BotBench(args) => bots::bot_bench(&args),
+        Command::Verify { record } => verify::verify(&record),
     };
     match outcome {
         Ok(output) => {

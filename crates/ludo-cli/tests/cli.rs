@@ -173,7 +173,7 @@ fn assert_fresh(position: &Value, seats: &[&str]) {
     assert_eq!(position["places"], Value::Null, "{position}");
 }
 
-/// A rules file under the temporary directory, removed when dropped.
+/// A JSON file under the temporary directory (rules, a game record), removed when dropped.
 struct RulesFile(PathBuf);
 
 impl RulesFile {
@@ -703,4 +703,56 @@ fn ludo_bot_bench_reports_every_level() {
         assert!(run.stdout.contains(level), "{}", run.stdout);
     }
     assert!(run.stdout.contains("99th percentile"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Verifying a finished game's record.
+
+/// A finished two-seat game whose throws come from `seed`, the first legal move always played.
+fn recorded_game(seed: &ludo_fair::Seed) -> ludo_fair::Record {
+    use ludo_fair::Action;
+    use ludo_rules::{Colour, Game, Phase, Rules};
+    let seats = vec![Colour::Yellow, Colour::Red];
+    let mut game = Game::new(Rules::default(), &seats).unwrap();
+    let (mut actions, mut throws) = (Vec::new(), 0);
+    while !game.is_over() {
+        if game.phase() == Phase::Move {
+            let piece = game.legal_moves().get(0).unwrap().piece;
+            game.play(piece).unwrap();
+            actions.push(Action::Move(piece));
+        } else {
+            let throw = seed.throw("cli-game", throws, game.dice_to_throw());
+            throws += 1;
+            game.roll(throw).unwrap();
+            actions.push(Action::Throw(throw));
+        }
+    }
+    ludo_fair::Record {
+        game_id: "cli-game".to_owned(),
+        rules: Rules::default(),
+        seats,
+        commitment: seed.commitment(),
+        seed: Some(seed.to_hex()),
+        actions,
+    }
+}
+
+#[test]
+fn ludo_verify_accepts_a_true_record_and_refuses_a_forged_seed() {
+    let seed = ludo_fair::Seed::from_bytes([11; 32]);
+    let record = recorded_game(&seed);
+    let file = RulesFile::new("record", &serde_json::to_value(&record).unwrap());
+    let run = ludo(&["verify", file.arg()], "");
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stdout.contains("verified"), "{}", run.stdout);
+    let mut forged = record;
+    forged.seed = Some(ludo_fair::Seed::from_bytes([12; 32]).to_hex());
+    let file = RulesFile::new("forged", &serde_json::to_value(&forged).unwrap());
+    assert_refused(&ludo(&["verify", file.arg()], ""), 1, &["commitment"]);
+}
+
+#[test]
+fn ludo_verify_refuses_a_file_that_is_no_record() {
+    let file = RulesFile::new("not-a-record", &json!({"hello": 1}));
+    assert_refused(&ludo(&["verify", file.arg()], ""), 2, &["not-a-record"]);
 }
