@@ -1,17 +1,53 @@
-//! The Ludo server: serves the web client and its API.
+//! The Ludo server: serves the web client, owns every online game, throws the dice, keeps seats
+//! for returning players and lets the CPU stand in.
 //!
-//! [`Application::build`] binds the configured address (port 0 in tests) and returns an
-//! application that serves until the shutdown future completes.
+//! [`Application::build`] opens the database, brings back every room and unfinished game, binds
+//! the configured address (port 0 in tests) and returns an application that serves until the
+//! shutdown future completes.
 
 mod config;
+mod ids;
+pub mod protocol;
+mod room;
 mod routes;
+mod store;
 
 use std::future::Future;
 use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 
 use tokio::net::TcpListener;
 
 pub use config::Config;
+pub use room::Rooms;
+pub use store::{Backend, SqliteBackend, Store, StoreError};
+
+/// Counters for `/metrics`.
+#[derive(Default)]
+pub struct Metrics {
+    /// Open WebSocket connections.
+    pub connections: AtomicU64,
+    /// Messages received from clients.
+    pub messages: AtomicU64,
+    /// Requests refused at the connection (bad messages, sizes, rates).
+    pub refusals: AtomicU64,
+}
+
+/// What every route can reach.
+#[derive(Clone)]
+pub struct AppState {
+    /// The rooms.
+    pub rooms: Rooms,
+    /// The storage.
+    pub store: Store,
+    /// The counters.
+    pub metrics: Arc<Metrics>,
+    /// Numbers for connections.
+    pub next_conn: Arc<AtomicU64>,
+    /// Messages a connection may send per second.
+    pub rate: u32,
+}
 
 /// A bound, ready server.
 pub struct Application {
@@ -20,15 +56,27 @@ pub struct Application {
 }
 
 impl Application {
-    /// Binds the configured address and assembles the routes.
+    /// Opens the database, restores the rooms, binds the address and assembles the routes.
     ///
     /// # Errors
-    /// When the address cannot be bound.
+    /// When the database cannot be opened or the address cannot be bound.
     pub async fn build(config: &Config) -> std::io::Result<Application> {
+        let backend = SqliteBackend::open(&config.db).map_err(std::io::Error::other)?;
+        let store = Store::start(backend);
+        let rooms = Rooms::load(store.clone(), config.timing())
+            .await
+            .map_err(std::io::Error::other)?;
+        let state = AppState {
+            rooms,
+            store,
+            metrics: Arc::default(),
+            next_conn: Arc::default(),
+            rate: config.rate.max(1),
+        };
         let listener = TcpListener::bind(config.addr).await?;
         Ok(Application {
             listener,
-            router: routes::router(),
+            router: routes::router(state),
         })
     }
 

@@ -6,11 +6,14 @@ use tokio::net::TcpStream;
 
 /// Starts the server on a free port; it stops when the test's runtime ends.
 async fn spawn_server() -> std::net::SocketAddr {
-    let app = Application::build(&Config::for_tests())
+    let dir = tempfile::tempdir().unwrap();
+    let app = Application::build(&Config::for_tests(dir.path().join("ludo.db")))
         .await
         .expect("the server binds a free port");
     let addr = app.local_addr();
     tokio::spawn(app.run_until_stopped(std::future::pending()));
+    // The database file lives as long as the test's process.
+    std::mem::forget(dir);
     addr
 }
 

@@ -1,9 +1,33 @@
-//! `/healthz`: answers while the server can serve.
+//! `/healthz`, and `/metrics` in Prometheus text format.
+
+use std::sync::atomic::Ordering;
 
 use axum::Router;
+use axum::extract::State;
 use axum::routing::get;
 
-/// The health route.
-pub fn router() -> Router {
-    Router::new().route("/healthz", get(|| async { "ok" }))
+use crate::AppState;
+
+/// The health and metrics routes.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/metrics", get(metrics))
+}
+
+async fn metrics(State(state): State<AppState>) -> String {
+    let m = &state.metrics;
+    format!(
+        "# HELP ludo_rooms Rooms open.\n# TYPE ludo_rooms gauge\nludo_rooms {}\n\
+         # HELP ludo_connections Open WebSocket connections.\n# TYPE ludo_connections gauge\n\
+         ludo_connections {}\n\
+         # HELP ludo_messages_total Messages received from clients.\n\
+         # TYPE ludo_messages_total counter\nludo_messages_total {}\n\
+         # HELP ludo_refusals_total Messages refused at the connection.\n\
+         # TYPE ludo_refusals_total counter\nludo_refusals_total {}\n",
+        state.rooms.count(),
+        m.connections.load(Ordering::Relaxed),
+        m.messages.load(Ordering::Relaxed),
+        m.refusals.load(Ordering::Relaxed),
+    )
 }

@@ -2,12 +2,19 @@
 
 mod health;
 mod pages;
+mod rooms;
 mod rules;
+mod ws;
+
+use crate::AppState;
 
 /// All routes together.
-pub fn router() -> axum::Router {
+pub fn router(state: AppState) -> axum::Router {
     axum::Router::new()
         .merge(pages::router())
         .merge(health::router())
         .merge(rules::router())
+        .merge(rooms::router())
+        .merge(ws::router())
+        .with_state(state)
 }

@@ -5,8 +5,10 @@ use axum::{Json, Router};
 use ludo_rules::Preset;
 use serde_json::{Value, json};
 
+use crate::AppState;
+
 /// The rules route.
-pub fn router() -> Router {
+pub fn router() -> Router<AppState> {
     Router::new().route("/api/rules", get(|| async { Json(presets()) }))
 }
 

@@ -1,0 +1,576 @@
+//! The room actor: the only code that touches a room's table and game. It checks every request
+//! in a fixed order (seat, game, turn, version, legality), stores the action, then broadcasts.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ludo_bots::{Level, Rng};
+use ludo_fair::Action;
+use ludo_rules::{Colour, Phase};
+use serde::{Deserialize, Serialize};
+use tokio::sync::mpsc;
+
+use super::live::Live;
+use super::{Command, Outbox, RoomHandle, Timing};
+use crate::protocol::{ClientMsg, Occupant, Refusal, RoomView, SeatView, ServerMsg, Settings};
+use crate::store::{Store, StoredGame};
+
+/// What is kept of a room across restarts.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RoomState {
+    host: String,
+    settings: Settings,
+    seats: BTreeMap<Colour, Occupant>,
+    games_started: u64,
+}
+
+impl RoomState {
+    /// A new, empty table.
+    pub fn new(host: String, settings: Settings) -> RoomState {
+        RoomState {
+            host,
+            settings,
+            seats: BTreeMap::new(),
+            games_started: 0,
+        }
+    }
+}
+
+struct Conn {
+    identity: String,
+    name: String,
+    out: Outbox,
+}
+
+/// The level that plays for a person who is away or out of time.
+const STAND_IN: Level = Level::Medium;
+
+struct Room {
+    code: String,
+    state: RoomState,
+    store: Store,
+    timing: Timing,
+    conns: HashMap<u64, Conn>,
+    live: Option<Live>,
+    /// When each seated person went away (absent from the map: connected, or never came).
+    away_since: HashMap<String, Instant>,
+    bot_choices: Rng,
+    rename_needs_saving: bool,
+}
+
+/// Starts a room's actor.
+pub fn spawn(
+    code: String,
+    state: RoomState,
+    unfinished: Option<StoredGame>,
+    store: Store,
+    timing: Timing,
+) -> RoomHandle {
+    let (commands, queue) = mpsc::unbounded_channel();
+    let live = unfinished.and_then(|stored| match Live::restore(stored) {
+        Ok(live) => Some(live),
+        Err(error) => {
+            tracing::error!(room = %code, %error, "an unfinished game cannot be restored");
+            None
+        }
+    });
+    let now = Instant::now();
+    let away_since = state
+        .seats
+        .values()
+        .filter_map(|o| match o {
+            Occupant::Person { id, .. } => Some((id.clone(), now)),
+            Occupant::Cpu { .. } => None,
+        })
+        .collect();
+    let room = Room {
+        code,
+        state,
+        store,
+        timing,
+        conns: HashMap::new(),
+        live,
+        away_since,
+        bot_choices: Rng::new(crate::ids::now_ms() as u64),
+        rename_needs_saving: false,
+    };
+    tokio::spawn(room.run(queue));
+    RoomHandle { commands }
+}
+
+impl Room {
+    async fn run(mut self, mut queue: mpsc::UnboundedReceiver<Command>) {
+        loop {
+            let wake = self.next_auto_action();
+            tokio::select! {
+                command = queue.recv() => match command {
+                    Some(command) => self.handle(command).await,
+                    None => break,
+                },
+                () = sleep_until(wake), if wake.is_some() => self.auto_act().await,
+            }
+        }
+    }
+
+    async fn handle(&mut self, command: Command) {
+        match command {
+            Command::Join {
+                conn,
+                identity,
+                name,
+                out,
+            } => {
+                self.rename(&identity, &name);
+                self.away_since.remove(&identity);
+                if self.rename_needs_saving {
+                    self.rename_needs_saving = false;
+                    self.save_state().await;
+                }
+                self.conns.insert(
+                    conn,
+                    Conn {
+                        identity: identity.clone(),
+                        name,
+                        out,
+                    },
+                );
+                let welcome = ServerMsg::Welcome {
+                    you: identity,
+                    room: self.view(),
+                    game: self.game_view(),
+                };
+                self.send(conn, &welcome);
+                self.broadcast_room();
+            }
+            Command::Leave { conn } => {
+                if let Some(gone) = self.conns.remove(&conn) {
+                    let still_here = self.conns.values().any(|c| c.identity == gone.identity);
+                    if !still_here && self.seat_of(&gone.identity).is_some() {
+                        self.away_since.insert(gone.identity, Instant::now());
+                    }
+                    self.broadcast_room();
+                }
+            }
+            Command::View { reply } => {
+                let _ = reply.send(self.view());
+            }
+            Command::Client { conn, msg } => {
+                if let Err(refusal) = self.request(conn, msg).await {
+                    self.send(conn, &refusal.into());
+                }
+            }
+        }
+    }
+
+    /// One request of a joined connection; a refusal changes nothing.
+    async fn request(&mut self, conn: u64, msg: ClientMsg) -> Result<(), Refusal> {
+        let identity = self
+            .conns
+            .get(&conn)
+            .map(|c| c.identity.clone())
+            .ok_or_else(|| Refusal::new("hello_first", "say hello first"))?;
+        match msg {
+            ClientMsg::Hello { .. } => Err(Refusal::new(
+                "bad_message",
+                "hello is the first message only",
+            )),
+            ClientMsg::Sit { colour } => self.sit(&identity, colour).await,
+            ClientMsg::Stand => self.stand(&identity).await,
+            ClientMsg::AddCpu { colour, level } => {
+                self.host_only(&identity)?;
+                self.lobby_only()?;
+                self.free_seat(colour)?;
+                self.state.seats.insert(colour, Occupant::Cpu { level });
+                self.table_changed().await
+            }
+            ClientMsg::RemoveCpu { colour } => {
+                self.host_only(&identity)?;
+                self.lobby_only()?;
+                match self.state.seats.get(&colour) {
+                    Some(Occupant::Cpu { .. }) => {
+                        self.state.seats.remove(&colour);
+                        self.table_changed().await
+                    }
+                    _ => Err(Refusal::new(
+                        "bad_message",
+                        format!("no CPU sits at {colour}"),
+                    )),
+                }
+            }
+            ClientMsg::Start | ClientMsg::PlayAgain => {
+                self.host_only(&identity)?;
+                self.start().await
+            }
+            ClientMsg::Roll { version } => {
+                let seat = self.check_turn(&identity, version)?;
+                let live = self.live.as_ref().expect("checked: a game is on");
+                if !matches!(live.game.phase(), Phase::Roll | Phase::Rolloff) {
+                    return Err(Refusal::new(
+                        "illegal_move",
+                        "it is time to move, not to throw",
+                    ));
+                }
+                let throw = live.next_throw();
+                self.act(seat, Action::Throw(throw)).await
+            }
+            ClientMsg::Move { piece, version } => {
+                let seat = self.check_turn(&identity, version)?;
+                self.act(seat, Action::Move(piece)).await
+            }
+        }
+    }
+
+    fn rename(&mut self, identity: &str, new_name: &str) {
+        for occupant in self.state.seats.values_mut() {
+            if let Occupant::Person { id, name } = occupant
+                && id == identity
+                && name != new_name
+            {
+                *name = new_name.to_owned();
+                self.rename_needs_saving = true;
+            }
+        }
+    }
+
+    fn seat_of(&self, identity: &str) -> Option<Colour> {
+        self.state.seats.iter().find_map(|(&colour, o)| match o {
+            Occupant::Person { id, .. } if id == identity => Some(colour),
+            _ => None,
+        })
+    }
+
+    fn host_only(&self, identity: &str) -> Result<(), Refusal> {
+        if identity == self.state.host {
+            Ok(())
+        } else {
+            Err(Refusal::new("not_host", "only the host may do that"))
+        }
+    }
+
+    fn game_on(&self) -> bool {
+        self.live.as_ref().is_some_and(|l| !l.game.is_over())
+    }
+
+    fn lobby_only(&self) -> Result<(), Refusal> {
+        if self.game_on() {
+            Err(Refusal::new(
+                "game_on",
+                "the table cannot change during a game",
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn free_seat(&self, colour: Colour) -> Result<(), Refusal> {
+        if self.state.seats.contains_key(&colour) {
+            Err(Refusal::new("seat_taken", format!("{colour} is taken")))
+        } else {
+            Ok(())
+        }
+    }
+
+    async fn sit(&mut self, identity: &str, colour: Colour) -> Result<(), Refusal> {
+        self.lobby_only()?;
+        self.free_seat(colour)?;
+        if let Some(old) = self.seat_of(identity) {
+            self.state.seats.remove(&old);
+        }
+        let name = self.name_of(identity);
+        self.state.seats.insert(
+            colour,
+            Occupant::Person {
+                id: identity.to_owned(),
+                name,
+            },
+        );
+        self.table_changed().await
+    }
+
+    async fn stand(&mut self, identity: &str) -> Result<(), Refusal> {
+        self.lobby_only()?;
+        let seat = self
+            .seat_of(identity)
+            .ok_or_else(|| Refusal::new("not_seated", "you have no seat"))?;
+        self.state.seats.remove(&seat);
+        self.table_changed().await
+    }
+
+    fn name_of(&self, identity: &str) -> String {
+        self.conns
+            .values()
+            .find(|c| c.identity == identity)
+            .map_or_else(|| identity.to_owned(), |c| c.name.clone())
+    }
+
+    /// The seat of a person allowed to act now on `version`: checks seat, game, turn, version.
+    fn check_turn(&self, identity: &str, version: u64) -> Result<Colour, Refusal> {
+        let live = self
+            .live
+            .as_ref()
+            .ok_or_else(|| Refusal::new("no_game", "no game has started"))?;
+        let seat = live
+            .players
+            .iter()
+            .find_map(|(&c, o)| {
+                matches!(o, Occupant::Person { id, .. } if id == identity).then_some(c)
+            })
+            .ok_or_else(|| Refusal::new("not_seated", "you do not play in this game"))?;
+        if live.game.is_over() {
+            return Err(Refusal::new("game_over", "the game is over"));
+        }
+        if live.game.seat() != seat {
+            return Err(Refusal::new(
+                "not_your_turn",
+                format!("it is {}'s turn", live.game.seat()),
+            ));
+        }
+        if version != live.version() {
+            return Err(Refusal::new(
+                "stale_version",
+                format!("the game is at version {}, not {version}", live.version()),
+            ));
+        }
+        Ok(seat)
+    }
+
+    /// Applies, stores, then broadcasts one action of `seat`.
+    async fn act(&mut self, seat: Colour, action: Action) -> Result<(), Refusal> {
+        let live = self
+            .live
+            .as_ref()
+            .ok_or_else(|| Refusal::new("no_game", "no game"))?;
+        let next = live
+            .after(action)
+            .map_err(|e| Refusal::new("illegal_move", e.to_string()))?;
+        let (game_id, number) = (live.id.clone(), live.version());
+        let at = crate::ids::now_ms();
+        self.store
+            .run(move |b| b.append_action(&game_id, number, seat, &action, at))
+            .await
+            .map_err(|e| {
+                tracing::error!(room = %self.code, error = %e, "an action could not be stored");
+                Refusal::new("internal", "the action could not be saved; try again")
+            })?;
+        let live = self.live.as_mut().expect("checked above");
+        live.commit(action, next);
+        if live.game.is_over() {
+            let places: BTreeMap<Colour, u8> = live
+                .game
+                .seats()
+                .iter()
+                .filter_map(|&s| live.game.place(s).map(|p| (s, p)))
+                .collect();
+            let places = serde_json::to_string(&places).expect("places serialise");
+            let id = live.id.clone();
+            if let Err(e) = self
+                .store
+                .run(move |b| b.finish_game(&id, &places, at))
+                .await
+            {
+                tracing::error!(room = %self.code, error = %e, "a finished game could not be marked");
+            }
+        }
+        let game = self.game_view().expect("a game is on");
+        self.broadcast(&ServerMsg::Action { seat, action, game });
+        Ok(())
+    }
+
+    async fn start(&mut self) -> Result<(), Refusal> {
+        self.lobby_only()?;
+        if self.state.seats.len() < 2 {
+            return Err(Refusal::new(
+                "not_enough_players",
+                "a game needs two seats or more",
+            ));
+        }
+        // Seats in clockwise order; each new game at the table starts one seat further on.
+        let clockwise: Vec<Colour> = self.state.seats.keys().copied().collect();
+        let first = (self.state.games_started as usize) % clockwise.len();
+        let seats: Vec<Colour> = clockwise[first..]
+            .iter()
+            .chain(&clockwise[..first])
+            .copied()
+            .collect();
+        let (live, new) = Live::start(
+            &self.code,
+            self.state.settings.rules,
+            seats,
+            self.state.seats.clone(),
+        )
+        .map_err(|e| Refusal::new("bad_message", e.to_string()))?;
+        self.store
+            .run(move |b| b.create_game(&new))
+            .await
+            .map_err(|e| {
+                tracing::error!(room = %self.code, error = %e, "a new game could not be stored");
+                Refusal::new("internal", "the game could not be saved; try again")
+            })?;
+        self.live = Some(live);
+        self.state.games_started += 1;
+        self.save_state().await;
+        let game = self.game_view().expect("a game is on");
+        self.broadcast(&ServerMsg::Game { game });
+        Ok(())
+    }
+
+    async fn table_changed(&mut self) -> Result<(), Refusal> {
+        self.save_state().await;
+        self.broadcast_room();
+        Ok(())
+    }
+
+    async fn save_state(&self) {
+        let (code, host) = (self.code.clone(), self.state.host.clone());
+        let state = serde_json::to_string(&self.state).expect("a room state serialises");
+        let now = crate::ids::now_ms();
+        if let Err(e) = self
+            .store
+            .run(move |b| b.save_room(&code, &host, &state, now))
+            .await
+        {
+            tracing::error!(room = %self.code, error = %e, "a room could not be saved");
+        }
+    }
+
+    /// When the CPU acts next, if it does: for a CPU seat, a person away past the grace period,
+    /// or a turn whose clock ran out.
+    fn next_auto_action(&self) -> Option<Instant> {
+        let live = self.live.as_ref().filter(|l| !l.game.is_over())?;
+        let seat = live.game.seat();
+        let after_last = live.last_action + self.timing.cpu_delay;
+        match live.players.get(&seat)? {
+            Occupant::Cpu { .. } => Some(after_last),
+            Occupant::Person { id, .. } => {
+                if live.clock_expired {
+                    return Some(after_last);
+                }
+                let away = self
+                    .away_since
+                    .get(id)
+                    .map(|&since| since.max(live.last_action) + self.timing.grace);
+                let clock = self.clock().map(|limit| live.turn_began + limit);
+                match (away, clock) {
+                    (Some(a), Some(c)) => Some(a.min(c)),
+                    (a, c) => a.or(c),
+                }
+            }
+        }
+    }
+
+    /// The CPU plays one action for the seat to act.
+    async fn auto_act(&mut self) {
+        let clock = self.clock();
+        let Some(live) = self.live.as_mut().filter(|l| !l.game.is_over()) else {
+            return;
+        };
+        let seat = live.game.seat();
+        let level = match live.players.get(&seat) {
+            Some(Occupant::Cpu { level }) => level.0,
+            _ => {
+                // A person's clock ran out (or they are away): the CPU finishes the turn.
+                if let Some(limit) = clock
+                    && live.turn_began.elapsed() >= limit
+                {
+                    live.clock_expired = true;
+                }
+                STAND_IN
+            }
+        };
+        let action = match live.game.phase() {
+            Phase::Roll | Phase::Rolloff => Action::Throw(live.next_throw()),
+            Phase::Move => {
+                let moves = live.game.legal_moves();
+                let choice = level
+                    .player()
+                    .choose(&live.game, &moves, &mut self.bot_choices);
+                Action::Move(choice.piece)
+            }
+            Phase::Over => return,
+        };
+        if let Err(refusal) = self.act(seat, action).await {
+            tracing::error!(room = %self.code, ?refusal, "the CPU's action was refused");
+        }
+    }
+
+    /// How long a turn may take, if the room has a clock.
+    fn clock(&self) -> Option<Duration> {
+        self.state
+            .settings
+            .clock
+            .map(|seconds| self.timing.clock_second * seconds)
+    }
+
+    fn view(&self) -> RoomView {
+        let connected: std::collections::HashSet<&str> =
+            self.conns.values().map(|c| c.identity.as_str()).collect();
+        let seats = self
+            .state
+            .seats
+            .iter()
+            .map(|(&colour, occupant)| {
+                let connected = match occupant {
+                    Occupant::Person { id, .. } => connected.contains(id.as_str()),
+                    Occupant::Cpu { .. } => true,
+                };
+                (
+                    colour,
+                    SeatView {
+                        occupant: occupant.clone(),
+                        connected,
+                    },
+                )
+            })
+            .collect();
+        let seated: Vec<&str> = self
+            .state
+            .seats
+            .values()
+            .filter_map(|o| match o {
+                Occupant::Person { id, .. } => Some(id.as_str()),
+                Occupant::Cpu { .. } => None,
+            })
+            .collect();
+        RoomView {
+            code: self.code.clone(),
+            host: self.state.host.clone(),
+            settings: self.state.settings.clone(),
+            seats,
+            watchers: connected.iter().filter(|id| !seated.contains(id)).count(),
+        }
+    }
+
+    fn game_view(&self) -> Option<crate::protocol::GameView> {
+        let live = self.live.as_ref()?;
+        let deadline = self.clock().filter(|_| !live.game.is_over()).map(|limit| {
+            let left = (live.turn_began + limit).saturating_duration_since(Instant::now());
+            crate::ids::now_ms() + left.as_millis() as i64
+        });
+        Some(live.view(deadline))
+    }
+
+    fn send(&self, conn: u64, msg: &ServerMsg) {
+        if let Some(c) = self.conns.get(&conn) {
+            let _ = c.out.send(Arc::from(msg.to_json()));
+        }
+    }
+
+    fn broadcast(&self, msg: &ServerMsg) {
+        let text: Arc<str> = Arc::from(msg.to_json());
+        for c in self.conns.values() {
+            let _ = c.out.send(text.clone());
+        }
+    }
+
+    fn broadcast_room(&self) {
+        self.broadcast(&ServerMsg::Room { room: self.view() });
+    }
+}
+
+async fn sleep_until(wake: Option<Instant>) {
+    match wake {
+        Some(at) => tokio::time::sleep_until(at.into()).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,141 @@
+//! The small HTTP API: create a room, look one up, fetch a game's record.
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use ludo_rules::Rules;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::AppState;
+use crate::protocol::{Settings, check_name};
+use crate::room::Command;
+
+/// The room routes.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/rooms", post(create))
+        .route("/api/rooms/{code}", get(lookup))
+        .route("/api/games/{id}", get(record))
+}
+
+/// A refusal or failure, answered as `{"code": …, "message": …}`.
+pub struct AppError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+}
+
+impl AppError {
+    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> AppError {
+        AppError {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+
+    fn internal(error: impl std::fmt::Display) -> AppError {
+        tracing::error!(%error, "a request failed");
+        AppError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "something went wrong on our side",
+        )
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let body = Json(json!({ "code": self.code, "message": self.message }));
+        (self.status, body).into_response()
+    }
+}
+
+/// The body of `POST /api/rooms`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewRoom {
+    device: String,
+    name: String,
+    #[serde(default)]
+    rules: Rules,
+    #[serde(default)]
+    clock: Option<u32>,
+    #[serde(default)]
+    ranked: bool,
+}
+
+async fn create(
+    State(state): State<AppState>,
+    body: Result<Json<NewRoom>, axum::extract::rejection::JsonRejection>,
+) -> Result<(StatusCode, Json<serde_json::Value>), AppError> {
+    let Json(room) =
+        body.map_err(|e| AppError::new(StatusCode::BAD_REQUEST, "bad_message", e.body_text()))?;
+    let name = check_name(&room.name)
+        .map_err(|e| AppError::new(StatusCode::BAD_REQUEST, "bad_name", e))?;
+    if !matches!(room.clock, None | Some(30) | Some(60)) {
+        return Err(AppError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_message",
+            "clock: none, 30 or 60 seconds",
+        ));
+    }
+    let host = crate::routes::ws::identify(&state, &room.device, &name)
+        .await
+        .map_err(|e| match e {
+            crate::routes::ws::IdentifyError::BadDevice(m) => {
+                AppError::new(StatusCode::BAD_REQUEST, "bad_message", m)
+            }
+            crate::routes::ws::IdentifyError::Store(e) => AppError::internal(e),
+        })?;
+    let settings = Settings {
+        rules: room.rules,
+        clock: room.clock,
+        ranked: room.ranked,
+    };
+    let code = state
+        .rooms
+        .create(host.clone(), settings)
+        .await
+        .map_err(AppError::internal)?;
+    let link = format!("/r/{code}");
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "code": code, "link": link, "you": host })),
+    ))
+}
+
+async fn lookup(
+    State(state): State<AppState>,
+    Path(code): Path<String>,
+) -> Result<Json<crate::protocol::RoomView>, AppError> {
+    let room = state
+        .rooms
+        .get(&code)
+        .ok_or_else(|| AppError::new(StatusCode::NOT_FOUND, "no_such_room", "no such room"))?;
+    let (reply, answer) = tokio::sync::oneshot::channel();
+    room.send(Command::View { reply });
+    answer.await.map(Json).map_err(AppError::internal)
+}
+
+async fn record(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<ludo_fair::Record>, AppError> {
+    let lookup = id.clone();
+    let stored = state
+        .store
+        .run(move |b| b.game(&lookup))
+        .await
+        .map_err(AppError::internal)?
+        .ok_or_else(|| AppError::new(StatusCode::NOT_FOUND, "no_such_game", "no such game"))?;
+    let mut record = stored.record;
+    if stored.finished_at.is_none() {
+        // The seed stays secret until the game is over.
+        record.seed = None;
+    }
+    Ok(Json(record))
+}

@@ -1,0 +1,139 @@
+//! Storage behind an interface: a [`Backend`] (SQLite today, a networked database later) runs on
+//! a thread of its own, and the async [`Store`] handle sends it jobs and awaits their results.
+
+mod sqlite;
+
+use std::fmt;
+
+use ludo_fair::{Action, Record};
+use ludo_rules::Colour;
+use tokio::sync::{mpsc, oneshot};
+
+pub use sqlite::SqliteBackend;
+
+/// A storage failure: logged with its context, answered to players as an internal error.
+#[derive(Debug)]
+pub struct StoreError(pub String);
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "storage: {}", self.0)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// Shorthand for storage results.
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// A game as it starts.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// The game's id.
+    pub id: String,
+    /// The room it is played in.
+    pub room: String,
+    /// The record so far: rules, seats, commitment (no actions yet, no seed shown).
+    pub record: Record,
+    /// Who plays each seat, as JSON.
+    pub players: String,
+    /// The secret dice seed, as hex.
+    pub seed: String,
+    /// When it started (Unix milliseconds).
+    pub started_at: i64,
+}
+
+/// A game as stored: its record (the seed included) and whether it is over.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    /// The game's id.
+    pub id: String,
+    /// The room it was played in.
+    pub room: String,
+    /// Rules, seats, commitment, the seed (secret while the game goes on) and every action.
+    pub record: Record,
+    /// Who played each seat, as JSON.
+    pub players: String,
+    /// When each action was accepted (Unix milliseconds), in order.
+    pub action_times: Vec<i64>,
+    /// When the game ended, if it has.
+    pub finished_at: Option<i64>,
+}
+
+/// One storage implementation. Every call runs on the storage thread, one at a time.
+pub trait Backend: Send + 'static {
+    /// The identity of a device secret's hash, created with `new_id` and `name` if unknown; the
+    /// name is updated if known.
+    fn identify(
+        &mut self,
+        secret_hash: &str,
+        name: &str,
+        new_id: &str,
+        now: i64,
+    ) -> StoreResult<String>;
+    /// Creates or replaces a room's state.
+    fn save_room(&mut self, code: &str, host: &str, state: &str, now: i64) -> StoreResult<()>;
+    /// Every room: code, host, state.
+    fn rooms(&mut self) -> StoreResult<Vec<(String, String, String)>>;
+    /// Records a new game.
+    fn create_game(&mut self, game: &NewGame) -> StoreResult<()>;
+    /// Appends action `number` of a game.
+    fn append_action(
+        &mut self,
+        game: &str,
+        number: u64,
+        seat: Colour,
+        action: &Action,
+        at: i64,
+    ) -> StoreResult<()>;
+    /// Marks a game over with its places (JSON).
+    fn finish_game(&mut self, game: &str, places: &str, at: i64) -> StoreResult<()>;
+    /// A game with every action, if it exists.
+    fn game(&mut self, id: &str) -> StoreResult<Option<StoredGame>>;
+    /// The latest unfinished game of a room, if any.
+    fn unfinished_game(&mut self, room: &str) -> StoreResult<Option<StoredGame>>;
+}
+
+type Job = Box<dyn FnOnce(&mut dyn Backend) + Send>;
+
+/// The async handle to the storage thread. Cheap to clone.
+#[derive(Clone)]
+pub struct Store {
+    jobs: mpsc::UnboundedSender<Job>,
+}
+
+impl Store {
+    /// Starts the storage thread over `backend`. The thread ends when every handle is dropped.
+    pub fn start(mut backend: impl Backend) -> Store {
+        let (jobs, mut queue) = mpsc::unbounded_channel::<Job>();
+        std::thread::Builder::new()
+            .name("storage".to_owned())
+            .spawn(move || {
+                while let Some(job) = queue.blocking_recv() {
+                    job(&mut backend);
+                }
+            })
+            .expect("the storage thread starts");
+        Store { jobs }
+    }
+
+    /// Runs `work` on the storage thread and waits for its result.
+    ///
+    /// # Errors
+    /// What `work` returns, or an error when the storage thread is gone.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&mut dyn Backend) -> StoreResult<T> + Send + 'static,
+    ) -> StoreResult<T> {
+        let (reply, answer) = oneshot::channel();
+        let job: Job = Box::new(move |backend| {
+            let _ = reply.send(work(backend));
+        });
+        self.jobs
+            .send(job)
+            .map_err(|_| StoreError("the storage thread has stopped".to_owned()))?;
+        answer
+            .await
+            .map_err(|_| StoreError("the storage thread dropped a job".to_owned()))?
+    }
+}

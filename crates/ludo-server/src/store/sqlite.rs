@@ -1,0 +1,236 @@
+//! The SQLite backend: one file, numbered migrations run at start-up, WAL journal.
+
+use std::path::Path;
+
+use ludo_fair::{Action, Record};
+use ludo_rules::{Colour, Rules};
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::{Backend, NewGame, StoreError, StoreResult, StoredGame};
+
+/// The migrations, in order; each runs once, recorded in `PRAGMA user_version`.
+const MIGRATIONS: &[&str] = &[include_str!("../../migrations/001_initial.sql")];
+
+/// Storage in one SQLite file.
+pub struct SqliteBackend {
+    db: Connection,
+}
+
+fn fail(context: &str) -> impl Fn(rusqlite::Error) -> StoreError + '_ {
+    move |e| StoreError(format!("{context}: {e}"))
+}
+
+fn json_fail(context: &str) -> impl Fn(serde_json::Error) -> StoreError + '_ {
+    move |e| StoreError(format!("{context}: {e}"))
+}
+
+impl SqliteBackend {
+    /// Opens (or creates) the database file and brings its schema up to date.
+    ///
+    /// # Errors
+    /// When the file cannot be opened or a migration fails.
+    pub fn open(path: &Path) -> StoreResult<SqliteBackend> {
+        let db = Connection::open(path).map_err(fail("opening the database"))?;
+        db.execute_batch(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+        )
+        .map_err(fail("setting up the database"))?;
+        let mut backend = SqliteBackend { db };
+        backend.migrate()?;
+        Ok(backend)
+    }
+
+    fn migrate(&mut self) -> StoreResult<()> {
+        let version: usize = self
+            .db
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(fail("reading the schema version"))?;
+        for (index, sql) in MIGRATIONS.iter().enumerate().skip(version) {
+            let tx = self.db.transaction().map_err(fail("migrating"))?;
+            tx.execute_batch(sql).map_err(fail("migrating"))?;
+            tx.execute_batch(&format!("PRAGMA user_version = {}", index + 1))
+                .map_err(fail("migrating"))?;
+            tx.commit().map_err(fail("migrating"))?;
+        }
+        Ok(())
+    }
+
+    fn load_game(&mut self, id: &str) -> StoreResult<Option<StoredGame>> {
+        let row = self
+            .db
+            .query_row(
+                "SELECT room, rules, seats, players, commitment, seed, finished_at
+                 FROM games WHERE id = ?1",
+                params![id],
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, String>(3)?,
+                        r.get::<_, String>(4)?,
+                        r.get::<_, String>(5)?,
+                        r.get::<_, Option<i64>>(6)?,
+                    ))
+                },
+            )
+            .optional()
+            .map_err(fail("reading a game"))?;
+        let Some((room, rules, seats, players, commitment, seed, finished_at)) = row else {
+            return Ok(None);
+        };
+        let mut statement = self
+            .db
+            .prepare_cached("SELECT action, at FROM actions WHERE game = ?1 ORDER BY number")
+            .map_err(fail("reading actions"))?;
+        let rows = statement
+            .query_map(params![id], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+            })
+            .map_err(fail("reading actions"))?;
+        let (mut actions, mut action_times) = (Vec::new(), Vec::new());
+        for row in rows {
+            let (action, at) = row.map_err(fail("reading actions"))?;
+            actions.push(serde_json::from_str::<Action>(&action).map_err(json_fail("an action"))?);
+            action_times.push(at);
+        }
+        let record = Record {
+            game_id: id.to_owned(),
+            rules: serde_json::from_str::<Rules>(&rules).map_err(json_fail("a game's rules"))?,
+            seats: serde_json::from_str::<Vec<Colour>>(&seats)
+                .map_err(json_fail("a game's seats"))?,
+            commitment,
+            seed: Some(seed),
+            actions,
+        };
+        Ok(Some(StoredGame {
+            id: id.to_owned(),
+            room,
+            record,
+            players,
+            action_times,
+            finished_at,
+        }))
+    }
+}
+
+impl Backend for SqliteBackend {
+    fn identify(
+        &mut self,
+        secret_hash: &str,
+        name: &str,
+        new_id: &str,
+        now: i64,
+    ) -> StoreResult<String> {
+        self.db
+            .execute(
+                "INSERT INTO identities (id, secret_hash, name, created_at) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT(secret_hash) DO UPDATE SET name = excluded.name",
+                params![new_id, secret_hash, name, now],
+            )
+            .map_err(fail("saving an identity"))?;
+        self.db
+            .query_row(
+                "SELECT id FROM identities WHERE secret_hash = ?1",
+                params![secret_hash],
+                |r| r.get(0),
+            )
+            .map_err(fail("reading an identity"))
+    }
+
+    fn save_room(&mut self, code: &str, host: &str, state: &str, now: i64) -> StoreResult<()> {
+        self.db
+            .execute(
+                "INSERT INTO rooms (code, host, state, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?4)
+                 ON CONFLICT(code) DO UPDATE SET state = excluded.state,
+                     updated_at = excluded.updated_at",
+                params![code, host, state, now],
+            )
+            .map(|_| ())
+            .map_err(fail("saving a room"))
+    }
+
+    fn rooms(&mut self) -> StoreResult<Vec<(String, String, String)>> {
+        let mut statement = self
+            .db
+            .prepare("SELECT code, host, state FROM rooms")
+            .map_err(fail("reading rooms"))?;
+        let rows = statement
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .map_err(fail("reading rooms"))?;
+        rows.collect::<Result<_, _>>()
+            .map_err(fail("reading rooms"))
+    }
+
+    fn create_game(&mut self, game: &NewGame) -> StoreResult<()> {
+        let rules = serde_json::to_string(&game.record.rules).map_err(json_fail("rules"))?;
+        let seats = serde_json::to_string(&game.record.seats).map_err(json_fail("seats"))?;
+        self.db
+            .execute(
+                "INSERT INTO games (id, room, rules, seats, players, commitment, seed, started_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    game.id,
+                    game.room,
+                    rules,
+                    seats,
+                    game.players,
+                    game.record.commitment,
+                    game.seed,
+                    game.started_at
+                ],
+            )
+            .map(|_| ())
+            .map_err(fail("saving a new game"))
+    }
+
+    fn append_action(
+        &mut self,
+        game: &str,
+        number: u64,
+        seat: Colour,
+        action: &Action,
+        at: i64,
+    ) -> StoreResult<()> {
+        let action = serde_json::to_string(action).map_err(json_fail("an action"))?;
+        self.db
+            .prepare_cached(
+                "INSERT INTO actions (game, number, seat, action, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )
+            .and_then(|mut s| s.execute(params![game, number as i64, seat.name(), action, at]))
+            .map(|_| ())
+            .map_err(fail("saving an action"))
+    }
+
+    fn finish_game(&mut self, game: &str, places: &str, at: i64) -> StoreResult<()> {
+        self.db
+            .execute(
+                "UPDATE games SET finished_at = ?2, places = ?3 WHERE id = ?1",
+                params![game, at, places],
+            )
+            .map(|_| ())
+            .map_err(fail("finishing a game"))
+    }
+
+    fn game(&mut self, id: &str) -> StoreResult<Option<StoredGame>> {
+        self.load_game(id)
+    }
+
+    fn unfinished_game(&mut self, room: &str) -> StoreResult<Option<StoredGame>> {
+        let id: Option<String> = self
+            .db
+            .query_row(
+                "SELECT id FROM games WHERE room = ?1 AND finished_at IS NULL
+                 ORDER BY started_at DESC LIMIT 1",
+                params![room],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(fail("finding a room's game"))?;
+        match id {
+            Some(id) => self.load_game(&id),
+            None => Ok(None),
+        }
+    }
+}

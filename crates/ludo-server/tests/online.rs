@@ -1,0 +1,143 @@
+//! Whole online games over real WebSockets against the real server and a real SQLite file.
+
+mod support;
+
+use ludo_fair::Record;
+use serde_json::{Value, json};
+use support::{Client, create_room, http, play_until_over, spawn_server, turn_of};
+
+const HOST: &str = "host-device-secret-0001";
+const GUEST: &str = "guest-device-secret-0002";
+
+/// A room with the host in yellow and a guest in red; both clients joined.
+async fn two_player_room(settings: Value) -> (support::Server, String, Client, Client) {
+    let server = spawn_server().await;
+    let code = create_room(server.addr, HOST, settings).await;
+    let mut host = Client::join(server.addr, &code, HOST, "Host").await;
+    host.send(json!({"t": "sit", "colour": "yellow"})).await;
+    host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["yellow"].is_null())
+        .await;
+    let mut guest = Client::join(server.addr, &code, GUEST, "Guest").await;
+    guest.send(json!({"t": "sit", "colour": "red"})).await;
+    guest
+        .recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
+        .await;
+    (server, code, host, guest)
+}
+
+#[tokio::test]
+async fn a_full_two_player_game_is_played_to_the_end_and_its_record_verifies() {
+    let (server, _code, mut host, mut guest) = two_player_room(json!({})).await;
+    host.send(json!({"t": "start"})).await;
+    let started = guest.recv_until(|m| m["t"] == "game").await;
+    let commitment = started["game"]["commitment"].as_str().unwrap().to_owned();
+    assert_eq!(started["game"]["seed"], Value::Null);
+    let (end_host, end_guest) = tokio::join!(
+        play_until_over(&mut host, "yellow"),
+        play_until_over(&mut guest, "red")
+    );
+    assert_eq!(end_host["position"], end_guest["position"]);
+    let places = &end_host["position"]["places"];
+    assert!(
+        places["yellow"].is_u64() && places["red"].is_u64(),
+        "{places}"
+    );
+    // The record, fetched over HTTP, reveals the seed and verifies against the commitment.
+    let id = end_host["id"].as_str().unwrap();
+    let (status, body) = http(server.addr, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, 200, "{body}");
+    let record: Record = serde_json::from_str(&body).unwrap();
+    assert_eq!(record.commitment, commitment);
+    let end = record.verify().expect("the record verifies");
+    assert_eq!(
+        serde_json::to_value(end.to_setup()).unwrap(),
+        end_host["position"]
+    );
+    assert_eq!(
+        record.actions.len() as u64,
+        end_host["version"].as_u64().unwrap()
+    );
+}
+
+#[tokio::test]
+async fn a_four_seat_game_with_two_cpus_plays_to_the_end() {
+    let (_server, _code, mut host, mut guest) = two_player_room(json!({})).await;
+    for (colour, level) in [("blue", "medium"), ("green", "easy")] {
+        host.send(json!({"t": "add_cpu", "colour": colour, "level": level}))
+            .await;
+        host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"][colour].is_null())
+            .await;
+    }
+    host.send(json!({"t": "start"})).await;
+    host.recv_until(|m| m["t"] == "game").await;
+    let (end, _) = tokio::join!(
+        play_until_over(&mut host, "yellow"),
+        play_until_over(&mut guest, "red")
+    );
+    let places = &end["position"]["places"];
+    for colour in ["yellow", "blue", "red", "green"] {
+        assert!(places[colour].is_u64(), "{places}");
+    }
+}
+
+#[tokio::test]
+async fn a_player_who_drops_gets_the_seat_back_and_the_cpu_played_meanwhile() {
+    let (server, code, mut host, guest) = two_player_room(json!({})).await;
+    host.send(json!({"t": "start"})).await;
+    host.recv_until(|m| m["t"] == "game").await;
+    guest.close().await;
+    // The host plays on; red's turns are played by the CPU after the grace period.
+    let mut red_actions = 0;
+    let mut acted_on = None;
+    while red_actions < 3 {
+        let game = host.game.clone().unwrap();
+        let (phase, seat, version) = turn_of(&game);
+        assert_ne!(phase, "over", "the game ended before the guest came back");
+        if seat == "yellow" && acted_on != Some(version) {
+            acted_on = Some(version);
+            let m = if phase == "move" {
+                json!({"t": "move", "piece": game["legal"][0]["piece"], "version": version})
+            } else {
+                json!({"t": "roll", "version": version})
+            };
+            host.send(m).await;
+        }
+        let message = host.recv().await;
+        if message["t"] == "action" && message["seat"] == "red" {
+            red_actions += 1;
+        }
+    }
+    // The guest comes back on the same device: the seat is theirs, the game where it is.
+    let mut back = Client::join(server.addr, &code, GUEST, "Guest").await;
+    let game = back.game.clone().expect("the welcome carries the game");
+    assert!(game["version"].as_u64().unwrap() >= 3);
+    let welcome_room = {
+        let (status, body) = http(server.addr, "GET", &format!("/api/rooms/{code}"), None).await;
+        assert_eq!(status, 200);
+        serde_json::from_str::<Value>(&body).unwrap()
+    };
+    assert_eq!(
+        welcome_room["seats"]["red"]["occupant"]["id"],
+        back.you.as_str()
+    );
+    assert_eq!(welcome_room["seats"]["red"]["connected"], true);
+    let (end, _) = tokio::join!(
+        play_until_over(&mut back, "red"),
+        play_until_over(&mut host, "yellow")
+    );
+    assert!(end["position"]["places"]["red"].is_u64());
+}
+
+#[tokio::test]
+async fn when_the_turn_clock_runs_out_the_cpu_plays_the_turn() {
+    // A 30-second clock; in tests a clock second lasts 10 ms.
+    let (_server, _code, mut host, _guest) = two_player_room(json!({"clock": 30})).await;
+    host.send(json!({"t": "start"})).await;
+    let started = host.recv_until(|m| m["t"] == "game").await;
+    let deadline = started["game"]["deadline"].as_i64().expect("a deadline");
+    assert!(deadline > 0);
+    // Nobody acts: the CPU throws for yellow when the clock runs out.
+    let action = host.recv_until(|m| m["t"] == "action").await;
+    assert_eq!(action["seat"], "yellow");
+    assert!(action["action"]["throw"].is_array(), "{action}");
+}

@@ -1,0 +1,218 @@
+//! What the server's integration tests share: a real server on port 0 with a fresh SQLite file,
+//! real HTTP requests and real WebSocket clients.
+
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use ludo_server::{Application, Config};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+
+/// A server running in this test, with its own database file.
+pub struct Server {
+    pub addr: SocketAddr,
+    pub db: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+/// Starts a server on a free port with a fresh database.
+pub async fn spawn_server() -> Server {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let db = dir.path().join("ludo.db");
+    let app = Application::build(&Config::for_tests(db.clone()))
+        .await
+        .expect("the server starts");
+    let addr = app.local_addr();
+    tokio::spawn(app.run_until_stopped(std::future::pending()));
+    Server {
+        addr,
+        db,
+        _dir: dir,
+    }
+}
+
+/// One HTTP/1.1 request; the status code and the body.
+pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    let mut stream = TcpStream::connect(addr).await.expect("the server accepts");
+    let body = body.unwrap_or("");
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.unwrap();
+    let status = response
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status line");
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    // Chunked bodies: keep only the chunks' data.
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(body)
+    } else {
+        body.to_owned()
+    };
+    (status, body)
+}
+
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if size == 0 {
+            break;
+        }
+        out.push_str(&rest[..size]);
+        body = &rest[size + 2..];
+    }
+    out
+}
+
+/// Creates a room hosted by `device`; its code.
+pub async fn create_room(addr: SocketAddr, device: &str, settings: Value) -> String {
+    let mut body = json!({ "device": device, "name": "Host" });
+    if let (Some(b), Some(s)) = (body.as_object_mut(), settings.as_object()) {
+        b.extend(s.clone());
+    }
+    let (status, text) = http(addr, "POST", "/api/rooms", Some(&body.to_string())).await;
+    assert_eq!(status, 201, "{text}");
+    let room: Value = serde_json::from_str(&text).unwrap();
+    room["code"].as_str().unwrap().to_owned()
+}
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+/// A WebSocket client, as a browser would be.
+pub struct Client {
+    socket: Socket,
+    /// The latest game state seen.
+    pub game: Option<Value>,
+    /// The identity id the server gave.
+    pub you: String,
+}
+
+impl Client {
+    /// Connects, says hello, and waits for the welcome.
+    pub async fn join(addr: SocketAddr, room: &str, device: &str, name: &str) -> Client {
+        let mut client = Client::connect(addr).await;
+        client
+            .send(json!({"t": "hello", "room": room, "device": device, "name": name}))
+            .await;
+        let welcome = client.recv_until(|m| m["t"] == "welcome").await;
+        client.you = welcome["you"].as_str().unwrap().to_owned();
+        client
+    }
+
+    /// Connects without saying anything.
+    pub async fn connect(addr: SocketAddr) -> Client {
+        let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+            .await
+            .expect("the WebSocket opens");
+        Client {
+            socket,
+            game: None,
+            you: String::new(),
+        }
+    }
+
+    /// Sends a JSON message.
+    pub async fn send(&mut self, message: Value) {
+        self.send_text(message.to_string()).await;
+    }
+
+    /// Sends raw text.
+    pub async fn send_text(&mut self, text: String) {
+        self.socket
+            .send(Message::Text(text.into()))
+            .await
+            .expect("the message is sent");
+    }
+
+    /// The next message (within 10 s), remembering the latest game state.
+    pub async fn recv(&mut self) -> Value {
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(10), self.socket.next())
+                .await
+                .expect("a message within 10 s")
+                .expect("the socket is open")
+                .expect("a frame");
+            if let Message::Text(text) = frame {
+                let message: Value = serde_json::from_str(text.as_str()).unwrap();
+                if message["t"] == "error" {
+                    eprintln!("refused: {message}");
+                }
+                if !message["game"].is_null() {
+                    self.game = Some(message["game"].clone());
+                }
+                return message;
+            }
+        }
+    }
+
+    /// Messages until one satisfies `wanted`; that one.
+    pub async fn recv_until(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let message = self.recv().await;
+            if wanted(&message) {
+                return message;
+            }
+        }
+    }
+
+    /// The refusal code of the next error message.
+    pub async fn error_code(&mut self) -> String {
+        let error = self.recv_until(|m| m["t"] == "error").await;
+        error["code"].as_str().unwrap().to_owned()
+    }
+
+    /// Closes the connection.
+    pub async fn close(mut self) {
+        let _ = self.socket.close(None).await;
+    }
+}
+
+/// The game's phase, seat to act and version.
+pub fn turn_of(game: &Value) -> (String, String, u64) {
+    let turn = &game["position"]["turn"];
+    (
+        turn["phase"].as_str().unwrap().to_owned(),
+        turn["seat"].as_str().unwrap().to_owned(),
+        game["version"].as_u64().unwrap(),
+    )
+}
+
+/// Plays `colour` for this client: throws and moves (the first legal move) whenever it is
+/// its turn, until the game is over. Returns the final game state.
+pub async fn play_until_over(client: &mut Client, colour: &str) -> Value {
+    let mut acted_on = None;
+    loop {
+        if let Some(game) = client.game.clone() {
+            let (phase, seat, version) = turn_of(&game);
+            if phase == "over" {
+                return game;
+            }
+            if seat == colour && acted_on != Some(version) {
+                acted_on = Some(version);
+                let message = if phase == "move" {
+                    json!({"t": "move", "piece": game["legal"][0]["piece"], "version": version})
+                } else {
+                    json!({"t": "roll", "version": version})
+                };
+                client.send(message).await;
+            }
+        }
+        client.recv().await;
+    }
+}
