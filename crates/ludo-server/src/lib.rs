@@ -47,12 +47,16 @@ pub struct AppState {
     pub next_conn: Arc<AtomicU64>,
     /// Messages a connection may send per second.
     pub rate: u32,
+    /// Turns `true` when the server shuts down: connections say goodbye and close.
+    pub stopping: tokio::sync::watch::Receiver<bool>,
 }
 
 /// A bound, ready server.
 pub struct Application {
     listener: TcpListener,
     router: axum::Router,
+    store: Store,
+    stop: tokio::sync::watch::Sender<bool>,
 }
 
 impl Application {
@@ -66,17 +70,21 @@ impl Application {
         let rooms = Rooms::load(store.clone(), config.timing())
             .await
             .map_err(std::io::Error::other)?;
+        let (stop, stopping) = tokio::sync::watch::channel(false);
         let state = AppState {
             rooms,
-            store,
+            store: store.clone(),
             metrics: Arc::default(),
             next_conn: Arc::default(),
             rate: config.rate.max(1),
+            stopping,
         };
         let listener = TcpListener::bind(config.addr).await?;
         Ok(Application {
             listener,
             router: routes::router(state),
+            store,
+            stop,
         })
     }
 
@@ -87,7 +95,8 @@ impl Application {
             .expect("a bound listener has an address")
     }
 
-    /// Serves until `shutdown` completes, then stops accepting and lets open requests finish.
+    /// Serves until `shutdown` completes; then stops accepting, tells every connected client
+    /// goodbye, lets open requests finish and waits for every pending write.
     ///
     /// # Errors
     /// When serving fails.
@@ -95,9 +104,18 @@ impl Application {
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
-        axum::serve(self.listener, self.router)
-            .with_graceful_shutdown(shutdown)
-            .await
+        let stop = self.stop;
+        let served = axum::serve(self.listener, self.router)
+            .with_graceful_shutdown(async move {
+                shutdown.await;
+                let _ = stop.send(true);
+            })
+            .await;
+        // The storage thread runs jobs in order: once this one is done, so are all before it.
+        if let Err(error) = self.store.run(|_| Ok(())).await {
+            tracing::error!(%error, "pending writes could not be finished");
+        }
+        served
     }
 }
 

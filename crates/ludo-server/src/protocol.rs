@@ -184,6 +184,8 @@ pub enum ServerMsg {
         /// The game after it (its version is the next action's).
         game: GameView,
     },
+    /// The server is shutting down; reconnect in a moment.
+    Bye,
     /// A request was refused; nothing changed.
     Error {
         /// A stable code: `not_your_turn`, `stale_version`, `illegal_move`, `not_seated`,

@@ -117,7 +117,18 @@ async fn connection(socket: WebSocket, state: AppState) {
     });
     let mut room: Option<RoomHandle> = None;
     let mut limit = RateLimit::new(state.rate);
-    while let Some(Ok(message)) = stream.next().await {
+    let mut stopping = state.stopping.clone();
+    loop {
+        let message = tokio::select! {
+            message = stream.next() => match message {
+                Some(Ok(message)) => message,
+                _ => break,
+            },
+            _ = stopping.wait_for(|&stop| stop) => {
+                let _ = out.send(Arc::from(ServerMsg::Bye.to_json()));
+                break;
+            }
+        };
         let text = match message {
             Message::Text(text) => text,
             Message::Binary(_) => {

@@ -23,9 +23,17 @@ pub struct Server {
 
 /// Starts a server on a free port with a fresh database.
 pub async fn spawn_server() -> Server {
+    spawn_server_with(|_| {}).await
+}
+
+/// Starts a server on a free port with a fresh database and the test configuration as `adjust`
+/// changes it.
+pub async fn spawn_server_with(adjust: impl FnOnce(&mut Config)) -> Server {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let db = dir.path().join("ludo.db");
-    let app = Application::build(&Config::for_tests(db.clone()))
+    let mut config = Config::for_tests(db.clone());
+    adjust(&mut config);
+    let app = Application::build(&config)
         .await
         .expect("the server starts");
     let addr = app.local_addr();

@@ -1,0 +1,148 @@
+//! The real server binary, killed with SIGKILL or stopped with SIGTERM, and started again on the
+//! same SQLite file.
+
+mod support;
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use support::{Client, create_room, http, play_until_over, turn_of};
+
+/// The server binary on a free port with this database; its address once it serves.
+fn start_binary(db: &Path) -> (Child, SocketAddr) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ludo-server"))
+        .env("LUDO_ADDR", "127.0.0.1:0")
+        .env("LUDO_DB", db)
+        .env("LUDO_LOG", "info")
+        .env("LUDO_CPU_DELAY_MS", "0")
+        .env("LUDO_GRACE_MS", "60000")
+        .env("LUDO_RATE", "100000")
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server binary starts");
+    let stderr = child.stderr.take().expect("standard error is piped");
+    let mut lines = BufReader::new(stderr).lines();
+    let addr = loop {
+        let line = lines
+            .next()
+            .expect("the server logs its address")
+            .expect("a log line");
+        if let Some(rest) = line.split("serving http://").nth(1) {
+            let addr = rest.split_whitespace().next().unwrap();
+            break addr.parse().expect("an address");
+        }
+    };
+    // Keep draining the log so the server never blocks on a full pipe.
+    std::thread::spawn(move || lines.for_each(drop));
+    (child, addr)
+}
+
+const HOST: &str = "restart-host-device-01";
+const GUEST: &str = "restart-guest-device-02";
+
+/// The seat to act plays one action; both clients then see it.
+async fn one_action(yellow: &mut Client, red: &mut Client) {
+    let game = yellow.game.clone().expect("a game is on");
+    let (phase, seat, version) = turn_of(&game);
+    let actor = if seat == "yellow" {
+        &mut *yellow
+    } else {
+        &mut *red
+    };
+    let message = if phase == "move" {
+        json!({"t": "move", "piece": game["legal"][0]["piece"], "version": version})
+    } else {
+        json!({"t": "roll", "version": version})
+    };
+    actor.send(message).await;
+    let seen = |m: &Value| m["t"] == "action" && m["game"]["version"] == version + 1;
+    yellow.recv_until(seen).await;
+    red.recv_until(seen).await;
+}
+
+/// A room with the host in yellow, a guest in red, and a game started.
+async fn game_in_progress(addr: SocketAddr) -> (String, Client, Client) {
+    let code = create_room(addr, HOST, json!({})).await;
+    let mut host = Client::join(addr, &code, HOST, "Host").await;
+    host.send(json!({"t": "sit", "colour": "yellow"})).await;
+    host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["yellow"].is_null())
+        .await;
+    let mut guest = Client::join(addr, &code, GUEST, "Guest").await;
+    guest.send(json!({"t": "sit", "colour": "red"})).await;
+    guest
+        .recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
+        .await;
+    host.send(json!({"t": "start"})).await;
+    host.recv_until(|m| m["t"] == "game").await;
+    guest.recv_until(|m| m["t"] == "game").await;
+    (code, host, guest)
+}
+
+#[tokio::test]
+async fn a_game_killed_mid_way_resumes_from_its_exact_position_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ludo.db");
+    let (mut first, addr) = start_binary(&db);
+    let (code, mut host, mut guest) = game_in_progress(addr).await;
+    for _ in 0..40 {
+        one_action(&mut host, &mut guest).await;
+    }
+    let before = host.game.clone().unwrap();
+    first.kill().expect("SIGKILL");
+    first.wait().unwrap();
+
+    let (mut second, addr) = start_binary(&db);
+    let mut host = Client::join(addr, &code, HOST, "Host").await;
+    let mut guest = Client::join(addr, &code, GUEST, "Guest").await;
+    let after = host.game.clone().expect("the welcome carries the game");
+    assert_eq!(after["position"], before["position"]);
+    assert_eq!(after["version"], before["version"]);
+    assert_eq!(after["id"], before["id"]);
+    assert_eq!(after["commitment"], before["commitment"]);
+    // And the game carries on to its end, its record verifying.
+    let (end, _) = tokio::join!(
+        play_until_over(&mut host, "yellow"),
+        play_until_over(&mut guest, "red")
+    );
+    let id = end["id"].as_str().unwrap();
+    let (status, body) = http(addr, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, 200);
+    let record: ludo_fair::Record = serde_json::from_str(&body).unwrap();
+    record
+        .verify()
+        .expect("the record verifies across the restart");
+    second.kill().unwrap();
+    second.wait().unwrap();
+}
+
+#[tokio::test]
+async fn sigterm_says_goodbye_to_clients_and_exits_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ludo.db");
+    let (mut server, addr) = start_binary(&db);
+    let (_code, mut host, _guest) = game_in_progress(addr).await;
+    let status = Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    host.recv_until(|m| m["t"] == "bye").await;
+    let exited = tokio::task::spawn_blocking(move || {
+        for _ in 0..100 {
+            if let Some(status) = server.try_wait().unwrap() {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = server.kill();
+        None
+    })
+    .await
+    .unwrap();
+    let status = exited.expect("the server exits within 5 s of SIGTERM");
+    assert!(status.success(), "{status:?}");
+}
