@@ -32,6 +32,8 @@ pub struct Metrics {
     pub messages: AtomicU64,
     /// Requests refused at the connection (bad messages, sizes, rates).
     pub refusals: AtomicU64,
+    /// Game actions accepted (throws and moves), stored and broadcast.
+    pub actions: AtomicU64,
 }
 
 /// What every route can reach.
@@ -67,14 +69,19 @@ impl Application {
     pub async fn build(config: &Config) -> std::io::Result<Application> {
         let backend = SqliteBackend::open(&config.db).map_err(std::io::Error::other)?;
         let store = Store::start(backend);
-        let rooms = Rooms::load(store.clone(), config.timing())
-            .await
-            .map_err(std::io::Error::other)?;
+        let metrics = Arc::<Metrics>::default();
+        let rooms = Rooms::load(room::Context {
+            store: store.clone(),
+            timing: config.timing(),
+            metrics: metrics.clone(),
+        })
+        .await
+        .map_err(std::io::Error::other)?;
         let (stop, stopping) = tokio::sync::watch::channel(false);
         let state = AppState {
             rooms,
             store: store.clone(),
-            metrics: Arc::default(),
+            metrics,
             next_conn: Arc::default(),
             rate: config.rate.max(1),
             stopping,

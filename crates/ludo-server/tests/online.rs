@@ -141,3 +141,55 @@ async fn when_the_turn_clock_runs_out_the_cpu_plays_the_turn() {
     assert_eq!(action["seat"], "yellow");
     assert!(action["action"]["throw"].is_array(), "{action}");
 }
+
+/// A room with the host in yellow and a random CPU in red, host joined.
+async fn host_and_cpu() -> (support::Server, Client) {
+    let server = spawn_server().await;
+    let code = create_room(server.addr, HOST, json!({})).await;
+    let mut host = Client::join(server.addr, &code, HOST, "Host").await;
+    host.send(json!({"t": "sit", "colour": "yellow"})).await;
+    host.send(json!({"t": "add_cpu", "colour": "red", "level": "random"}))
+        .await;
+    host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
+        .await;
+    (server, host)
+}
+
+#[tokio::test]
+async fn play_again_keeps_the_table_and_the_next_seat_starts() {
+    let (_server, mut host) = host_and_cpu().await;
+    host.send(json!({"t": "start"})).await;
+    let first = host.recv_until(|m| m["t"] == "game").await;
+    assert_eq!(first["game"]["position"]["seats"], json!(["yellow", "red"]));
+    let end = play_until_over(&mut host, "yellow").await;
+    host.send(json!({"t": "play_again"})).await;
+    let second = host.recv_until(|m| m["t"] == "game").await;
+    assert_ne!(second["game"]["id"], end["id"]);
+    assert_eq!(
+        second["game"]["position"]["seats"],
+        json!(["red", "yellow"])
+    );
+    assert_eq!(second["game"]["version"], 0);
+}
+
+#[tokio::test]
+async fn metrics_count_rooms_connections_and_actions() {
+    let (server, mut host) = host_and_cpu().await;
+    host.send(json!({"t": "start"})).await;
+    host.recv_until(|m| m["t"] == "game").await;
+    host.send(json!({"t": "roll", "version": 0})).await;
+    host.recv_until(|m| m["t"] == "action").await;
+    let (status, metrics) = http(server.addr, "GET", "/metrics", None).await;
+    assert_eq!(status, 200);
+    let value = |name: &str| -> u64 {
+        metrics
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{name} ")))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no {name} in {metrics}"))
+    };
+    assert_eq!(value("ludo_rooms"), 1);
+    assert_eq!(value("ludo_connections"), 1);
+    assert!(value("ludo_actions_total") >= 1);
+    assert!(value("ludo_messages_total") >= 4);
+}

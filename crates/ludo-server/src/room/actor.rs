@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
 use super::live::Live;
-use super::{Command, Outbox, RoomHandle, Timing};
+use super::{Command, Context, Outbox, RoomHandle, Timing};
 use crate::protocol::{ClientMsg, Occupant, Refusal, RoomView, SeatView, ServerMsg, Settings};
 use crate::store::{Store, StoredGame};
 
@@ -51,6 +51,7 @@ struct Room {
     state: RoomState,
     store: Store,
     timing: Timing,
+    metrics: Arc<crate::Metrics>,
     conns: HashMap<u64, Conn>,
     live: Option<Live>,
     /// When each seated person went away (absent from the map: connected, or never came).
@@ -64,8 +65,7 @@ pub fn spawn(
     code: String,
     state: RoomState,
     unfinished: Option<StoredGame>,
-    store: Store,
-    timing: Timing,
+    context: Context,
 ) -> RoomHandle {
     let (commands, queue) = mpsc::unbounded_channel();
     let live = unfinished.and_then(|stored| match Live::restore(stored) {
@@ -87,8 +87,9 @@ pub fn spawn(
     let room = Room {
         code,
         state,
-        store,
-        timing,
+        store: context.store,
+        timing: context.timing,
+        metrics: context.metrics,
         conns: HashMap::new(),
         live,
         away_since,
@@ -355,6 +356,9 @@ impl Room {
             })?;
         let live = self.live.as_mut().expect("checked above");
         live.commit(action, next);
+        self.metrics
+            .actions
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         if live.game.is_over() {
             let places: BTreeMap<Colour, u8> = live
                 .game

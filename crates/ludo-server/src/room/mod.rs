@@ -74,12 +74,22 @@ impl RoomHandle {
     }
 }
 
+/// What every room shares: storage, timing and the server's counters.
+#[derive(Clone)]
+pub struct Context {
+    /// The storage.
+    pub store: Store,
+    /// How rooms behave in time.
+    pub timing: Timing,
+    /// The server's counters.
+    pub metrics: Arc<crate::Metrics>,
+}
+
 /// Every room of this server, by code.
 #[derive(Clone)]
 pub struct Rooms {
     rooms: Arc<Mutex<HashMap<String, RoomHandle>>>,
-    store: Store,
-    timing: Timing,
+    context: Context,
 }
 
 impl Rooms {
@@ -87,11 +97,11 @@ impl Rooms {
     ///
     /// # Errors
     /// When the stored rooms cannot be read.
-    pub async fn load(store: Store, timing: Timing) -> StoreResult<Rooms> {
+    pub async fn load(context: Context) -> StoreResult<Rooms> {
+        let store = context.store.clone();
         let rooms = Rooms {
             rooms: Arc::default(),
-            store: store.clone(),
-            timing,
+            context: context.clone(),
         };
         for (code, _host, state) in store.run(|b| b.rooms()).await? {
             let Ok(state) = serde_json::from_str::<RoomState>(&state) else {
@@ -102,7 +112,7 @@ impl Rooms {
                 let code = code.clone();
                 store.run(move |b| b.unfinished_game(&code)).await?
             };
-            let handle = actor::spawn(code.clone(), state, unfinished, store.clone(), timing);
+            let handle = actor::spawn(code.clone(), state, unfinished, context.clone());
             rooms.insert(code, handle);
         }
         Ok(rooms)
@@ -126,11 +136,12 @@ impl Rooms {
         {
             let (code, host) = (code.clone(), host.clone());
             let now = crate::ids::now_ms();
-            self.store
+            self.context
+                .store
                 .run(move |b| b.save_room(&code, &host, &json, now))
                 .await?;
         }
-        let handle = actor::spawn(code.clone(), state, None, self.store.clone(), self.timing);
+        let handle = actor::spawn(code.clone(), state, None, self.context.clone());
         self.insert(code.clone(), handle);
         Ok(code)
     }
