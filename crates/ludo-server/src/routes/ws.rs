@@ -28,8 +28,12 @@ pub fn router() -> Router<AppState> {
 }
 
 async fn upgrade(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
+    // Small buffers: a Ludo message is a few hundred bytes, and thousands of idle players
+    // should cost little memory.
     ws.max_message_size(MAX_FRAME_BYTES)
         .max_frame_size(MAX_FRAME_BYTES)
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(0)
         .on_upgrade(move |socket| connection(socket, state))
 }
 
