@@ -170,7 +170,7 @@ pub enum ServerMsg {
         /// The table.
         room: RoomView,
     },
-    /// A game started (or the full state, after a refusal for a stale version).
+    /// A game started, or the full state after a refusal for a stale version.
     Game {
         /// The game.
         game: GameView,
@@ -190,7 +190,8 @@ pub enum ServerMsg {
     Error {
         /// A stable code: `not_your_turn`, `stale_version`, `illegal_move`, `not_seated`,
         /// `game_over`, `bad_message`, `too_large`, `rate_limited`, `no_such_room`, `not_host`,
-        /// `seat_taken`, `no_game`, `game_on`, `not_enough_players`, `hello_first`, `bad_name`.
+        /// `seat_taken`, `no_game`, `game_on`, `not_enough_players`, `hello_first`, `bad_name`,
+        /// `internal` (storage failed; try again).
         code: &'static str,
         /// What was wrong, for people.
         message: String,

@@ -1,59 +1,32 @@
-//! The real server on port 0, spoken to over real TCP connections.
+//! The real server on port 0, spoken to over real HTTP connections.
 
-use ludo_server::{Application, Config};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+mod support;
 
-/// Starts the server on a free port; it stops when the test's runtime ends.
-async fn spawn_server() -> std::net::SocketAddr {
-    let dir = tempfile::tempdir().unwrap();
-    let app = Application::build(&Config::for_tests(dir.path().join("ludo.db")))
-        .await
-        .expect("the server binds a free port");
-    let addr = app.local_addr();
-    tokio::spawn(app.run_until_stopped(std::future::pending()));
-    // The database file lives as long as the test's process.
-    std::mem::forget(dir);
-    addr
-}
-
-/// One HTTP/1.1 GET; the status code and the body.
-async fn get(addr: std::net::SocketAddr, path: &str) -> (u16, String) {
-    let mut stream = TcpStream::connect(addr).await.expect("the server accepts");
-    let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).await.unwrap();
-    let status = response
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .expect("a status line");
-    let body = response
-        .split_once("\r\n\r\n")
-        .map(|(_, b)| b.to_owned())
-        .unwrap_or_default();
-    (status, body)
-}
+use support::{http, spawn_server};
 
 #[tokio::test]
 async fn the_health_check_answers_ok() {
-    let addr = spawn_server().await;
-    assert_eq!(get(addr, "/healthz").await, (200, "ok".to_owned()));
+    let server = spawn_server().await;
+    assert_eq!(
+        http(server.addr, "GET", "/healthz", None).await,
+        (200, "ok".to_owned())
+    );
 }
 
 #[tokio::test]
-async fn the_home_page_is_served_at_the_root() {
-    let addr = spawn_server().await;
-    let (status, body) = get(addr, "/").await;
-    assert_eq!(status, 200);
-    assert!(body.contains("<title>Ludo</title>"));
+async fn the_home_page_is_served_at_the_root_and_for_invitation_links() {
+    let server = spawn_server().await;
+    for path in ["/", "/r/abcdefgh"] {
+        let (status, body) = http(server.addr, "GET", path, None).await;
+        assert_eq!(status, 200);
+        assert!(body.contains("<title>Ludo</title>"));
+    }
 }
 
 #[tokio::test]
 async fn the_rules_api_lists_every_preset_with_its_options() {
-    let addr = spawn_server().await;
-    let (status, body) = get(addr, "/api/rules").await;
+    let server = spawn_server().await;
+    let (status, body) = http(server.addr, "GET", "/api/rules", None).await;
     assert_eq!(status, 200);
     let rules: serde_json::Value = serde_json::from_str(&body).expect("JSON");
     assert_eq!(rules["default"], "qdan");
@@ -72,6 +45,32 @@ async fn the_rules_api_lists_every_preset_with_its_options() {
 
 #[tokio::test]
 async fn an_unknown_path_is_not_found() {
-    let addr = spawn_server().await;
-    assert_eq!(get(addr, "/no/such/page").await.0, 404);
+    let server = spawn_server().await;
+    assert_eq!(http(server.addr, "GET", "/no/such/page", None).await.0, 404);
+}
+
+#[tokio::test]
+async fn a_room_is_refused_for_a_bad_name_clock_or_body() {
+    let server = spawn_server().await;
+    let device = "a-device-secret-long-enough";
+    for (body, code) in [
+        (format!(r#"{{"device":"{device}","name":""}}"#), "bad_name"),
+        (
+            format!(r#"{{"device":"{device}","name":"Ana","clock":45}}"#),
+            "bad_message",
+        ),
+        (
+            r#"{"device":"short","name":"Ana"}"#.to_owned(),
+            "bad_message",
+        ),
+        ("{not json".to_owned(), "bad_message"),
+        (
+            format!(r#"{{"device":"{device}","name":"Ana","rules":{{"dice":3}}}}"#),
+            "bad_message",
+        ),
+    ] {
+        let (status, answer) = http(server.addr, "POST", "/api/rooms", Some(&body)).await;
+        assert_eq!(status, 400, "{body} → {answer}");
+        assert!(answer.contains(code), "{body} → {answer}");
+    }
 }

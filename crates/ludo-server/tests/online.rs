@@ -6,22 +6,12 @@ use ludo_fair::Record;
 use serde_json::{Value, json};
 use support::{Client, create_room, http, play_until_over, spawn_server, turn_of};
 
-const HOST: &str = "host-device-secret-0001";
-const GUEST: &str = "guest-device-secret-0002";
+use support::{GUEST, HOST};
 
-/// A room with the host in yellow and a guest in red; both clients joined.
+/// A fresh server with a two-player room.
 async fn two_player_room(settings: Value) -> (support::Server, String, Client, Client) {
     let server = spawn_server().await;
-    let code = create_room(server.addr, HOST, settings).await;
-    let mut host = Client::join(server.addr, &code, HOST, "Host").await;
-    host.send(json!({"t": "sit", "colour": "yellow"})).await;
-    host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["yellow"].is_null())
-        .await;
-    let mut guest = Client::join(server.addr, &code, GUEST, "Guest").await;
-    guest.send(json!({"t": "sit", "colour": "red"})).await;
-    guest
-        .recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
-        .await;
+    let (code, host, guest) = support::two_player_room(&server, settings).await;
     (server, code, host, guest)
 }
 

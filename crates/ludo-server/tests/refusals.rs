@@ -7,23 +7,14 @@ use support::{
     Client, create_room, http, play_until_over, spawn_server, spawn_server_with, turn_of,
 };
 
-const HOST: &str = "refusal-host-device-1";
-const GUEST: &str = "refusal-guest-device-2";
+use support::HOST;
+
 const WATCHER: &str = "refusal-watcher-device-3";
 
 /// A game between the host (yellow) and a guest (red), and a watcher without a seat.
 async fn game() -> (support::Server, String, Client, Client, Client) {
     let server = spawn_server().await;
-    let code = create_room(server.addr, HOST, json!({})).await;
-    let mut host = Client::join(server.addr, &code, HOST, "Host").await;
-    host.send(json!({"t": "sit", "colour": "yellow"})).await;
-    host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["yellow"].is_null())
-        .await;
-    let mut guest = Client::join(server.addr, &code, GUEST, "Guest").await;
-    guest.send(json!({"t": "sit", "colour": "red"})).await;
-    guest
-        .recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
-        .await;
+    let (code, mut host, mut guest) = support::two_player_room(&server, json!({})).await;
     let watcher = Client::join(server.addr, &code, WATCHER, "Watcher").await;
     host.send(json!({"t": "start"})).await;
     host.recv_until(|m| m["t"] == "game").await;

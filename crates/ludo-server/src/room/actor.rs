@@ -1,5 +1,7 @@
-//! The room actor: the only code that touches a room's table and game. It checks every request
-//! in a fixed order (seat, game, turn, version, legality), stores the action, then broadcasts.
+//! The room actor: the only code that touches a room's table and game. It checks every game
+//! request in a fixed order (a game is on, the sender plays in it, it is not over, it is the
+//! sender's turn, the version is current, the rules allow it), stores the action, then
+//! broadcasts.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -22,7 +24,9 @@ pub struct RoomState {
     host: String,
     settings: Settings,
     seats: BTreeMap<Colour, Occupant>,
-    games_started: u64,
+    /// The seat that started the last game: the next game starts with the seat after it.
+    #[serde(default)]
+    last_first: Option<Colour>,
 }
 
 impl RoomState {
@@ -32,7 +36,7 @@ impl RoomState {
             host,
             settings,
             seats: BTreeMap::new(),
-            games_started: 0,
+            last_first: None,
         }
     }
 }
@@ -142,7 +146,7 @@ impl Room {
                     game: self.game_view(),
                 };
                 self.send(conn, &welcome);
-                self.broadcast_room();
+                self.broadcast_room_except(conn);
             }
             Command::Leave { conn } => {
                 if let Some(gone) = self.conns.remove(&conn) {
@@ -158,7 +162,12 @@ impl Room {
             }
             Command::Client { conn, msg } => {
                 if let Err(refusal) = self.request(conn, msg).await {
+                    let stale = refusal.code == "stale_version";
                     self.send(conn, &refusal.into());
+                    if stale && let Some(game) = self.game_view() {
+                        // Whoever acted on an old version gets the game as it is now.
+                        self.send(conn, &ServerMsg::Game { game });
+                    }
                 }
             }
         }
@@ -389,9 +398,13 @@ impl Room {
                 "a game needs two seats or more",
             ));
         }
-        // Seats in clockwise order; each new game at the table starts one seat further on.
+        // Seats in clockwise order; each new game at the table starts with the seat after the
+        // one that started the last game.
         let clockwise: Vec<Colour> = self.state.seats.keys().copied().collect();
-        let first = (self.state.games_started as usize) % clockwise.len();
+        let first = match self.state.last_first {
+            None => 0,
+            Some(last) => clockwise.iter().position(|&c| c > last).unwrap_or(0),
+        };
         let seats: Vec<Colour> = clockwise[first..]
             .iter()
             .chain(&clockwise[..first])
@@ -412,7 +425,7 @@ impl Room {
                 Refusal::new("internal", "the game could not be saved; try again")
             })?;
         self.live = Some(live);
-        self.state.games_started += 1;
+        self.state.last_first = Some(clockwise[first]);
         self.save_state().await;
         let game = self.game_view().expect("a game is on");
         self.broadcast(&ServerMsg::Game { game });
@@ -447,13 +460,14 @@ impl Room {
         match live.players.get(&seat)? {
             Occupant::Cpu { .. } => Some(after_last),
             Occupant::Person { id, .. } => {
-                if live.clock_expired {
+                if live.stand_in {
                     return Some(after_last);
                 }
+                // A short grace period on each turn of a person who is away.
                 let away = self
                     .away_since
                     .get(id)
-                    .map(|&since| since.max(live.last_action) + self.timing.grace);
+                    .map(|&since| since.max(live.turn_began) + self.timing.grace);
                 let clock = self.clock().map(|limit| live.turn_began + limit);
                 match (away, clock) {
                     (Some(a), Some(c)) => Some(a.min(c)),
@@ -465,7 +479,6 @@ impl Room {
 
     /// The CPU plays one action for the seat to act.
     async fn auto_act(&mut self) {
-        let clock = self.clock();
         let Some(live) = self.live.as_mut().filter(|l| !l.game.is_over()) else {
             return;
         };
@@ -473,12 +486,9 @@ impl Room {
         let level = match live.players.get(&seat) {
             Some(Occupant::Cpu { level }) => level.0,
             _ => {
-                // A person's clock ran out (or they are away): the CPU finishes the turn.
-                if let Some(limit) = clock
-                    && live.turn_began.elapsed() >= limit
-                {
-                    live.clock_expired = true;
-                }
+                // The person is away past the grace period, or the clock ran out: the CPU
+                // plays the rest of the turn.
+                live.stand_in = true;
                 STAND_IN
             }
         };
@@ -569,6 +579,15 @@ impl Room {
 
     fn broadcast_room(&self) {
         self.broadcast(&ServerMsg::Room { room: self.view() });
+    }
+
+    fn broadcast_room_except(&self, except: u64) {
+        let text: Arc<str> = Arc::from(ServerMsg::Room { room: self.view() }.to_json());
+        for (&id, c) in &self.conns {
+            if id != except {
+                let _ = c.out.send(text.clone());
+            }
+        }
     }
 }
 

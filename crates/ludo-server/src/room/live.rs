@@ -25,8 +25,9 @@ pub struct Live {
     pub turn_began: Instant,
     /// When the last action was accepted.
     pub last_action: Instant,
-    /// Whether the turn clock ran out on the current turn (the CPU finishes it).
-    pub clock_expired: bool,
+    /// Whether the CPU plays the rest of the current turn (its person is away past the grace
+    /// period, or the turn clock ran out).
+    pub stand_in: bool,
 }
 
 impl Live {
@@ -66,7 +67,7 @@ impl Live {
             throws: 0,
             turn_began: now,
             last_action: now,
-            clock_expired: false,
+            stand_in: false,
         };
         Ok((live, new))
     }
@@ -99,7 +100,7 @@ impl Live {
             throws,
             turn_began: now,
             last_action: now,
-            clock_expired: false,
+            stand_in: false,
         })
     }
 
@@ -136,7 +137,7 @@ impl Live {
         self.last_action = now;
         if self.game.seat() != seat_before || self.game.phase() == Phase::Over {
             self.turn_began = now;
-            self.clock_expired = false;
+            self.stand_in = false;
         }
         if self.game.is_over() {
             self.record.seed = Some(self.seed.to_hex());

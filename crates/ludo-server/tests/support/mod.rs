@@ -224,3 +224,22 @@ pub async fn play_until_over(client: &mut Client, colour: &str) -> Value {
         client.recv().await;
     }
 }
+
+/// The host's and a guest's device secrets.
+pub const HOST: &str = "host-device-secret-0001";
+pub const GUEST: &str = "guest-device-secret-0002";
+
+/// A room with `settings`, the host seated in yellow and a guest in red, both joined.
+pub async fn two_player_room(server: &Server, settings: Value) -> (String, Client, Client) {
+    let code = create_room(server.addr, HOST, settings).await;
+    let mut host = Client::join(server.addr, &code, HOST, "Host").await;
+    host.send(json!({"t": "sit", "colour": "yellow"})).await;
+    host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["yellow"].is_null())
+        .await;
+    let mut guest = Client::join(server.addr, &code, GUEST, "Guest").await;
+    guest.send(json!({"t": "sit", "colour": "red"})).await;
+    guest
+        .recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
+        .await;
+    (code, host, guest)
+}
