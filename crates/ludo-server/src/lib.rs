@@ -23,6 +23,11 @@ pub use config::Config;
 pub use room::Rooms;
 pub use store::{Backend, SqliteBackend, Store, StoreError};
 
+/// Every file of the web client built into the server: path, content type, bytes, gzipped.
+pub fn assets() -> &'static [(&'static str, &'static str, &'static [u8], &'static [u8])] {
+    routes::pages::generated::ASSETS
+}
+
 /// Counters for `/metrics`.
 #[derive(Default)]
 pub struct Metrics {

@@ -1,7 +1,7 @@
 //! Every route of the server, each module exposing its own `router()`.
 
 mod health;
-mod pages;
+pub mod pages;
 mod rooms;
 mod rules;
 mod ws;

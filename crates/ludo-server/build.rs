@@ -1,0 +1,133 @@
+//! Builds everything the web client needs into the server binary: the rules engine and the CPU
+//! players compiled to WebAssembly (`ludo-wasm`, built by a nested cargo into a target directory
+//! of its own, so it never waits on the outer build's lock), and every file of `static/`, each
+//! stored as it is and gzipped.
+
+use std::env;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn main() {
+    let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    let root = manifest
+        .parent()
+        .and_then(Path::parent)
+        .expect("the server crate sits in crates/")
+        .to_path_buf();
+    let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets it"));
+    let wasm = build_wasm(&root);
+    let mut assets: Vec<(String, Vec<u8>)> = vec![("/engine.wasm".to_owned(), wasm)];
+    let static_dir = manifest.join("static");
+    println!("cargo:rerun-if-changed={}", static_dir.display());
+    let mut files: Vec<PathBuf> = fs::read_dir(&static_dir)
+        .expect("static/ is readable")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    for file in files {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        assets.push((format!("/{name}"), fs::read(&file).expect("a static file")));
+    }
+    write_table(&out, &assets);
+}
+
+/// Compiles `ludo-wasm` for `wasm32-unknown-unknown`; the module's bytes.
+fn build_wasm(root: &Path) -> Vec<u8> {
+    for watched in ["ludo-rules", "ludo-bots", "ludo-fair", "ludo-wasm"] {
+        println!(
+            "cargo:rerun-if-changed={}",
+            root.join("crates").join(watched).display()
+        );
+    }
+    println!(
+        "cargo:rerun-if-changed={}",
+        root.join("Cargo.toml").display()
+    );
+    let sysroot = Command::new(env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned()))
+        .args(["--print", "sysroot"])
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned());
+    let has_target = sysroot
+        .map(|s| {
+            Path::new(&s)
+                .join("lib/rustlib/wasm32-unknown-unknown")
+                .exists()
+        })
+        .unwrap_or(false);
+    if !has_target {
+        panic!(
+            "\n\nThe web client's engine is built for WebAssembly, and this toolchain lacks the \
+             target.\nAdd it with:\n\n    rustup target add wasm32-unknown-unknown\n\n"
+        );
+    }
+    let target_dir = root.join("target").join("wasm-build");
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let status = Command::new(cargo)
+        .current_dir(root)
+        .args([
+            "build",
+            "-p",
+            "ludo-wasm",
+            "--lib",
+            "--profile",
+            "wasm",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--target-dir",
+        ])
+        .arg(&target_dir)
+        // The host's flags and wrappers are not the browser's.
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env_remove("CARGO_BUILD_TARGET")
+        .env_remove("RUSTC_WORKSPACE_WRAPPER")
+        .status()
+        .expect("cargo runs");
+    assert!(
+        status.success(),
+        "building ludo-wasm for the browser failed"
+    );
+    let module = target_dir.join("wasm32-unknown-unknown/wasm/ludo_wasm.wasm");
+    fs::read(&module).expect("the WebAssembly module was built")
+}
+
+/// Writes `assets.rs`: each asset's path, content type, bytes and gzipped bytes.
+fn write_table(out: &Path, assets: &[(String, Vec<u8>)]) {
+    let mut table = String::from(
+        "/// Every file the web client needs: path, content type, bytes, gzipped bytes.\n",
+    );
+    table.push_str("pub static ASSETS: &[(&str, &str, &[u8], &[u8])] = &[\n");
+    for (index, (path, bytes)) in assets.iter().enumerate() {
+        let raw = out.join(format!("asset-{index}"));
+        let gz = out.join(format!("asset-{index}.gz"));
+        fs::write(&raw, bytes).expect("OUT_DIR is writable");
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        encoder.write_all(bytes).expect("gzip in memory");
+        fs::write(&gz, encoder.finish().expect("gzip in memory")).expect("OUT_DIR is writable");
+        table.push_str(&format!(
+            "    ({path:?}, {:?}, include_bytes!({:?}), include_bytes!({:?})),\n",
+            content_type(path),
+            raw.display().to_string(),
+            gz.display().to_string()
+        ));
+    }
+    table.push_str("];\n");
+    fs::write(out.join("assets.rs"), table).expect("OUT_DIR is writable");
+}
+
+fn content_type(path: &str) -> &'static str {
+    match path.rsplit('.').next() {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js") | Some("mjs") => "text/javascript; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("wasm") => "application/wasm",
+        Some("json") | Some("webmanifest") => "application/json",
+        Some("svg") => "image/svg+xml",
+        Some("png") => "image/png",
+        _ => "application/octet-stream",
+    }
+}

@@ -1,0 +1,68 @@
+// The rules engine and the CPU players, compiled to WebAssembly from the same Rust code the
+// server runs. JSON goes in and out; no rule is decided in JavaScript.
+
+const OPS = { new: 1, roll: 2, legal: 3, move: 4, bot: 5, verify: 6 };
+
+/** An error the engine answered with: an illegal action or a position that cannot occur. */
+export class EngineError extends Error {}
+
+/**
+ * Loads the engine. `source` is a URL (default `/engine.wasm`) or the module's bytes.
+ * @returns {Promise<Engine>}
+ */
+export async function loadEngine(source = '/engine.wasm') {
+  const { instance } =
+    typeof source === 'string'
+      ? await WebAssembly.instantiateStreaming(fetch(source), {})
+      : await WebAssembly.instantiate(source, {});
+  return new Engine(instance.exports);
+}
+
+export class Engine {
+  constructor(exports) {
+    this.exports = exports;
+    this.encoder = new TextEncoder();
+    this.decoder = new TextDecoder();
+  }
+
+  call(op, request) {
+    const bytes = this.encoder.encode(JSON.stringify(request));
+    const at = this.exports.input(bytes.length);
+    new Uint8Array(this.exports.memory.buffer, at, bytes.length).set(bytes);
+    const length = this.exports.call(op);
+    const out = new Uint8Array(this.exports.memory.buffer, this.exports.output(), length);
+    const answer = JSON.parse(this.decoder.decode(out));
+    if ('error' in answer) throw new EngineError(answer.error);
+    return answer.ok;
+  }
+
+  /** The starting position for these rules (a preset name or object) and seats. */
+  newGame(rules, seats) {
+    return this.call(OPS.new, { rules, seats });
+  }
+
+  /** The position after a throw (one or two dice, 1 to 6). */
+  roll(position, dice) {
+    return this.call(OPS.roll, { position, dice });
+  }
+
+  /** The legal moves of a position in phase move. */
+  legal(position) {
+    return this.call(OPS.legal, position);
+  }
+
+  /** `{position, move}` after moving `piece`. */
+  move(position, piece) {
+    return this.call(OPS.move, { position, piece });
+  }
+
+  /** The move a CPU player of `level` chooses. */
+  bot(position, level, seed) {
+    return this.call(OPS.bot, { position, level, seed });
+  }
+
+  /** Checks a finished game's record: its seed against the commitment, and every throw. */
+  verify(record) {
+    return this.call(OPS.verify, record);
+  }
+}

@@ -1,0 +1,164 @@
+//! The operations the browser calls, JSON in and JSON out, with no WebAssembly in sight: the
+//! exports in `lib.rs` only move bytes.
+
+use ludo_bots::{Level, Rng};
+use ludo_fair::Record;
+use ludo_rules::{Colour, Game, Rules, Throw};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// What each operation number does.
+pub const NEW: u32 = 1;
+/// `{"position", "dice": [..]}` → the next position.
+pub const ROLL: u32 = 2;
+/// A position → its legal moves.
+pub const LEGAL: u32 = 3;
+/// `{"position", "piece"}` → the next position.
+pub const MOVE: u32 = 4;
+/// `{"position", "level", "seed"}` → the move the CPU player chooses.
+pub const BOT: u32 = 5;
+/// A game record → its verification.
+pub const VERIFY: u32 = 6;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewArgs {
+    #[serde(default)]
+    rules: Rules,
+    seats: Vec<Colour>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RollArgs {
+    position: Value,
+    dice: Vec<u8>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveArgs {
+    position: Value,
+    piece: u8,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BotArgs {
+    position: Value,
+    level: String,
+    seed: u64,
+}
+
+fn parse<T: for<'de> Deserialize<'de>>(input: &str) -> Result<T, String> {
+    serde_json::from_str(input).map_err(|e| e.to_string())
+}
+
+fn game(position: &Value) -> Result<Game, String> {
+    Game::from_json(&position.to_string()).map_err(|e| e.to_string())
+}
+
+fn position(game: &Game) -> Value {
+    serde_json::to_value(game.to_setup()).expect("positions serialise")
+}
+
+/// Runs operation `op` on `input`: `{"ok": …}` or `{"error": "…"}`.
+pub fn call(op: u32, input: &str) -> Value {
+    match run(op, input) {
+        Ok(value) => json!({ "ok": value }),
+        Err(error) => json!({ "error": error }),
+    }
+}
+
+fn run(op: u32, input: &str) -> Result<Value, String> {
+    match op {
+        NEW => {
+            let args: NewArgs = parse(input)?;
+            Ok(position(
+                &Game::new(args.rules, &args.seats).map_err(|e| e.to_string())?,
+            ))
+        }
+        ROLL => {
+            let args: RollArgs = parse(input)?;
+            let mut g = game(&args.position)?;
+            let throw = Throw::new(&args.dice).map_err(|e| e.to_string())?;
+            g.roll(throw).map_err(|e| e.to_string())?;
+            Ok(position(&g))
+        }
+        LEGAL => {
+            let g = game(&parse(input)?)?;
+            Ok(serde_json::to_value(g.legal_moves()).expect("moves serialise"))
+        }
+        MOVE => {
+            let args: MoveArgs = parse(input)?;
+            let mut g = game(&args.position)?;
+            let played = g.play(args.piece).map_err(|e| e.to_string())?;
+            Ok(json!({ "position": position(&g), "move": played }))
+        }
+        BOT => {
+            let args: BotArgs = parse(input)?;
+            let g = game(&args.position)?;
+            let level: Level = args.level.parse()?;
+            let moves = g.legal_moves();
+            if moves.is_empty() {
+                return Err(format!("no move to choose in phase {}", g.phase()));
+            }
+            let choice = level.player().choose(&g, &moves, &mut Rng::new(args.seed));
+            Ok(serde_json::to_value(choice).expect("moves serialise"))
+        }
+        VERIFY => {
+            let record: Record = parse(input)?;
+            let end = record.verify().map_err(|e| e.to_string())?;
+            Ok(json!({ "verified": true, "position": position(&end) }))
+        }
+        _ => Err(format!("unknown operation {op}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_is_started_rolled_and_moved_through_json() {
+        let start = call(NEW, r#"{"seats": ["yellow", "red"]}"#);
+        let position = &start["ok"];
+        assert_eq!(position["turn"]["phase"], "roll");
+        let rolled = call(
+            ROLL,
+            &json!({"position": position, "dice": [6]}).to_string(),
+        );
+        let position = &rolled["ok"];
+        assert_eq!(position["turn"]["phase"], "move");
+        assert_eq!(
+            call(LEGAL, &position.to_string())["ok"]
+                .as_array()
+                .unwrap()
+                .len(),
+            4
+        );
+        let choice = call(
+            BOT,
+            &json!({"position": position, "level": "medium", "seed": 1}).to_string(),
+        );
+        let piece = choice["ok"]["piece"].as_u64().unwrap();
+        let moved = call(
+            MOVE,
+            &json!({"position": position, "piece": piece}).to_string(),
+        );
+        assert_eq!(moved["ok"]["position"]["turn"]["seat"], "yellow");
+    }
+
+    #[test]
+    fn bad_input_answers_an_error_naming_it() {
+        assert!(call(NEW, "{").get("error").is_some());
+        assert!(call(ROLL, r#"{"position": {}, "dice": [6]}"#)["error"].is_string());
+        let start = call(NEW, r#"{"seats": ["yellow", "red"]}"#);
+        let bad = call(
+            MOVE,
+            &json!({"position": start["ok"], "piece": 0}).to_string(),
+        );
+        assert!(bad["error"].as_str().unwrap().contains("phase"));
+        assert!(call(99, "{}")["error"].as_str().unwrap().contains("99"));
+    }
+}
