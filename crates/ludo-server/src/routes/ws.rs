@@ -122,6 +122,7 @@ async fn connection(socket: WebSocket, state: AppState) {
     let mut room: Option<RoomHandle> = None;
     let mut limit = RateLimit::new(state.rate);
     let mut stopping = state.stopping.clone();
+    let mut say_goodbye = false;
     loop {
         let message = tokio::select! {
             message = stream.next() => match message {
@@ -130,6 +131,7 @@ async fn connection(socket: WebSocket, state: AppState) {
             },
             _ = stopping.wait_for(|&stop| stop) => {
                 let _ = out.send(Arc::from(ServerMsg::Bye.to_json()));
+                say_goodbye = true;
                 break;
             }
         };
@@ -224,5 +226,17 @@ async fn connection(socket: WebSocket, state: AppState) {
     }
     drop(out);
     let _ = writer.await;
+    if say_goodbye {
+        // The writer has sent `bye` and a close frame: give the client a moment to answer it,
+        // so that closing the socket does not reset the connection under its last messages.
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(1), async {
+            while let Some(Ok(message)) = stream.next().await {
+                if matches!(message, Message::Close(_)) {
+                    break;
+                }
+            }
+        })
+        .await;
+    }
     state.metrics.connections.fetch_sub(1, Ordering::Relaxed);
 }
