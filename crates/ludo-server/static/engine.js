@@ -1,7 +1,7 @@
 // The rules engine and the CPU players, compiled to WebAssembly from the same Rust code the
 // server runs. JSON goes in and out; no rule is decided in JavaScript.
 
-const OPS = { new: 1, roll: 2, legal: 3, move: 4, bot: 5, verify: 6 };
+const OPS = { new: 1, roll: 2, legal: 3, move: 4, bot: 5, verify: 6, dice: 7 };
 
 /** An error the engine answered with: an illegal action or a position that cannot occur. */
 export class EngineError extends Error {}
@@ -44,6 +44,11 @@ export class Engine {
   /** The position after a throw (one or two dice, 1 to 6). */
   roll(position, dice) {
     return this.call(OPS.roll, { position, dice });
+  }
+
+  /** How many dice the seat to act throws now (one in a roll-off). */
+  diceToThrow(position) {
+    return this.call(OPS.dice, position);
   }
 
   /** The legal moves of a position in phase move. */

@@ -19,6 +19,8 @@ pub const MOVE: u32 = 4;
 pub const BOT: u32 = 5;
 /// A game record → its verification.
 pub const VERIFY: u32 = 6;
+/// A position → how many dice its seat throws now (one in a roll-off).
+pub const DICE: u32 = 7;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -111,6 +113,7 @@ fn run(op: u32, input: &str) -> Result<Value, String> {
             let end = record.verify().map_err(|e| e.to_string())?;
             Ok(json!({ "verified": true, "position": position(&end) }))
         }
+        DICE => Ok(json!(game(&parse(input)?)?.dice_to_throw())),
         _ => Err(format!("unknown operation {op}")),
     }
 }
@@ -124,6 +127,7 @@ mod tests {
         let start = call(NEW, r#"{"seats": ["yellow", "red"]}"#);
         let position = &start["ok"];
         assert_eq!(position["turn"]["phase"], "roll");
+        assert_eq!(call(DICE, &position.to_string())["ok"], 1);
         let rolled = call(
             ROLL,
             &json!({"position": position, "dice": [6]}).to_string(),
