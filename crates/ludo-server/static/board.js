@@ -96,20 +96,30 @@ export function drawBoard(svg, position, legal = [], onPick = null, t = (k) => k
     const key = p.cell.join(',');
     sharing.set(key, [...(sharing.get(key) ?? []), p]);
   }
+  const drawn = [];
   for (const group of sharing.values()) {
     group.forEach((p, i) => {
-      const spread = group.length > 1 ? (i - (group.length - 1) / 2) * CELL * 0.26 : 0;
-      drawPiece(svg, p, spread, group.length > 1 ? 0.28 : 0.36, position, picks, onPick, t);
+      // Up to four pieces share a cell side by side, without overlapping: a 2×2 fan.
+      const n = group.length;
+      const offset = n === 1 ? [0, 0]
+        : [(i % 2 ? 0.22 : -0.22) * CELL, (n === 2 ? 0 : i < 2 ? -0.22 : 0.22) * CELL];
+      const legal = p.colour === position.turn.seat && picks.has(p.index);
+      drawn.push({ p, offset, size: n > 1 ? 0.2 : 0.36, legal });
     });
+  }
+  // The pieces that can move are drawn last, on top, so nothing covers them.
+  drawn.sort((a, b) => Number(a.legal) - Number(b.legal));
+  for (const { p, offset, size } of drawn) {
+    drawPiece(svg, p, offset, size, position, picks, onPick, t);
   }
 }
 
-function drawPiece(svg, { colour, index, cell: [r, c] }, spread, size, position, picks, onPick, t) {
+function drawPiece(svg, { colour, index, cell: [r, c] }, [dx, dy], size, position, picks, onPick, t) {
   const mine = colour === position.turn.seat && picks.has(index);
   const g = el('g', { class: mine ? 'piece legal' : 'piece', 'data-colour': colour,
     'data-piece': index }, svg);
-  const cx = (c + 0.5) * CELL + spread;
-  const cy = (r + 0.5) * CELL + spread / 2;
+  const cx = (c + 0.5) * CELL + dx;
+  const cy = (r + 0.5) * CELL + dy;
   el('circle', { cx, cy, r: CELL * size, fill: FILL[colour], stroke: mine ? '#000' : '#333',
     'stroke-width': mine ? 4 : 1.5 }, g);
   const label = el('text', { x: cx, y: cy + CELL * size * 0.45, 'text-anchor': 'middle',

@@ -5,7 +5,9 @@
 import { drawBoard } from './board.js';
 
 const SAVE_KEY = 'ludo.local.v1';
-const CPU_DELAY_MS = 450;
+
+/** How long a CPU player waits before acting, so people can follow: `?cpu-delay=MS` changes it. */
+const CPU_DELAY_MS = Number(new URLSearchParams(location.search).get('cpu-delay') ?? 450);
 
 /** A fair die from the browser's cryptographic generator (rejection keeps it unbiased). */
 export function die() {
@@ -117,9 +119,8 @@ export class LocalGame {
     this.view.rollButton.disabled = !(human && ['roll', 'rolloff'].includes(p.turn.phase));
     if (p.turn.phase === 'over') {
       const order = [...p.seats].sort((a, b) => p.places[a] - p.places[b]);
-      this.view.status.textContent = order
-        .map((s) => `${p.places[s]}. ${t(`seat.${s}`)}`)
-        .join('  ');
+      const places = order.map((s) => `${p.places[s]}. ${t(`seat.${s}`)}`).join('  ');
+      this.view.status.textContent = `${t('turn.over')}: ${places}`;
     } else {
       const roll = p.turn.roll ? ` (${p.turn.roll.join(' + ')})` : '';
       this.view.status.textContent = t(`turn.${p.turn.phase}`, { seat: t(`seat.${p.turn.seat}`) }) + roll;

@@ -1,0 +1,48 @@
+//! The web client in a real browser: starts the server and runs `e2e/*.test.mjs` under Node,
+//! which drive Debian's Chromium with Playwright. `.ci/run` installs Chromium and the Node
+//! packages; elsewhere, without them, the test says so and is skipped.
+
+mod support;
+
+use std::path::Path;
+use std::process::Command;
+
+#[tokio::test]
+async fn the_web_client_passes_its_browser_tests() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let e2e = root.join("e2e");
+    let ready = Path::new("/usr/bin/chromium").exists()
+        && e2e.join("node_modules/playwright-core").exists()
+        && Command::new("node").arg("--version").output().is_ok();
+    if !ready {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must run the browser tests: chromium, node and e2e/node_modules are needed"
+        );
+        eprintln!("chromium, node or e2e/node_modules missing: browser tests skipped");
+        return;
+    }
+    let server = support::spawn_server().await;
+    let url = format!("http://{}", server.addr);
+    let output = tokio::process::Command::new("node")
+        .arg("--test")
+        .arg("--test-concurrency=1")
+        .current_dir(&e2e)
+        .env("LUDO_URL", &url)
+        .env(
+            "LUDO_SHOTS",
+            std::env::temp_dir()
+                .join("ludo-shots")
+                .display()
+                .to_string(),
+        )
+        .output()
+        .await
+        .expect("node runs");
+    assert!(
+        output.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -1,0 +1,80 @@
+// The web client in a real Chromium: local games against the CPU, played to the end, saved and
+// resumed, with no console errors. Run by `cargo test` (crates/ludo-server/tests/browser.rs),
+// which starts the server and passes its address in LUDO_URL.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+
+const url = process.env.LUDO_URL;
+const shots = process.env.LUDO_SHOTS ?? '/tmp/ludo-shots';
+mkdirSync(shots, { recursive: true });
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+after(() => browser.close());
+
+async function open(page, path = '/?cpu-delay=0') {
+  const errors = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url + path);
+  await page.waitForSelector('body[data-ready=true]');
+  return errors;
+}
+
+/** Plays the person's turns (throw, then the first legal piece) until the game is over. */
+async function playToTheEnd(page, limit = 3000) {
+  for (let i = 0; i < limit; i++) {
+    const status = await page.textContent('#status');
+    if (/over/i.test(status)) return status;
+    if (await page.isEnabled('#roll')) await page.click('#roll');
+    const legal = await page.$('.piece.legal');
+    if (legal) await legal.click();
+    await page.waitForTimeout(5);
+  }
+  throw new Error('the game did not end');
+}
+
+test('a local game against three CPUs is played to the places table', async () => {
+  const page = await browser.newPage({ viewport: { width: 360, height: 640 } });
+  const errors = await open(page);
+  await page.selectOption('select[name=level]', 'random');
+  await page.click('#vs-cpu button[type=submit]');
+  await page.screenshot({ path: `${shots}/cross-board.png` });
+  await playToTheEnd(page);
+  const places = await page.textContent('#status');
+  for (const seat of ['yellow', 'blue', 'red', 'green']) assert.match(places, new RegExp(seat));
+  assert.match(places, /1\./);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 360, `no horizontal scrolling on a phone (${width}px)`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a local game is saved after every action and resumed after a reload', async () => {
+  const page = await browser.newPage();
+  const errors = await open(page, '/?cpu-delay=0');
+  await page.selectOption('select[name=opponents]', '1');
+  await page.click('#vs-cpu button[type=submit]');
+  for (let i = 0; i < 10; i++) {
+    if (await page.isEnabled('#roll')) await page.click('#roll');
+    const legal = await page.$('.piece.legal');
+    if (legal) await legal.click();
+  }
+  const saved = await page.evaluate(() => localStorage.getItem('ludo.local.v1'));
+  assert.ok(saved, 'the game is in local storage');
+  const before = JSON.parse(saved).position;
+  await page.reload();
+  await page.waitForSelector('body[data-ready=true]');
+  assert.ok(await page.isVisible('#resume'), 'the saved game is offered');
+  await page.click('#resume');
+  const after = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.local.v1')).position);
+  assert.deepEqual(after.seats, before.seats);
+  await playToTheEnd(page);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
