@@ -4,6 +4,7 @@ import { loadEngine } from './engine.js';
 import { LocalGame, savedGame } from './local.js';
 import { chooseLanguage, t } from './i18n.js';
 import { COLOURS } from './board.js';
+import { OnlineRoom, createRoom, playerName, setPlayerName } from './online.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -60,6 +61,30 @@ async function main() {
     );
     show(LocalGame.start(engine, form.get('preset'), players, view));
   });
+  const friends = $('friends');
+  friends.elements.name.value = playerName();
+  friends.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    setPlayerName(friends.elements.name.value);
+    const preset = new FormData($('vs-cpu')).get('preset');
+    const code = await createRoom(preset);
+    location.assign(`/r/${code}`);
+  });
+  const invited = location.pathname.match(/^\/r\/([a-z0-9]+)$/);
+  if (invited) {
+    $('home').hidden = true;
+    $('play').hidden = false;
+    $('online').hidden = false;
+    $('back').onclick = () => location.assign('/');
+    $('copy').onclick = async () => {
+      await navigator.clipboard?.writeText($('link').textContent).catch(() => {});
+      view.announce(t('online.copied'));
+    };
+    new OnlineRoom(invited[1], { ...view, seats: $('seats'), link: $('link'),
+      connection: $('connection') });
+    document.body.dataset.ready = 'true';
+    return;
+  }
   const saved = savedGame();
   if (saved?.position && saved.position.turn.phase !== 'over') {
     $('resume').hidden = false;

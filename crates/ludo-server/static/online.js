@@ -1,0 +1,170 @@
+// An online room: the server is the authority. The page sends requests carrying the version it
+// acted on, and redraws from whatever state the server sends. It reconnects by itself, and the
+// same device gets its seat back.
+
+import { drawBoard, COLOURS } from './board.js';
+
+const DEVICE_KEY = 'ludo.device';
+const NAME_KEY = 'ludo.name';
+
+/** This browser's device secret: random, kept here, never shown. */
+export function deviceSecret() {
+  let secret = localStorage.getItem(DEVICE_KEY);
+  if (!secret) {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    secret = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+    localStorage.setItem(DEVICE_KEY, secret);
+  }
+  return secret;
+}
+
+export function playerName() {
+  return localStorage.getItem(NAME_KEY) || 'Player';
+}
+
+export function setPlayerName(name) {
+  localStorage.setItem(NAME_KEY, name.trim().slice(0, 24) || 'Player');
+}
+
+/** Creates a room hosted by this device; its code. */
+export async function createRoom(rules, clock = null) {
+  const response = await fetch('/api/rooms', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ device: deviceSecret(), name: playerName(), rules, clock }),
+  });
+  const answer = await response.json();
+  if (!response.ok) throw new Error(answer.message);
+  return answer.code;
+}
+
+export class OnlineRoom {
+  /** @param view `{board, status, rollButton, log, seats, link, connection, t}` */
+  constructor(code, view) {
+    this.code = code;
+    this.view = view;
+    this.you = null;
+    this.room = null;
+    this.game = null;
+    this.retry = 0;
+    view.rollButton.onclick = () => this.send({ t: 'roll', version: this.game?.version });
+    this.connect();
+  }
+
+  connect() {
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    this.socket = new WebSocket(`${scheme}://${location.host}/ws`);
+    this.view.connection.textContent = this.view.t('online.connecting');
+    this.socket.onopen = () => {
+      this.retry = 0;
+      this.send({ t: 'hello', room: this.code, device: deviceSecret(), name: playerName() });
+    };
+    this.socket.onmessage = (event) => this.receive(JSON.parse(event.data));
+    this.socket.onclose = () => {
+      this.view.connection.textContent = this.view.t('online.reconnecting');
+      const wait = Math.min(5000, 300 * 2 ** this.retry++);
+      setTimeout(() => this.connect(), wait);
+    };
+  }
+
+  send(message) {
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+
+  receive(message) {
+    switch (message.t) {
+      case 'welcome':
+        this.you = message.you;
+        this.room = message.room;
+        this.game = message.game;
+        this.view.connection.textContent = this.view.t('online.connected');
+        break;
+      case 'room':
+        this.room = message.room;
+        break;
+      case 'game':
+      case 'action':
+        this.game = message.game;
+        break;
+      case 'error':
+        this.view.announce(message.message);
+        break;
+      case 'bye':
+        this.view.connection.textContent = this.view.t('online.reconnecting');
+        break;
+    }
+    this.draw();
+  }
+
+  mySeat() {
+    const entry = Object.entries(this.room?.seats ?? {}).find(
+      ([, s]) => s.occupant.kind === 'person' && s.occupant.id === this.you,
+    );
+    return entry?.[0];
+  }
+
+  draw() {
+    const { t } = this.view;
+    if (!this.room) return;
+    this.view.link.textContent = `${location.origin}/r/${this.code}`;
+    this.drawSeats();
+    const game = this.game;
+    if (!game) {
+      this.view.status.textContent = t('online.waiting');
+      this.view.rollButton.disabled = true;
+      return;
+    }
+    const position = game.position;
+    const mine = position.turn.seat === this.mySeat() && position.turn.phase !== 'over';
+    drawBoard(this.view.board, position, mine ? game.legal : [],
+      (piece) => this.send({ t: 'move', piece, version: game.version }), t);
+    this.view.rollButton.disabled = !(mine && ['roll', 'rolloff'].includes(position.turn.phase));
+    if (position.turn.phase === 'over') {
+      const order = [...position.seats].sort((a, b) => position.places[a] - position.places[b]);
+      const places = order.map((s) => `${position.places[s]}. ${t(`seat.${s}`)}`).join('  ');
+      this.view.status.textContent = `${t('turn.over')}: ${places}`;
+    } else {
+      const left = game.deadline ? ` · ${Math.max(0, Math.round((game.deadline - Date.now()) / 1000))} s` : '';
+      this.view.status.textContent =
+        t(`turn.${position.turn.phase}`, { seat: t(`seat.${position.turn.seat}`) }) + left;
+    }
+  }
+
+  drawSeats() {
+    const { t } = this.view;
+    const host = this.room.host === this.you;
+    const playing = this.game && this.game.position.turn.phase !== 'over';
+    const rows = COLOURS.map((colour) => {
+      const li = document.createElement('li');
+      const seat = this.room.seats[colour];
+      const label = document.createElement('span');
+      label.textContent = `${t(`seat.${colour}`)}: ` + (seat
+        ? seat.occupant.kind === 'cpu'
+          ? t(`level.${seat.occupant.level}`)
+          : seat.occupant.name + (seat.connected ? '' : ` (${t('online.away')})`)
+        : t('online.free'));
+      li.append(label);
+      const button = (text, message) => {
+        const b = document.createElement('button');
+        b.textContent = text;
+        b.onclick = () => this.send(message);
+        li.append(' ', b);
+      };
+      if (!playing && !seat) button(t('online.sit'), { t: 'sit', colour });
+      if (!playing && !seat && host) button(t('online.addCpu'), { t: 'add_cpu', colour, level: 'medium' });
+      if (!playing && seat?.occupant.kind === 'cpu' && host) button(t('online.removeCpu'), { t: 'remove_cpu', colour });
+      return li;
+    });
+    if (host && !playing) {
+      const li = document.createElement('li');
+      const b = document.createElement('button');
+      b.id = 'start';
+      b.textContent = this.game ? t('online.playAgain') : t('online.start');
+      b.onclick = () => this.send({ t: this.game ? 'play_again' : 'start' });
+      li.append(b);
+      rows.push(li);
+    }
+    this.view.seats.replaceChildren(...rows);
+  }
+}

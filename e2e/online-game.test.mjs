@@ -1,0 +1,72 @@
+// An online game between two browsers (two contexts: two devices) from the invitation link to
+// the end, with a reload in the middle that reclaims the seat.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+
+const url = process.env.LUDO_URL;
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+after(() => browser.close());
+
+async function person(path) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto(url + path);
+  await page.waitForSelector('body[data-ready=true]');
+  return { page, errors };
+}
+
+/** One step for a player: throw or move if it is their turn. */
+async function step(page) {
+  if (await page.isEnabled('#roll')) await page.click('#roll', { timeout: 2000 }).catch(() => {});
+  const legal = await page.$('.piece.legal');
+  if (legal) await legal.click({ timeout: 2000 }).catch(() => {});
+}
+
+const over = async (page) => /over/i.test(await page.textContent('#status'));
+
+test('two browsers play an online game from the invitation link to the end', async () => {
+  const host = await person('/');
+  await host.page.fill('#friends input[name=name]', 'Ana');
+  await host.page.click('#friends button[type=submit]');
+  await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
+  await host.page.waitForSelector('body[data-ready=true]');
+  await host.page.waitForSelector('#seats li');
+  const link = host.page.url();
+  await host.page.click('#seats li:nth-child(1) button');
+  await host.page.waitForFunction(() => document.querySelector('#seats li').textContent.includes('Ana'));
+
+  const guest = await person(new URL(link).pathname);
+  await guest.page.waitForSelector('#seats li');
+  await guest.page.click('#seats li:nth-child(3) button');
+  await host.page.waitForFunction(() => !document.querySelector('#seats li:nth-child(3)').textContent.includes('free'));
+  await host.page.click('#start');
+  await guest.page.waitForFunction(() => /throw|move/.test(document.querySelector('#status').textContent));
+
+  let reloaded = false;
+  for (let i = 0; i < 4000 && !(await over(host.page)); i++) {
+    await step(host.page);
+    await step(guest.page);
+    if (i === 40 && !reloaded) {
+      // A reload mid-game: the same device gets the red seat back.
+      reloaded = true;
+      await guest.page.reload();
+      await guest.page.waitForSelector('body[data-ready=true]');
+      await guest.page.waitForFunction(() => /red △: Player$/.test(
+        document.querySelector('#seats li:nth-child(3) span')?.textContent ?? ''));
+    }
+  }
+  assert.ok(reloaded, 'the reload happened');
+  assert.ok(await over(host.page), 'the game ended');
+  await guest.page.waitForFunction(() => /over/i.test(document.querySelector('#status').textContent));
+  assert.match(await guest.page.textContent('#status'), /1\./);
+  assert.deepEqual(host.errors, []);
+  assert.deepEqual(guest.errors, []);
+});
