@@ -78,3 +78,19 @@ test('a local game is saved after every action and resumed after a reload', asyn
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the page speaks the browser language and every language is complete', async () => {
+  for (const [locale, word] of [['fr-FR', 'Commencer'], ['pt-BR', 'Começar'], ['ru-RU', 'Начать'],
+    ['vi-VN', 'Bắt đầu'], ['en-GB', 'Start']]) {
+    const context = await browser.newContext({ locale });
+    const page = await context.newPage();
+    const errors = await open(page);
+    assert.equal(await page.textContent('#vs-cpu button[type=submit]'), word, locale);
+    // No text falls back to a raw key.
+    const keys = await page.$$eval('[data-t]', (nodes) => nodes
+      .filter((n) => n.textContent === n.dataset.t).map((n) => n.dataset.t));
+    assert.deepEqual(keys, [], locale);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});

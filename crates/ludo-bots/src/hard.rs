@@ -1,16 +1,19 @@
 //! `hard`: a one-ply expectimax with an evaluation that reads the threats on the board exactly.
 //!
-//! Each candidate move is played on a copy of the game. When the move earns another throw, the
-//! expectation over that throw is taken, with the best own answer to each face (one level).
-//! Otherwise every opponent, each on its own, throws every throw it could make (weighed by its
-//! chance) and answers as `medium` would; the changes those answers make are summed.
+//! Each candidate move is played on a copy of the game. When the move earns another throw (a
+//! bonus face, a capture under `bonus_on_capture`, …) the expectation over that throw is taken,
+//! with the best own answer to each face (one level). A position where the turn has passed is
+//! valued after the opponents' answers: each opponent on its own throws every throw it could
+//! make (weighed by its chance) and answers as `medium` would, and the changes those answers
+//! make are summed.
+//!
 //! Positions are valued by [`Evaluation`]: every seat's race (progress, pieces out of the base,
-//! pieces in the home column or finished) minus the value it is expected to lose to captures
-//! before its next turn. That expected loss is computed exactly through the engine's move
-//! generation ([`Game::moves_of`]) for every other seat and every throw it could make (each
-//! thrower taking the most valuable capture its throw offers), so blockades, safe squares,
-//! passing rules, exit throws and two dice are all read from the rules in force. Own value is
-//! set against the leading opponent and the field.
+//! in the home column or finished) minus the value it is expected to lose to captures on the
+//! next throw of every other seat. That expected loss is computed exactly through the engine's
+//! move generation ([`Game::moves_of`]) for every seat and every throw (each thrower taking the
+//! most valuable capture its throw offers), so blockades, safe squares, passing rules, stacking,
+//! exit throws, exact finishes, horse home cells and two dice are all read from the rules in
+//! force. Our value is set against the leading opponent's and the field's.
 
 use ludo_rules::{Colour, Game, Move, MoveList, Phase, Throw};
 
@@ -42,42 +45,28 @@ pub struct Evaluation {
     pub home: f32,
     /// A finished piece is worth this many squares more again.
     pub finished: f32,
-    /// Times the value the seat to value is expected to lose to captures.
+    /// Times the value we are expected to lose to captures.
     pub own_risk: f32,
-    /// Times the value each opponent is expected to lose to the captures of the other
-    /// opponents.
+    /// Times the value each opponent is expected to lose to the other opponents' captures.
     pub their_risk: f32,
     /// Times the value each opponent is expected to lose to our own captures.
     pub attack: f32,
-    /// The cost, in squares, of a throw that offers no move (times its chance, for every seat).
-    pub stuck: f32,
-    /// `own_risk` in positions where we throw before any opponent (the leaves of `replies = 2`).
-    pub own_risk_ready: f32,
-    /// `attack` in positions where we throw before any opponent.
-    pub attack_ready: f32,
     /// How much the strongest opponent's value counts against ours.
     pub leader: f32,
     /// How much the opponents' mean value counts against ours.
     pub field: f32,
-    /// The worth of having the next throw, in squares (a position where the valued seat throws
-    /// again and is not searched further).
+    /// The worth of having the next throw, in squares (a position where we throw again and that
+    /// is not searched further).
     pub extra_throw: f32,
-    /// How many squares one point of the `medium` heuristic's score of the move is worth.
-    pub heuristic: f32,
-    /// Whether the opponents' answers (as `medium` would play them) to each of their throws are
-    /// searched after a move that passes the turn: 0 = no, 1 = each opponent on its own, 2 = the
-    /// opponents one after the other in turn order (one die only; twelve times dearer in four
-    /// seats).
+    /// Whether the opponents' answers (as `medium` would play them) are searched: 0 = no, any
+    /// other value = yes.
     pub replies: f32,
-    /// Whether, with one die, a bonus throw's follow-up throw counts in the threats (0 = no,
-    /// 1 = yes).
-    pub chain: f32,
 }
 
 impl Evaluation {
-    /// The evaluation `hard` plays with.
-    /// Hand-set, then `out` and `replies` chosen by arenas of 4,000 games against three
-    /// `medium` players under `qdan` (the other weights were flat around these values).
+    /// The evaluation `hard` plays with. Hand-set, then `out` (12 → 30) and `replies` chosen by
+    /// arenas of 4,000 games against three `medium` players under `qdan`; the other weights,
+    /// each tried at about half and twice its value, made no difference outside the noise.
     pub const HARD: Evaluation = Evaluation {
         out: 30.0,
         home: 6.0,
@@ -85,15 +74,10 @@ impl Evaluation {
         own_risk: 1.0,
         their_risk: 0.3,
         attack: 0.3,
-        stuck: 0.0,
-        own_risk_ready: 1.0,
-        attack_ready: 0.3,
         leader: 0.5,
         field: 0.5,
         extra_throw: 3.0,
-        heuristic: 0.0,
         replies: 1.0,
-        chain: 0.0,
     };
 
     /// What one piece at `steps` (`None` in the base) is worth.
@@ -116,8 +100,6 @@ impl Evaluation {
 struct Board {
     race: [f32; 4],
     loss: [[f32; 4]; 4],
-    /// The chance that the seat's next throw offers it no move.
-    stuck: [f32; 4],
 }
 
 /// The `hard` player.
@@ -164,68 +146,32 @@ impl HardPlayer {
             }
         }
         let mut loss = [[0.0f32; 4]; 4];
-        let mut stuck = [0.0f32; 4];
-        let chain = e.chain != 0.0 && game.options().dice == 1;
         for &mover in game.seats() {
             if game.done().contains(&mover) {
                 continue;
             }
             for &(throw, chance) in self.throws(game) {
-                let again = chain && game.options().is_bonus_throw(throw);
-                let (best, none) = self.throw_loss(game, mover, throw, &values, again);
-                if none {
-                    stuck[mover.index()] += chance;
+                // The most valuable capture this throw offers, per victim colour.
+                let mut best = [0.0f32; 4];
+                for m in game.moves_of(mover, throw).iter() {
+                    let mut lost = [0.0f32; 4];
+                    for (colour, index) in m.captures.iter() {
+                        lost[colour.index()] += values[colour.index()][index];
+                    }
+                    for c in 0..4 {
+                        best[c] = best[c].max(lost[c]);
+                    }
                 }
                 for c in 0..4 {
                     loss[mover.index()][c] += chance * best[c];
                 }
             }
         }
-        Board { race, loss, stuck }
-    }
-
-    /// The value each colour loses to the captures of one `throw` of `mover` (the most
-    /// valuable capture it offers; with `again`, a bonus throw, the best capture of the throw
-    /// after any of its moves counts too, in expectation).
-    fn throw_loss(
-        &self,
-        game: &Game,
-        mover: Colour,
-        throw: Throw,
-        values: &[[f32; 4]; 4],
-        again: bool,
-    ) -> ([f32; 4], bool) {
-        let mut best = [0.0f32; 4];
-        let moves = game.moves_of(mover, throw);
-        for m in moves.iter() {
-            let mut lost = [0.0f32; 4];
-            for (colour, index) in m.captures.iter() {
-                lost[colour.index()] += values[colour.index()][index];
-            }
-            if again {
-                let next = game.with_move(mover, m);
-                for &(second, chance) in self.throws(game) {
-                    let (more, _) = self.throw_loss(&next, mover, second, values, false);
-                    for c in 0..4 {
-                        lost[c] += chance * more[c];
-                    }
-                }
-            }
-            for c in 0..4 {
-                best[c] = best[c].max(lost[c]);
-            }
-        }
-        (best, moves.is_empty())
+        Board { race, loss }
     }
 
     /// How good `game` is for `me`, without looking further.
     fn value(&self, game: &Game, me: Colour) -> f32 {
-        self.value_when(game, me, false)
-    }
-
-    /// How good `game` is for `me`, without looking further; `ready` when `me` throws before
-    /// any opponent does (its threats are then nearer, the opponents' further).
-    fn value_when(&self, game: &Game, me: Colour, ready: bool) -> f32 {
         let e = &self.evaluation;
         if let Some(first) = game.done().first() {
             if *first == me {
@@ -236,29 +182,20 @@ impl HardPlayer {
             }
         }
         let board = self.board(game);
-        let (own_risk, attack) = if ready {
-            (e.own_risk_ready, e.attack_ready)
-        } else {
-            (e.own_risk, e.attack)
-        };
         let m = me.index();
         let lost: f32 = board.loss.iter().map(|l| l[m]).sum();
-        let own = board.race[m] - own_risk * lost - e.stuck * board.stuck[m];
+        let mut value = board.race[m] - e.own_risk * lost;
         let (mut leader, mut sum, mut count) = (f32::MIN, 0.0, 0);
         for &other in game.seats() {
             if other != me && !game.done().contains(&other) {
                 let o = other.index();
                 let lost: f32 = board.loss.iter().map(|l| l[o]).sum::<f32>() - board.loss[m][o];
-                let theirs = board.race[o]
-                    - e.their_risk * lost
-                    - attack * board.loss[m][o]
-                    - e.stuck * board.stuck[o];
+                let theirs = board.race[o] - e.their_risk * lost - e.attack * board.loss[m][o];
                 leader = leader.max(theirs);
                 sum += theirs;
                 count += 1;
             }
         }
-        let mut value = own;
         if count > 0 {
             value -= e.leader * leader + e.field * sum / count as f32;
         }
@@ -278,20 +215,29 @@ impl HardPlayer {
         if depth == 0 || game.phase() != Phase::Roll || game.seat() != me {
             return self.answered(game, me);
         }
+        // Two dice: 21 throws make searching the answers after a bonus throw too dear.
+        let shallow = game.options().dice == 2;
         self.throws(game)
             .iter()
             .map(|&(throw, chance)| {
                 let mut next = *game;
                 let moves = next.roll_unchecked(throw);
+                let deeper = |g: &Game| {
+                    if shallow {
+                        self.value(g, me)
+                    } else {
+                        self.after(g, me, depth - 1)
+                    }
+                };
                 let value = if moves.is_empty() {
-                    self.after(&next, me, depth - 1)
+                    deeper(&next)
                 } else {
                     moves
                         .iter()
                         .map(|m| {
                             let mut played = next;
                             played.play_unchecked(m);
-                            self.after(&played, me, depth - 1)
+                            deeper(&played)
                         })
                         .fold(f32::MIN, f32::max)
                 };
@@ -305,57 +251,21 @@ impl HardPlayer {
         if self.evaluation.replies == 0.0 || game.phase() == Phase::Over {
             return self.value(game, me);
         }
-        let seats = game.seats();
-        let at = seats.iter().position(|&s| s == me).unwrap_or(0);
-        let mut order = [me; 3];
-        let mut count = 0;
-        for k in 1..seats.len() {
-            let s = seats[(at + k) % seats.len()];
-            if !game.done().contains(&s) {
-                order[count] = s;
-                count += 1;
-            }
-        }
-        let order = &order[..count];
-        if self.evaluation.replies >= 2.0 && game.options().dice == 1 {
-            return self.in_turn(game, me, order);
-        }
         let now = self.value(game, me);
         let mut value = now;
-        for &other in order {
-            value += self.after_reply(game, me, other) - now;
+        for &other in game.seats() {
+            if other != me && !game.done().contains(&other) {
+                value += self.after_reply(game, me, other) - now;
+            }
         }
         value
     }
 
     /// The value of playing `m` in `game` for the seat to play.
-    fn value_of(&self, game: &Game, m: &Move, scorer: Option<&Scorer>) -> f32 {
-        let me = game.seat();
+    fn value_of(&self, game: &Game, m: &Move) -> f32 {
         let mut after = *game;
         after.play_unchecked(m);
-        let heuristic = scorer.map_or(0.0, |s| self.evaluation.heuristic * s.score(m));
-        self.after(&after, me, 1) + heuristic
-    }
-
-    /// The expected value for `me` after each of `opponents` in turn throws once and answers as
-    /// `medium` would.
-    fn in_turn(&self, game: &Game, me: Colour, opponents: &[Colour]) -> f32 {
-        let Some((&opponent, rest)) = opponents.split_first() else {
-            return self.value_when(game, me, true);
-        };
-        let scorer = Scorer::for_seat(game, opponent, Weights::MEDIUM);
-        let mut still = None;
-        self.throws(game)
-            .iter()
-            .map(|&(throw, chance)| {
-                let moves = game.moves_of(opponent, throw);
-                let value = match best_of(&moves, |m| scorer.score(m)) {
-                    None => *still.get_or_insert_with(|| self.in_turn(game, me, rest)),
-                    Some(reply) => self.in_turn(&game.with_move(opponent, &reply), me, rest),
-                };
-                chance * value
-            })
-            .sum()
+        self.after(&after, game.seat(), 1)
     }
 
     /// The expected value for `me` after `opponent` throws once in `game` and answers as
@@ -398,8 +308,7 @@ impl Player for HardPlayer {
         if moves.len() == 1 {
             return *moves.get(0).expect("one move");
         }
-        let scorer = (self.evaluation.heuristic != 0.0).then(|| Scorer::new(game, Weights::MEDIUM));
-        best_of(moves, |m| self.value_of(game, m, scorer.as_ref()))
+        best_of(moves, |m| self.value_of(game, m))
             .expect("a choice is made among at least one move")
     }
 }

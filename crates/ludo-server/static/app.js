@@ -2,15 +2,26 @@
 
 import { loadEngine } from './engine.js';
 import { LocalGame, savedGame } from './local.js';
-import { chooseLanguage, t } from './i18n.js';
+import { LANGUAGES, chooseLanguage, pickLanguage, t } from './i18n.js';
 import { COLOURS } from './board.js';
 import { OnlineRoom, createRoom, playerName, setPlayerName } from './online.js';
 
 const $ = (id) => document.getElementById(id);
 
 function translate() {
-  document.documentElement.lang = chooseLanguage();
+  const language = chooseLanguage();
+  document.documentElement.lang = language;
   for (const node of document.querySelectorAll('[data-t]')) node.textContent = t(node.dataset.t);
+  const switcher = $('language');
+  switcher.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => {
+    const option = new Option(name, code, false, code === language);
+    option.lang = code;
+    return option;
+  }));
+  switcher.onchange = () => {
+    pickLanguage(switcher.value);
+    location.reload();
+  };
 }
 
 /** The seats of a game with `opponents` CPUs: the person plays yellow, opposite seats first. */

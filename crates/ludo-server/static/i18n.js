@@ -32,16 +32,113 @@ const TABLES = {
     'online.addCpu': 'Add a CPU', 'online.removeCpu': 'Remove', 'online.start': 'Start the game',
     'online.playAgain': 'Play again',
     'table.option': 'option',
+    'language': 'Language',
+  },
+  fr: {
+    'title': 'Ludo',
+    'tagline': 'Gratuit, sans inscription. Jouez contre l’ordinateur sur cet appareil ; le moteur tourne dans votre navigateur.',
+    'home.vsCpu': 'Jouer contre l’ordinateur', 'home.opponents': 'Adversaires', 'home.level': 'Niveau',
+    'home.rules': 'Règles', 'home.start': 'Commencer', 'home.resume': 'Reprendre la partie enregistrée',
+    'level.random': 'Au hasard', 'level.easy': 'Facile', 'level.medium': 'Moyen', 'level.hard': 'Difficile',
+    'preset.qdan': 'Qdan (par défaut)', 'preset.classic': 'Classique', 'preset.vietnamese': 'Vietnamien (cờ cá ngựa)',
+    'seat.yellow': 'jaune ○', 'seat.blue': 'bleu □', 'seat.red': 'rouge △', 'seat.green': 'vert ✚',
+    'turn.roll': 'À {seat} de lancer', 'turn.rolloff': '{seat} lance pour savoir qui commence',
+    'turn.move': 'À {seat} de jouer', 'turn.over': 'Partie terminée',
+    'roll': 'Lancer les dés',
+    'log.throw': '{seat} fait {dice}', 'log.move': '{seat} avance le pion {piece} en {to}',
+    'log.captures': ', et en prend {n}', 'piece.move': 'Jouer le pion {piece} ({colour})',
+    'home': 'Accueil', 'home.friends': 'Jouer avec des amis', 'home.name': 'Votre nom',
+    'online.invite': 'Envoyez ce lien à vos amis :', 'online.copy': 'Copier le lien', 'online.copied': 'Lien copié',
+    'online.connecting': 'Connexion…', 'online.connected': 'Connecté',
+    'online.reconnecting': 'Connexion perdue, reconnexion…', 'online.waiting': 'En attente de l’hôte',
+    'online.free': 'libre', 'online.away': 'absent', 'online.sit': 'S’asseoir ici',
+    'online.addCpu': 'Ajouter l’ordinateur', 'online.removeCpu': 'Retirer', 'online.start': 'Commencer la partie',
+    'online.playAgain': 'Rejouer', 'table.option': 'option', 'language': 'Langue',
+  },
+  pt: {
+    'title': 'Ludo',
+    'tagline': 'Grátis, sem cadastro. Jogue contra o computador neste aparelho; o motor roda no seu navegador.',
+    'home.vsCpu': 'Jogar contra o computador', 'home.opponents': 'Adversários', 'home.level': 'Nível',
+    'home.rules': 'Regras', 'home.start': 'Começar', 'home.resume': 'Continuar o jogo salvo',
+    'level.random': 'Aleatório', 'level.easy': 'Fácil', 'level.medium': 'Médio', 'level.hard': 'Difícil',
+    'preset.qdan': 'Qdan (padrão)', 'preset.classic': 'Clássico', 'preset.vietnamese': 'Vietnamita (cờ cá ngựa)',
+    'seat.yellow': 'amarelo ○', 'seat.blue': 'azul □', 'seat.red': 'vermelho △', 'seat.green': 'verde ✚',
+    'turn.roll': 'Vez de {seat} lançar', 'turn.rolloff': '{seat} lança para decidir quem começa',
+    'turn.move': 'Vez de {seat} mover', 'turn.over': 'Fim de jogo',
+    'roll': 'Lançar os dados',
+    'log.throw': '{seat} tira {dice}', 'log.move': '{seat} move a peça {piece} para {to}',
+    'log.captures': ', capturando {n}', 'piece.move': 'Mover a peça {piece} ({colour})',
+    'home': 'Início', 'home.friends': 'Jogar com amigos', 'home.name': 'Seu nome',
+    'online.invite': 'Envie este link aos seus amigos:', 'online.copy': 'Copiar o link', 'online.copied': 'Link copiado',
+    'online.connecting': 'Conectando…', 'online.connected': 'Conectado',
+    'online.reconnecting': 'Conexão perdida, reconectando…', 'online.waiting': 'Esperando o anfitrião começar',
+    'online.free': 'livre', 'online.away': 'ausente', 'online.sit': 'Sentar aqui',
+    'online.addCpu': 'Adicionar computador', 'online.removeCpu': 'Remover', 'online.start': 'Começar o jogo',
+    'online.playAgain': 'Jogar de novo', 'table.option': 'opção', 'language': 'Idioma',
+  },
+  ru: {
+    'title': 'Лудо',
+    'tagline': 'Бесплатно и без регистрации. Играйте с компьютером на этом устройстве: движок работает в браузере.',
+    'home.vsCpu': 'Играть с компьютером', 'home.opponents': 'Соперники', 'home.level': 'Сила',
+    'home.rules': 'Правила', 'home.start': 'Начать', 'home.resume': 'Продолжить сохранённую игру',
+    'level.random': 'Случайный', 'level.easy': 'Лёгкий', 'level.medium': 'Средний', 'level.hard': 'Сильный',
+    'preset.qdan': 'Qdan (по умолчанию)', 'preset.classic': 'Классические', 'preset.vietnamese': 'Вьетнамские (cờ cá ngựa)',
+    'seat.yellow': 'жёлтые ○', 'seat.blue': 'синие □', 'seat.red': 'красные △', 'seat.green': 'зелёные ✚',
+    'turn.roll': 'Бросают {seat}', 'turn.rolloff': '{seat} бросают, чтобы решить, кто начинает',
+    'turn.move': 'Ходят {seat}', 'turn.over': 'Игра окончена',
+    'roll': 'Бросить кубик',
+    'log.throw': '{seat}: выпало {dice}', 'log.move': '{seat}: фишка {piece} на {to}',
+    'log.captures': ', сбито фишек: {n}', 'piece.move': 'Ходить фишкой {piece} ({colour})',
+    'home': 'На главную', 'home.friends': 'Играть с друзьями', 'home.name': 'Ваше имя',
+    'online.invite': 'Отправьте эту ссылку друзьям:', 'online.copy': 'Копировать ссылку', 'online.copied': 'Ссылка скопирована',
+    'online.connecting': 'Подключение…', 'online.connected': 'Подключено',
+    'online.reconnecting': 'Связь потеряна, переподключение…', 'online.waiting': 'Ждём, пока хозяин начнёт',
+    'online.free': 'свободно', 'online.away': 'нет на месте', 'online.sit': 'Сесть сюда',
+    'online.addCpu': 'Добавить компьютер', 'online.removeCpu': 'Убрать', 'online.start': 'Начать игру',
+    'online.playAgain': 'Сыграть ещё', 'table.option': 'параметр', 'language': 'Язык',
+  },
+  vi: {
+    'title': 'Cờ cá ngựa · Ludo',
+    'tagline': 'Miễn phí, không cần đăng ký. Chơi với máy trên thiết bị này; bộ luật chạy ngay trong trình duyệt.',
+    'home.vsCpu': 'Chơi với máy', 'home.opponents': 'Số đối thủ', 'home.level': 'Độ khó',
+    'home.rules': 'Luật chơi', 'home.start': 'Bắt đầu', 'home.resume': 'Chơi tiếp ván đã lưu',
+    'level.random': 'Ngẫu nhiên', 'level.easy': 'Dễ', 'level.medium': 'Vừa', 'level.hard': 'Khó',
+    'preset.qdan': 'Qdan (mặc định)', 'preset.classic': 'Cổ điển', 'preset.vietnamese': 'Cờ cá ngựa Việt Nam',
+    'seat.yellow': 'vàng ○', 'seat.blue': 'xanh dương □', 'seat.red': 'đỏ △', 'seat.green': 'xanh lá ✚',
+    'turn.roll': 'Đến lượt {seat} gieo', 'turn.rolloff': '{seat} gieo để chọn người đi trước',
+    'turn.move': 'Đến lượt {seat} đi', 'turn.over': 'Ván đấu kết thúc',
+    'roll': 'Gieo xúc xắc',
+    'log.throw': '{seat} gieo được {dice}', 'log.move': '{seat} đi quân {piece} tới {to}',
+    'log.captures': ', đá {n} quân', 'piece.move': 'Đi quân {piece} ({colour})',
+    'home': 'Trang chủ', 'home.friends': 'Chơi với bạn bè', 'home.name': 'Tên của bạn',
+    'online.invite': 'Gửi đường link này cho bạn bè:', 'online.copy': 'Sao chép link', 'online.copied': 'Đã sao chép',
+    'online.connecting': 'Đang kết nối…', 'online.connected': 'Đã kết nối',
+    'online.reconnecting': 'Mất kết nối, đang kết nối lại…', 'online.waiting': 'Chờ chủ phòng bắt đầu',
+    'online.free': 'trống', 'online.away': 'vắng mặt', 'online.sit': 'Ngồi đây',
+    'online.addCpu': 'Thêm máy', 'online.removeCpu': 'Bỏ', 'online.start': 'Bắt đầu ván',
+    'online.playAgain': 'Chơi lại', 'table.option': 'tùy chọn', 'language': 'Ngôn ngữ',
   },
 };
 
+/** The languages offered, by code, each named in itself. */
+export const LANGUAGES = { en: 'English', fr: 'Français', pt: 'Português', ru: 'Русский', vi: 'Tiếng Việt' };
+
 let table = TABLES.en;
 
-/** Chooses the language from the browser's preferences (English until others are added). */
+const LANGUAGE_KEY = 'ludo.language';
+
+/** The language chosen here before, else the browser's first that we have, else English. */
 export function chooseLanguage(languages = navigator.languages ?? []) {
-  const found = languages.map((l) => l.slice(0, 2)).find((l) => l in TABLES);
-  table = TABLES[found ?? 'en'];
-  return found ?? 'en';
+  const chosen = localStorage.getItem(LANGUAGE_KEY);
+  const found = chosen in TABLES ? chosen
+    : languages.map((l) => l.slice(0, 2)).find((l) => l in TABLES) ?? 'en';
+  table = TABLES[found];
+  return found;
+}
+
+/** Remembers the language a person picked in the switcher. */
+export function pickLanguage(code) {
+  if (code in TABLES) localStorage.setItem(LANGUAGE_KEY, code);
 }
 
 /** The text for `key`, with `{name}` placeholders filled from `values`. */
