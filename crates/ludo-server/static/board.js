@@ -135,3 +135,15 @@ function drawPiece(svg, { colour, index, cell: [r, c] }, [dx, dy], size, positio
     });
   }
 }
+
+/** The line that says whose turn it is, or the places at the end. */
+export function statusText(position, t, deadline = null) {
+  if (position.turn.phase === 'over') {
+    const order = [...position.seats].sort((a, b) => position.places[a] - position.places[b]);
+    const places = order.map((s) => `${position.places[s]}. ${t(`seat.${s}`)}`).join('  ');
+    return `${t('turn.over')}: ${places}`;
+  }
+  const roll = position.turn.roll ? ` (${position.turn.roll.join(' + ')})` : '';
+  const left = deadline ? ` · ${Math.max(0, Math.round((deadline - Date.now()) / 1000))} s` : '';
+  return t(`turn.${position.turn.phase}`, { seat: t(`seat.${position.turn.seat}`) }) + roll + left;
+}

@@ -2,7 +2,7 @@
 // throws the dice (from the browser's cryptographic generator), draws and asks. The game is saved
 // in this browser after every action and survives a reload.
 
-import { drawBoard } from './board.js';
+import { drawBoard, statusText } from './board.js';
 
 const SAVE_KEY = 'ludo.local.v1';
 
@@ -117,14 +117,7 @@ export class LocalGame {
     const legal = p.turn.phase === 'move' ? this.engine.legal(p) : [];
     drawBoard(this.view.board, p, human ? legal : [], (piece) => this.humanMove(piece), t);
     this.view.rollButton.disabled = !(human && ['roll', 'rolloff'].includes(p.turn.phase));
-    if (p.turn.phase === 'over') {
-      const order = [...p.seats].sort((a, b) => p.places[a] - p.places[b]);
-      const places = order.map((s) => `${p.places[s]}. ${t(`seat.${s}`)}`).join('  ');
-      this.view.status.textContent = `${t('turn.over')}: ${places}`;
-    } else {
-      const roll = p.turn.roll ? ` (${p.turn.roll.join(' + ')})` : '';
-      this.view.status.textContent = t(`turn.${p.turn.phase}`, { seat: t(`seat.${p.turn.seat}`) }) + roll;
-    }
+    this.view.status.textContent = statusText(p, t);
     this.view.log.replaceChildren(...this.game.log.map((line) => {
       const li = document.createElement('li');
       li.textContent = line;

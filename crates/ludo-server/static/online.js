@@ -2,7 +2,7 @@
 // acted on, and redraws from whatever state the server sends. It reconnects by itself, and the
 // same device gets its seat back.
 
-import { drawBoard, COLOURS } from './board.js';
+import { drawBoard, statusText, COLOURS } from './board.js';
 
 const DEVICE_KEY = 'ludo.device';
 const NAME_KEY = 'ludo.name';
@@ -120,15 +120,7 @@ export class OnlineRoom {
     drawBoard(this.view.board, position, mine ? game.legal : [],
       (piece) => this.send({ t: 'move', piece, version: game.version }), t);
     this.view.rollButton.disabled = !(mine && ['roll', 'rolloff'].includes(position.turn.phase));
-    if (position.turn.phase === 'over') {
-      const order = [...position.seats].sort((a, b) => position.places[a] - position.places[b]);
-      const places = order.map((s) => `${position.places[s]}. ${t(`seat.${s}`)}`).join('  ');
-      this.view.status.textContent = `${t('turn.over')}: ${places}`;
-    } else {
-      const left = game.deadline ? ` · ${Math.max(0, Math.round((game.deadline - Date.now()) / 1000))} s` : '';
-      this.view.status.textContent =
-        t(`turn.${position.turn.phase}`, { seat: t(`seat.${position.turn.seat}`) }) + left;
-    }
+    this.view.status.textContent = statusText(position, t, game.deadline);
   }
 
   drawSeats() {

@@ -4,9 +4,7 @@ mod support;
 
 use ludo_fair::Record;
 use serde_json::{Value, json};
-use support::{Client, create_room, http, play_until_over, spawn_server, turn_of};
-
-use support::{GUEST, HOST};
+use support::{Client, GUEST, host_and_cpu, http, play_until_over, spawn_server, turn_of};
 
 /// A fresh server with a two-player room.
 async fn two_player_room(settings: Value) -> (support::Server, String, Client, Client) {
@@ -130,19 +128,6 @@ async fn when_the_turn_clock_runs_out_the_cpu_plays_the_turn() {
     let action = host.recv_until(|m| m["t"] == "action").await;
     assert_eq!(action["seat"], "yellow");
     assert!(action["action"]["throw"].is_array(), "{action}");
-}
-
-/// A room with the host in yellow and a random CPU in red, host joined.
-async fn host_and_cpu() -> (support::Server, Client) {
-    let server = spawn_server().await;
-    let code = create_room(server.addr, HOST, json!({})).await;
-    let mut host = Client::join(server.addr, &code, HOST, "Host").await;
-    host.send(json!({"t": "sit", "colour": "yellow"})).await;
-    host.send(json!({"t": "add_cpu", "colour": "red", "level": "random"}))
-        .await;
-    host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
-        .await;
-    (server, host)
 }
 
 #[tokio::test]

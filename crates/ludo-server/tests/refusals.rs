@@ -99,14 +99,7 @@ async fn a_hello_for_an_unknown_room_and_requests_before_hello_are_refused() {
 
 #[tokio::test]
 async fn a_finished_game_refuses_further_actions() {
-    let server = spawn_server().await;
-    let code = create_room(server.addr, HOST, json!({})).await;
-    let mut host = Client::join(server.addr, &code, HOST, "Host").await;
-    host.send(json!({"t": "sit", "colour": "yellow"})).await;
-    host.send(json!({"t": "add_cpu", "colour": "red", "level": "random"}))
-        .await;
-    host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
-        .await;
+    let (_server, mut host) = support::host_and_cpu().await;
     host.send(json!({"t": "add_cpu", "colour": "red", "level": "random"}))
         .await;
     assert_eq!(host.error_code().await, "seat_taken");

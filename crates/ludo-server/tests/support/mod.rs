@@ -243,3 +243,16 @@ pub async fn two_player_room(server: &Server, settings: Value) -> (String, Clien
         .await;
     (code, host, guest)
 }
+
+/// A fresh server with a room: the host in yellow, a random CPU in red, the host joined.
+pub async fn host_and_cpu() -> (Server, Client) {
+    let server = spawn_server().await;
+    let code = create_room(server.addr, HOST, json!({})).await;
+    let mut host = Client::join(server.addr, &code, HOST, "Host").await;
+    host.send(json!({"t": "sit", "colour": "yellow"})).await;
+    host.send(json!({"t": "add_cpu", "colour": "red", "level": "random"}))
+        .await;
+    host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
+        .await;
+    (server, host)
+}
