@@ -94,3 +94,24 @@ test('the page speaks the browser language and every language is complete', asyn
     await context.close();
   }
 });
+
+test('a Vietnamese game is played on the horse board to the end', async () => {
+  const page = await browser.newPage({ viewport: { width: 360, height: 640 } });
+  const errors = await open(page);
+  await page.selectOption('select[name=preset]', 'vietnamese');
+  await page.selectOption('select[name=opponents]', '1');
+  await page.selectOption('select[name=level]', 'random');
+  await page.click('#vs-cpu button[type=submit]');
+  for (let i = 0; i < 30; i++) {
+    if (await page.isEnabled('#roll')) await page.click('#roll');
+    const legal = await page.$('.piece.legal');
+    if (legal) await legal.click();
+  }
+  await page.screenshot({ path: `${shots}/horse-board.png` });
+  // 56 track squares (14 an arm) and six home cells an arm are drawn.
+  assert.equal(await page.$$eval('#board rect', (r) => r.length) >= 56 + 24, true);
+  await playToTheEnd(page);
+  assert.match(await page.textContent('#status'), /1\./);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

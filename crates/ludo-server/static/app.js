@@ -91,7 +91,7 @@ async function main() {
       await navigator.clipboard?.writeText($('link').textContent).catch(() => {});
       view.announce(t('online.copied'));
     };
-    new OnlineRoom(invited[1], { ...view, seats: $('seats'), link: $('link'),
+    new OnlineRoom(engine, invited[1], { ...view, seats: $('seats'), link: $('link'),
       connection: $('connection') });
     document.body.dataset.ready = 'true';
     return;

@@ -13,18 +13,38 @@ function turn([r, c], times) {
   return [r, c];
 }
 
-// Arm 0's thirteen track squares from its start, then its home column; the others are turned.
-const ARM = [[6, 1], [6, 2], [6, 3], [6, 4], [6, 5], [5, 6], [4, 6], [3, 6], [2, 6], [1, 6],
-  [0, 6], [0, 7], [0, 8]];
-const HOME = [[7, 1], [7, 2], [7, 3], [7, 4], [7, 5]];
+// Arm 0's track squares from its start, then its home column; the other arms are turned. The
+// Ludo board brings 13 squares an arm and a finish in the centre; the horse board (cờ cá ngựa)
+// 14, the inner corners included, and six home cells reaching the centre.
+const LAYOUTS = {
+  ludo: {
+    arm: [[6, 1], [6, 2], [6, 3], [6, 4], [6, 5], [5, 6], [4, 6], [3, 6], [2, 6], [1, 6],
+      [0, 6], [0, 7], [0, 8]],
+    home: [[7, 1], [7, 2], [7, 3], [7, 4], [7, 5]],
+    centre: true,
+  },
+  horse: {
+    arm: [[6, 0], [6, 1], [6, 2], [6, 3], [6, 4], [6, 5], [6, 6], [5, 6], [4, 6], [3, 6],
+      [2, 6], [1, 6], [0, 6], [0, 7]],
+    home: [[7, 1], [7, 2], [7, 3], [7, 4], [7, 5], [7, 6]],
+    centre: false,
+  },
+};
 const BASE = [[1.5, 1.5], [1.5, 3.5], [3.5, 1.5], [3.5, 3.5]];
-export const TRACK = [0, 1, 2, 3].flatMap((arm) => ARM.map((cell) => turn(cell, arm)));
+
+/** The drawing of a board whose numbers the engine gave (`engine.board(position)`). */
+export function layoutOf(geometry) {
+  const shape = LAYOUTS[geometry.board] ?? LAYOUTS.ludo;
+  const track = [0, 1, 2, 3].flatMap((arm) => shape.arm.map((cell) => turn(cell, arm)));
+  return { ...geometry, shape, track };
+}
 
 /** Where a piece of the seat on `arm` at `progress` stands, in grid cells. */
-export function cellOf(arm, progress, index, finishedBefore = 0) {
-  if (progress === 'base') return turn(BASE[index], arm).map((v) => v);
-  if (progress <= 50) return TRACK[(13 * arm + progress) % 52];
-  if (progress <= 55) return turn(HOME[progress - 51], arm);
+export function cellOf(layout, arm, progress, index, finishedBefore = 0) {
+  if (progress === 'base') return turn(BASE[index], arm);
+  if (progress <= layout.door) return layout.track[(layout.arm_len * arm + progress) % layout.track_len];
+  const home = layout.shape.home[progress - layout.door - 1];
+  if (home) return turn(home, arm);
   const spot = [[7, 6.2], [6.6, 6.6], [7.4, 6.6], [7, 7]][finishedBefore % 4];
   return turn(spot, arm);
 }
@@ -50,7 +70,8 @@ function square(parent, [r, c], fill, label) {
  * Draws `position` into `svg`. `legal` moves are highlighted; `onPick(piece)` is called when the
  * player picks one of them. Returns nothing: the SVG is redrawn from the position every time.
  */
-export function drawBoard(svg, position, legal = [], onPick = null, t = (k) => k) {
+export function drawBoard(svg, position, geometry, legal = [], onPick = null, t = (k) => k) {
+  const layout = layoutOf(geometry);
   svg.replaceChildren();
   svg.setAttribute('viewBox', `0 0 ${15 * CELL} ${15 * CELL}`);
   const seats = position.seats;
@@ -67,27 +88,31 @@ export function drawBoard(svg, position, legal = [], onPick = null, t = (k) => k
     const mark = el('text', { x: (x + 3) * CELL, y: (y + 3.35) * CELL, 'text-anchor': 'middle',
       'font-size': CELL * 1.2, fill: FILL[colour], opacity: 0.35 }, svg);
     mark.textContent = MARK[colour];
-    HOME.forEach((cell) => square(svg, turn(cell, arm), FILL[colour], MARK[colour]));
+    layout.shape.home.forEach((cell) => square(svg, turn(cell, arm), FILL[colour], MARK[colour]));
   }
-  const safe = position.rules?.safe ?? 'starts_and_stars';
-  TRACK.forEach((cell, i) => {
-    const arm = Math.floor(i / 13);
-    const start = i % 13 === 0;
-    const star = i % 13 === 8;
+  const safe = new Set(layout.safe);
+  layout.track.forEach((cell, i) => {
+    const arm = Math.floor(i / layout.arm_len);
+    const start = i % layout.arm_len === 0;
     const fill = start ? FILL[COLOURS[arm]] : '#fff';
-    square(svg, cell, fill, star && safe === 'starts_and_stars' ? '★' : '');
+    square(svg, cell, fill, safe.has(i) && !start ? '★' : '');
   });
-  el('rect', { x: 6 * CELL, y: 6 * CELL, width: 3 * CELL, height: 3 * CELL, fill: '#eee',
-    stroke: '#555' }, svg);
+  if (layout.shape.centre) {
+    el('rect', { x: 6 * CELL, y: 6 * CELL, width: 3 * CELL, height: 3 * CELL, fill: '#eee',
+      stroke: '#555' }, svg);
+  } else {
+    el('rect', { x: 7 * CELL, y: 7 * CELL, width: CELL, height: CELL, fill: '#eee',
+      stroke: '#555' }, svg);
+  }
   const picks = new Map(legal.map((m) => [m.piece, m]));
   // Where every piece stands; pieces sharing a cell are fanned out so each stays visible.
   const placed = [];
   for (const colour of seats) {
-    const arm = COLOURS.indexOf(colour);
+    const arm = layout.seat_arms[colour];
     let finished = 0;
     position.pieces[colour].forEach((progress, index) => {
-      const isFinished = progress === 56;
-      const cell = cellOf(arm, progress, index, isFinished ? finished++ : 0);
+      const isFinished = progress === layout.last && layout.shape.centre;
+      const cell = cellOf(layout, arm, progress, index, isFinished ? finished++ : 0);
       placed.push({ colour, index, cell });
     });
   }

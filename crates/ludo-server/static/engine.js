@@ -1,7 +1,7 @@
 // The rules engine and the CPU players, compiled to WebAssembly from the same Rust code the
 // server runs. JSON goes in and out; no rule is decided in JavaScript.
 
-const OPS = { new: 1, roll: 2, legal: 3, move: 4, bot: 5, verify: 6, dice: 7 };
+const OPS = { new: 1, roll: 2, legal: 3, move: 4, bot: 5, verify: 6, dice: 7, board: 8 };
 
 /** An error the engine answered with: an illegal action or a position that cannot occur. */
 export class EngineError extends Error {}
@@ -49,6 +49,11 @@ export class Engine {
   /** How many dice the seat to act throws now (one in a roll-off). */
   diceToThrow(position) {
     return this.call(OPS.dice, position);
+  }
+
+  /** The board's numbers, for drawing: kind, arms, squares, door, safe squares, seats' arms. */
+  board(position) {
+    return this.call(OPS.board, position);
   }
 
   /** The legal moves of a position in phase move. */

@@ -115,7 +115,8 @@ export class LocalGame {
     const p = this.position;
     const human = this.isHumanTurn();
     const legal = p.turn.phase === 'move' ? this.engine.legal(p) : [];
-    drawBoard(this.view.board, p, human ? legal : [], (piece) => this.humanMove(piece), t);
+    const geometry = this.engine.board(p);
+    drawBoard(this.view.board, p, geometry, human ? legal : [], (piece) => this.humanMove(piece), t);
     this.view.rollButton.disabled = !(human && ['roll', 'rolloff'].includes(p.turn.phase));
     this.view.status.textContent = statusText(p, t);
     this.view.log.replaceChildren(...this.game.log.map((line) => {

@@ -40,8 +40,12 @@ export async function createRoom(rules, clock = null) {
 }
 
 export class OnlineRoom {
-  /** @param view `{board, status, rollButton, log, seats, link, connection, t}` */
-  constructor(code, view) {
+  /**
+   * @param engine the WebAssembly engine, for the board's numbers
+   * @param view `{board, status, rollButton, log, seats, link, connection, t}`
+   */
+  constructor(engine, code, view) {
+    this.engine = engine;
     this.code = code;
     this.view = view;
     this.you = null;
@@ -117,7 +121,7 @@ export class OnlineRoom {
     }
     const position = game.position;
     const mine = position.turn.seat === this.mySeat() && position.turn.phase !== 'over';
-    drawBoard(this.view.board, position, mine ? game.legal : [],
+    drawBoard(this.view.board, position, this.engine.board(position), mine ? game.legal : [],
       (piece) => this.send({ t: 'move', piece, version: game.version }), t);
     this.view.rollButton.disabled = !(mine && ['roll', 'rolloff'].includes(position.turn.phase));
     this.view.status.textContent = statusText(position, t, game.deadline);

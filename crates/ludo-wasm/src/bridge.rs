@@ -21,6 +21,8 @@ pub const BOT: u32 = 5;
 pub const VERIFY: u32 = 6;
 /// A position → how many dice its seat throws now (one in a roll-off).
 pub const DICE: u32 = 7;
+/// A position → its board, for drawing: kind, arms, squares, door, safe squares, each seat's arm.
+pub const BOARD: u32 = 8;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -114,6 +116,28 @@ fn run(op: u32, input: &str) -> Result<Value, String> {
             Ok(json!({ "verified": true, "position": position(&end) }))
         }
         DICE => Ok(json!(game(&parse(input)?)?.dice_to_throw())),
+        BOARD => {
+            let g = game(&parse(input)?)?;
+            let geometry = g.geometry();
+            let safe: Vec<u8> = (0..geometry.track_len())
+                .filter(|&s| geometry.is_safe(s))
+                .collect();
+            let arms: serde_json::Map<String, Value> = g
+                .seats()
+                .iter()
+                .map(|&s| (s.name().to_owned(), json!(g.arm(s))))
+                .collect();
+            Ok(json!({
+                "board": geometry.board(),
+                "arms": geometry.arms(),
+                "arm_len": geometry.arm_len(),
+                "track_len": geometry.track_len(),
+                "door": geometry.door(),
+                "last": geometry.last(),
+                "safe": safe,
+                "seat_arms": arms,
+            }))
+        }
         _ => Err(format!("unknown operation {op}")),
     }
 }
@@ -128,6 +152,12 @@ mod tests {
         let position = &start["ok"];
         assert_eq!(position["turn"]["phase"], "roll");
         assert_eq!(call(DICE, &position.to_string())["ok"], 1);
+        let board = &call(BOARD, &position.to_string())["ok"];
+        assert_eq!(
+            (board["board"].as_str(), board["track_len"].as_u64()),
+            (Some("ludo"), Some(52))
+        );
+        assert_eq!(board["seat_arms"]["red"], 2);
         let rolled = call(
             ROLL,
             &json!({"position": position, "dice": [6]}).to_string(),
