@@ -115,3 +115,49 @@ test('a Vietnamese game is played on the horse board to the end', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a hot-seat game for two is saved, reloaded and continued', async () => {
+  const page = await browser.newPage();
+  const errors = await open(page);
+  await page.selectOption('#hot-seat select[name=people]', '2');
+  await page.click('#hot-seat button[type=submit]');
+  for (let i = 0; i < 12; i++) {
+    if (await page.isEnabled('#roll')) await page.click('#roll');
+    const legal = await page.$('.piece.legal');
+    if (legal) await legal.click();
+  }
+  const before = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.local.v1')));
+  assert.deepEqual(Object.values(before.players), ['human', 'human']);
+  await page.reload();
+  await page.waitForSelector('body[data-ready=true]');
+  await page.click('#resume');
+  const status = await page.textContent('#status');
+  assert.match(status, /yellow|red/);
+  await playToTheEnd(page);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the house rules chosen are the rules played: auto_exit brings a piece out at once', async () => {
+  const page = await browser.newPage();
+  const errors = await open(page);
+  await page.click('#house-rules summary');
+  await page.selectOption('select[data-option=no_piece_out]', '"auto_exit"');
+  await page.selectOption('#hot-seat select[name=people]', '2');
+  await page.click('#hot-seat button[type=submit]');
+  await page.click('#roll');
+  const position = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.local.v1')).position);
+  assert.equal(position.rules.no_piece_out, 'auto_exit');
+  assert.deepEqual(position.pieces.yellow, [0, 'base', 'base', 'base'], 'the first throw brought a piece out');
+  assert.equal(position.turn.seat, 'red', 'and ended the turn');
+  // A contradictory mix is refused with the engine's words, and no game starts.
+  await page.click('#back');
+  await page.waitForSelector('body[data-ready=true]');
+  await page.click('#house-rules summary');
+  await page.selectOption('select[data-option=dice]', '2');
+  await page.click('#hot-seat button[type=submit]');
+  assert.match(await page.textContent('#options-error'), /dice/);
+  assert.ok(await page.isHidden('#play'));
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -29,8 +29,60 @@ function seatsFor(opponents) {
   return [[], ['yellow', 'red'], ['yellow', 'blue', 'red'], COLOURS][opponents];
 }
 
+let presets = [];
+
+/** The rules chosen: the preset, and every house rule changed from its value. */
+function chosenRules() {
+  const preset = new FormData($('vs-cpu')).get('preset');
+  const defaults = presets.find((p) => p.preset === preset)?.options ?? {};
+  const rules = { preset };
+  for (const control of $('options').querySelectorAll('[data-option]')) {
+    const name = control.dataset.option;
+    const value = control.type === 'checkbox' ? control.checked : JSON.parse(control.value);
+    if (JSON.stringify(value) !== JSON.stringify(defaults[name])) rules[name] = value;
+  }
+  return rules;
+}
+
+/** One control per house rule, set to the chosen preset's values, each default marked. */
+function showOptions(choices) {
+  const preset = new FormData($('vs-cpu')).get('preset');
+  const defaults = presets.find((p) => p.preset === preset)?.options ?? {};
+  const rows = Object.entries(choices).map(([name, values]) => {
+    const label = document.createElement('label');
+    const text = document.createElement('span');
+    text.textContent = t(`option.${name}`);
+    label.append(text);
+    if (values.length === 2 && values.includes(true)) {
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.checked = defaults[name];
+      box.dataset.option = name;
+      label.append(box);
+    } else {
+      const select = document.createElement('select');
+      select.dataset.option = name;
+      for (const value of values) {
+        const json = JSON.stringify(value);
+        const isDefault = json === JSON.stringify(defaults[name]);
+        const shown = Array.isArray(value) ? value.join(', ') || '—' : t(`value.${value}`);
+        select.append(new Option(isDefault ? `${shown} (${t('default')})` : shown, json, false, isDefault));
+      }
+      label.append(select);
+    }
+    return label;
+  });
+  const error = document.createElement('p');
+  error.id = 'options-error';
+  error.setAttribute('role', 'alert');
+  $('options').replaceChildren(...rows, error);
+}
+
 async function showRules() {
-  const { presets } = await (await fetch('/api/rules')).json();
+  const answer = await (await fetch('/api/rules')).json();
+  presets = answer.presets;
+  showOptions(answer.choices);
+  $('vs-cpu').elements.preset.onchange = () => showOptions(answer.choices);
   const table = document.createElement('table');
   const head = table.createTHead().insertRow();
   for (const text of [t('table.option'), ...presets.map((p) => t(`preset.${p.preset}`))]) {
@@ -63,14 +115,24 @@ async function main() {
     $('play').hidden = false;
     game.after();
   };
+  const begin = (players) => {
+    try {
+      show(LocalGame.start(engine, chosenRules(), players, view));
+    } catch (error) {
+      view.announce(error.message);
+      $('options-error').textContent = error.message;
+    }
+  };
   $('vs-cpu').addEventListener('submit', (event) => {
     event.preventDefault();
     const form = new FormData(event.target);
     const seats = seatsFor(Number(form.get('opponents')));
-    const players = Object.fromEntries(
-      seats.map((s) => [s, s === 'yellow' ? 'human' : form.get('level')]),
-    );
-    show(LocalGame.start(engine, form.get('preset'), players, view));
+    begin(Object.fromEntries(seats.map((s) => [s, s === 'yellow' ? 'human' : form.get('level')])));
+  });
+  $('hot-seat').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const seats = seatsFor(Number(new FormData(event.target).get('people')) - 1);
+    begin(Object.fromEntries(seats.map((s) => [s, 'human'])));
   });
   const friends = $('friends');
   friends.elements.name.value = playerName();
@@ -102,8 +164,8 @@ async function main() {
     $('resume').onclick = () => show(new LocalGame(engine, saved, view));
   }
   $('back').onclick = () => location.reload();
+  await showRules().catch((error) => view.announce(error.message));
   document.body.dataset.ready = 'true';
-  showRules().catch(() => {});
 }
 
 main();

@@ -33,6 +33,23 @@ const TABLES = {
     'online.playAgain': 'Play again',
     'table.option': 'option',
     'language': 'Language',
+    'home.hotSeat': 'Play on this device', 'home.people': 'People', 'home.houseRules': 'House rules',
+    'default': 'default',
+    'option.board': 'Board', 'option.layout': 'Layout', 'option.dice': 'Dice',
+    'option.exit_values': 'Throws that bring a piece out', 'option.exit_on_double': 'A double brings a piece out',
+    'option.bonus_values': 'Throws that give another throw', 'option.bonus_on_double': 'A double gives another throw',
+    'option.three_bonus_forfeit': 'A third bonus throw in a row ends the turn',
+    'option.bonus_on_capture': 'A capture gives another throw', 'option.bonus_on_finish': 'Finishing a piece gives another throw',
+    'option.bonus_if_no_move': 'A bonus throw with no move still gives another throw',
+    'option.no_piece_out': 'With no piece out', 'option.safe': 'Safe squares', 'option.passing': 'What blocks a piece',
+    'option.stacking': 'Own pieces may share a square', 'option.exact_finish': 'The finish needs the exact count',
+    'option.rank_everyone': 'Play on until everyone is placed', 'option.first_player': 'Who starts',
+    'value.ludo': 'Ludo', 'value.horse': 'Horse board (cờ cá ngựa)', 'value.cross': 'Cross',
+    'value.by_players': 'One arm per player', 'value.1': '1', 'value.2': '2',
+    'value.roll': 'Throw as usual', 'value.auto_exit': 'A piece comes out by itself', 'value.three_tries': 'Three tries',
+    'value.starts_and_stars': 'Starts and stars', 'value.starts': 'Starts only', 'value.none': 'None',
+    'value.blockades': 'Blockades', 'value.free': 'Nothing', 'value.opponents': 'Any opponent', 'value.any': 'Any piece',
+    'value.seat_order': 'The first seat', 'value.highest_roll': 'The highest throw',
   },
   fr: {
     'title': 'Ludo',
@@ -54,6 +71,7 @@ const TABLES = {
     'online.free': 'libre', 'online.away': 'absent', 'online.sit': 'S’asseoir ici',
     'online.addCpu': 'Ajouter l’ordinateur', 'online.removeCpu': 'Retirer', 'online.start': 'Commencer la partie',
     'online.playAgain': 'Rejouer', 'table.option': 'option', 'language': 'Langue',
+    'home.hotSeat': 'Jouer sur cet appareil', 'home.people': 'Joueurs', 'home.houseRules': 'Règles maison', 'default': 'par défaut',
   },
   pt: {
     'title': 'Ludo',
@@ -75,6 +93,7 @@ const TABLES = {
     'online.free': 'livre', 'online.away': 'ausente', 'online.sit': 'Sentar aqui',
     'online.addCpu': 'Adicionar computador', 'online.removeCpu': 'Remover', 'online.start': 'Começar o jogo',
     'online.playAgain': 'Jogar de novo', 'table.option': 'opção', 'language': 'Idioma',
+    'home.hotSeat': 'Jogar neste aparelho', 'home.people': 'Pessoas', 'home.houseRules': 'Regras da casa', 'default': 'padrão',
   },
   ru: {
     'title': 'Лудо',
@@ -96,6 +115,7 @@ const TABLES = {
     'online.free': 'свободно', 'online.away': 'нет на месте', 'online.sit': 'Сесть сюда',
     'online.addCpu': 'Добавить компьютер', 'online.removeCpu': 'Убрать', 'online.start': 'Начать игру',
     'online.playAgain': 'Сыграть ещё', 'table.option': 'параметр', 'language': 'Язык',
+    'home.hotSeat': 'Играть на одном устройстве', 'home.people': 'Игроки', 'home.houseRules': 'Домашние правила', 'default': 'по умолчанию',
   },
   vi: {
     'title': 'Cờ cá ngựa · Ludo',
@@ -117,6 +137,7 @@ const TABLES = {
     'online.free': 'trống', 'online.away': 'vắng mặt', 'online.sit': 'Ngồi đây',
     'online.addCpu': 'Thêm máy', 'online.removeCpu': 'Bỏ', 'online.start': 'Bắt đầu ván',
     'online.playAgain': 'Chơi lại', 'table.option': 'tùy chọn', 'language': 'Ngôn ngữ',
+    'home.hotSeat': 'Chơi chung trên thiết bị này', 'home.people': 'Số người', 'home.houseRules': 'Luật riêng', 'default': 'mặc định',
   },
 };
 
