@@ -161,3 +161,24 @@ test('the house rules chosen are the rules played: auto_exit brings a piece out 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('once loaded, the site works offline for local games', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${url}/`);
+  await page.waitForSelector('body[data-ready=true]');
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.reload();
+  await page.waitForSelector('body[data-ready=true]');
+  await context.setOffline(true);
+  await page.reload();
+  await page.waitForSelector('body[data-ready=true]');
+  await page.selectOption('#hot-seat select[name=people]', '2');
+  await page.click('#hot-seat button[type=submit]');
+  await page.click('#roll');
+  assert.match(await page.textContent('#status'), /throw|move/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -101,6 +101,8 @@ async function showRules() {
 
 async function main() {
   translate();
+  // Once loaded, the page works offline for local games.
+  navigator.serviceWorker?.register('/sw.js').catch(() => {});
   const engine = await loadEngine();
   const view = {
     board: $('board'),

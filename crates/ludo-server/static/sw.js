@@ -1,0 +1,35 @@
+// Offline play: every file of the page is kept in the browser's cache. Online, the network is
+// asked first (so a new version is seen at once) and the cache refreshed; offline, the cache
+// answers, and local games carry on. Rooms and the API's other calls are never cached.
+
+const CACHE = 'ludo-v1';
+const FILES = ['/', '/app.js', '/app.css', '/engine.js', '/board.js', '/local.js', '/online.js',
+  '/i18n.js', '/engine.wasm', '/api/rules', '/manifest.webmanifest', '/icon.svg'];
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES)));
+  self.skipWaiting();
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(self.clients.claim());
+});
+
+self.addEventListener('fetch', (event) => {
+  const url = new URL(event.request.url);
+  const cacheable = event.request.method === 'GET' && url.origin === location.origin
+    && (FILES.includes(url.pathname) || url.pathname.startsWith('/r/'));
+  if (!cacheable) return;
+  const key = url.pathname.startsWith('/r/') ? '/' : url.pathname;
+  event.respondWith(
+    fetch(event.request)
+      .then((response) => {
+        if (response.ok) {
+          const copy = response.clone();
+          caches.open(CACHE).then((cache) => cache.put(key, copy));
+        }
+        return response;
+      })
+      .catch(() => caches.match(key)),
+  );
+});
