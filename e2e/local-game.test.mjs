@@ -182,3 +182,18 @@ test('once loaded, the site works offline for local games', async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("a game's house rules are one tap away during play", async () => {
+  const page = await browser.newPage();
+  const errors = await open(page);
+  await page.click('#house-rules summary');
+  await page.selectOption('select[data-option=passing]', '"free"');
+  await page.selectOption('#hot-seat select[name=people]', '2');
+  await page.click('#hot-seat button[type=submit]');
+  await page.click('#game-rules summary');
+  const text = await page.textContent('#rules-in-force');
+  assert.match(text, /What blocks a piece\s*Nothing/);
+  assert.match(text, /Safe squares\s*Starts and stars/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -109,6 +109,7 @@ async function main() {
     status: $('status'),
     rollButton: $('roll'),
     log: $('log'),
+    rulesInForce: $('rules-in-force'),
     announce: (text) => { $('announce').textContent = text; },
     t,
   };

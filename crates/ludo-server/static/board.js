@@ -172,3 +172,20 @@ export function statusText(position, t, deadline = null) {
   const left = deadline ? ` · ${Math.max(0, Math.round((deadline - Date.now()) / 1000))} s` : '';
   return t(`turn.${position.turn.phase}`, { seat: t(`seat.${position.turn.seat}`) }) + roll + left;
 }
+
+/** Fills `table` with every option in force (`engine.options(position)`), one row each. */
+export function drawRulesInForce(table, inForce, t) {
+  const rows = Object.entries(inForce.options).map(([name, value]) => {
+    const row = document.createElement('tr');
+    const label = document.createElement('th');
+    label.textContent = t(`option.${name}`);
+    const cell = document.createElement('td');
+    cell.textContent = typeof value === 'boolean' ? t(value ? 'yes' : 'no')
+      : Array.isArray(value) ? value.join(', ') || '—' : t(`value.${value}`);
+    row.append(label, cell);
+    return row;
+  });
+  const caption = document.createElement('caption');
+  caption.textContent = t(`preset.${inForce.preset}`);
+  table.replaceChildren(caption, ...rows);
+}

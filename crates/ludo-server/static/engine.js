@@ -1,7 +1,7 @@
 // The rules engine and the CPU players, compiled to WebAssembly from the same Rust code the
 // server runs. JSON goes in and out; no rule is decided in JavaScript.
 
-const OPS = { new: 1, roll: 2, legal: 3, move: 4, bot: 5, verify: 6, dice: 7, board: 8 };
+const OPS = { new: 1, roll: 2, legal: 3, move: 4, bot: 5, verify: 6, dice: 7, board: 8, options: 9 };
 
 /** An error the engine answered with: an illegal action or a position that cannot occur. */
 export class EngineError extends Error {}
@@ -54,6 +54,11 @@ export class Engine {
   /** The board's numbers, for drawing: kind, arms, squares, door, safe squares, seats' arms. */
   board(position) {
     return this.call(OPS.board, position);
+  }
+
+  /** Every option in force in a position's game, and the preset it starts from. */
+  options(position) {
+    return this.call(OPS.options, position);
   }
 
   /** The legal moves of a position in phase move. */

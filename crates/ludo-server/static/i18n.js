@@ -34,7 +34,7 @@ const TABLES = {
     'table.option': 'option',
     'language': 'Language',
     'home.hotSeat': 'Play on this device', 'home.people': 'People', 'home.houseRules': 'House rules',
-    'default': 'default',
+    'default': 'default', 'play.rules': 'Rules of this game', 'yes': 'yes', 'no': 'no',
     'option.board': 'Board', 'option.layout': 'Layout', 'option.dice': 'Dice',
     'option.exit_values': 'Throws that bring a piece out', 'option.exit_on_double': 'A double brings a piece out',
     'option.bonus_values': 'Throws that give another throw', 'option.bonus_on_double': 'A double gives another throw',
@@ -71,7 +71,7 @@ const TABLES = {
     'online.free': 'libre', 'online.away': 'absent', 'online.sit': 'S’asseoir ici',
     'online.addCpu': 'Ajouter l’ordinateur', 'online.removeCpu': 'Retirer', 'online.start': 'Commencer la partie',
     'online.playAgain': 'Rejouer', 'table.option': 'option', 'language': 'Langue',
-    'home.hotSeat': 'Jouer sur cet appareil', 'home.people': 'Joueurs', 'home.houseRules': 'Règles maison', 'default': 'par défaut',
+    'home.hotSeat': 'Jouer sur cet appareil', 'home.people': 'Joueurs', 'home.houseRules': 'Règles maison', 'default': 'par défaut', 'play.rules': 'Règles de cette partie', 'yes': 'oui', 'no': 'non',
   },
   pt: {
     'title': 'Ludo',
@@ -93,7 +93,7 @@ const TABLES = {
     'online.free': 'livre', 'online.away': 'ausente', 'online.sit': 'Sentar aqui',
     'online.addCpu': 'Adicionar computador', 'online.removeCpu': 'Remover', 'online.start': 'Começar o jogo',
     'online.playAgain': 'Jogar de novo', 'table.option': 'opção', 'language': 'Idioma',
-    'home.hotSeat': 'Jogar neste aparelho', 'home.people': 'Pessoas', 'home.houseRules': 'Regras da casa', 'default': 'padrão',
+    'home.hotSeat': 'Jogar neste aparelho', 'home.people': 'Pessoas', 'home.houseRules': 'Regras da casa', 'default': 'padrão', 'play.rules': 'Regras deste jogo', 'yes': 'sim', 'no': 'não',
   },
   ru: {
     'title': 'Лудо',
@@ -115,7 +115,7 @@ const TABLES = {
     'online.free': 'свободно', 'online.away': 'нет на месте', 'online.sit': 'Сесть сюда',
     'online.addCpu': 'Добавить компьютер', 'online.removeCpu': 'Убрать', 'online.start': 'Начать игру',
     'online.playAgain': 'Сыграть ещё', 'table.option': 'параметр', 'language': 'Язык',
-    'home.hotSeat': 'Играть на одном устройстве', 'home.people': 'Игроки', 'home.houseRules': 'Домашние правила', 'default': 'по умолчанию',
+    'home.hotSeat': 'Играть на одном устройстве', 'home.people': 'Игроки', 'home.houseRules': 'Домашние правила', 'default': 'по умолчанию', 'play.rules': 'Правила этой игры', 'yes': 'да', 'no': 'нет',
   },
   vi: {
     'title': 'Cờ cá ngựa · Ludo',
@@ -137,7 +137,7 @@ const TABLES = {
     'online.free': 'trống', 'online.away': 'vắng mặt', 'online.sit': 'Ngồi đây',
     'online.addCpu': 'Thêm máy', 'online.removeCpu': 'Bỏ', 'online.start': 'Bắt đầu ván',
     'online.playAgain': 'Chơi lại', 'table.option': 'tùy chọn', 'language': 'Ngôn ngữ',
-    'home.hotSeat': 'Chơi chung trên thiết bị này', 'home.people': 'Số người', 'home.houseRules': 'Luật riêng', 'default': 'mặc định',
+    'home.hotSeat': 'Chơi chung trên thiết bị này', 'home.people': 'Số người', 'home.houseRules': 'Luật riêng', 'default': 'mặc định', 'play.rules': 'Luật của ván này', 'yes': 'có', 'no': 'không',
   },
 };
 

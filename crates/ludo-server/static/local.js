@@ -2,7 +2,7 @@
 // throws the dice (from the browser's cryptographic generator), draws and asks. The game is saved
 // in this browser after every action and survives a reload.
 
-import { drawBoard, statusText } from './board.js';
+import { drawBoard, drawRulesInForce, statusText } from './board.js';
 
 const SAVE_KEY = 'ludo.local.v1';
 
@@ -119,6 +119,7 @@ export class LocalGame {
     drawBoard(this.view.board, p, geometry, human ? legal : [], (piece) => this.humanMove(piece), t);
     this.view.rollButton.disabled = !(human && ['roll', 'rolloff'].includes(p.turn.phase));
     this.view.status.textContent = statusText(p, t);
+    drawRulesInForce(this.view.rulesInForce, this.engine.options(p), t);
     this.view.log.replaceChildren(...this.game.log.map((line) => {
       const li = document.createElement('li');
       li.textContent = line;

@@ -2,7 +2,7 @@
 // acted on, and redraws from whatever state the server sends. It reconnects by itself, and the
 // same device gets its seat back.
 
-import { drawBoard, statusText, COLOURS } from './board.js';
+import { drawBoard, drawRulesInForce, statusText, COLOURS } from './board.js';
 
 const DEVICE_KEY = 'ludo.device';
 const NAME_KEY = 'ludo.name';
@@ -125,6 +125,7 @@ export class OnlineRoom {
       (piece) => this.send({ t: 'move', piece, version: game.version }), t);
     this.view.rollButton.disabled = !(mine && ['roll', 'rolloff'].includes(position.turn.phase));
     this.view.status.textContent = statusText(position, t, game.deadline);
+    drawRulesInForce(this.view.rulesInForce, this.engine.options(position), t);
   }
 
   drawSeats() {

@@ -23,6 +23,8 @@ pub const VERIFY: u32 = 6;
 pub const DICE: u32 = 7;
 /// A position → its board, for drawing: kind, arms, squares, door, safe squares, each seat's arm.
 pub const BOARD: u32 = 8;
+/// A position → every option in force (the preset's values with the overrides applied).
+pub const OPTIONS: u32 = 9;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -116,6 +118,10 @@ fn run(op: u32, input: &str) -> Result<Value, String> {
             Ok(json!({ "verified": true, "position": position(&end) }))
         }
         DICE => Ok(json!(game(&parse(input)?)?.dice_to_throw())),
+        OPTIONS => {
+            let g = game(&parse(input)?)?;
+            Ok(json!({ "preset": g.rules().preset_name(), "options": g.options() }))
+        }
         BOARD => {
             let g = game(&parse(input)?)?;
             let geometry = g.geometry();
@@ -158,6 +164,8 @@ mod tests {
             (Some("ludo"), Some(52))
         );
         assert_eq!(board["seat_arms"]["red"], 2);
+        let options = &call(OPTIONS, &position.to_string())["ok"];
+        assert_eq!(options["options"]["passing"], "blockades");
         let rolled = call(
             ROLL,
             &json!({"position": position, "dice": [6]}).to_string(),
