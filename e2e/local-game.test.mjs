@@ -4,17 +4,12 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { launch, url } from './browser.mjs';
 
-const url = process.env.LUDO_URL;
 const shots = process.env.LUDO_SHOTS ?? '/tmp/ludo-shots';
 mkdirSync(shots, { recursive: true });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launch();
 after(() => browser.close());
 
 async function open(page, path = '/?cpu-delay=0') {

@@ -2,14 +2,9 @@
 // the end, with a reload in the middle that reclaims the seat.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium } from 'playwright-core';
+import { launch, url } from './browser.mjs';
 
-const url = process.env.LUDO_URL;
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launch();
 after(() => browser.close());
 
 async function person(path) {
