@@ -21,6 +21,15 @@ async function open(page, path = '/?cpu-delay=0') {
   return errors;
 }
 
+/** `count` times: throw if the person may, then move the first legal piece if there is one. */
+async function playSteps(page, count) {
+  for (let i = 0; i < count; i++) {
+    if (await page.isEnabled('#roll')) await page.click('#roll');
+    const legal = await page.$('.piece.legal');
+    if (legal) await legal.click();
+  }
+}
+
 /** Plays the person's turns (throw, then the first legal piece) until the game is over. */
 async function playToTheEnd(page, limit = 3000) {
   for (let i = 0; i < limit; i++) {
@@ -55,11 +64,7 @@ test('a local game is saved after every action and resumed after a reload', asyn
   const errors = await open(page, '/?cpu-delay=0');
   await page.selectOption('select[name=opponents]', '1');
   await page.click('#vs-cpu button[type=submit]');
-  for (let i = 0; i < 10; i++) {
-    if (await page.isEnabled('#roll')) await page.click('#roll');
-    const legal = await page.$('.piece.legal');
-    if (legal) await legal.click();
-  }
+  await playSteps(page, 10);
   const saved = await page.evaluate(() => localStorage.getItem('ludo.local.v1'));
   assert.ok(saved, 'the game is in local storage');
   const before = JSON.parse(saved).position;
@@ -97,11 +102,7 @@ test('a Vietnamese game is played on the horse board to the end', async () => {
   await page.selectOption('select[name=opponents]', '1');
   await page.selectOption('select[name=level]', 'random');
   await page.click('#vs-cpu button[type=submit]');
-  for (let i = 0; i < 30; i++) {
-    if (await page.isEnabled('#roll')) await page.click('#roll');
-    const legal = await page.$('.piece.legal');
-    if (legal) await legal.click();
-  }
+  await playSteps(page, 30);
   await page.screenshot({ path: `${shots}/horse-board.png` });
   // 56 track squares (14 an arm) and six home cells an arm are drawn.
   assert.equal(await page.$$eval('#board rect', (r) => r.length) >= 56 + 24, true);
@@ -116,11 +117,7 @@ test('a hot-seat game for two is saved, reloaded and continued', async () => {
   const errors = await open(page);
   await page.selectOption('#hot-seat select[name=people]', '2');
   await page.click('#hot-seat button[type=submit]');
-  for (let i = 0; i < 12; i++) {
-    if (await page.isEnabled('#roll')) await page.click('#roll');
-    const legal = await page.$('.piece.legal');
-    if (legal) await legal.click();
-  }
+  await playSteps(page, 12);
   const before = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.local.v1')));
   assert.deepEqual(Object.values(before.players), ['human', 'human']);
   await page.reload();
