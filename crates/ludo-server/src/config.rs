@@ -37,6 +37,15 @@ pub struct Config {
         hide = true
     )]
     pub clock_second_ms: u64,
+    /// Milliseconds in one second of matchmaking (ranges widen each second): 1000, except to
+    /// test matchmaking quickly.
+    #[arg(
+        long,
+        env = "LUDO_MATCH_SECOND_MS",
+        default_value_t = 1000,
+        hide = true
+    )]
+    pub match_second_ms: u64,
 }
 
 impl Config {
@@ -49,6 +58,7 @@ impl Config {
             cpu_delay_ms: 0,
             grace_ms: 300,
             clock_second_ms: 10,
+            match_second_ms: 1000,
             rate: 100_000,
         }
     }

@@ -7,7 +7,9 @@
 
 mod config;
 mod ids;
+pub mod matchmaking;
 pub mod protocol;
+pub mod rating;
 mod room;
 mod routes;
 mod store;
@@ -21,7 +23,7 @@ use tokio::net::TcpListener;
 
 pub use config::Config;
 pub use room::Rooms;
-pub use store::{Backend, SqliteBackend, Store, StoreError};
+pub use store::{Backend, RatingChange, SqliteBackend, Store, StoreError};
 
 /// Every file of the web client built into the server: path, content type, bytes, gzipped.
 pub fn assets() -> &'static [(&'static str, &'static str, &'static [u8], &'static [u8])] {
@@ -46,6 +48,8 @@ pub struct Metrics {
 pub struct AppState {
     /// The rooms.
     pub rooms: Rooms,
+    /// Quick ranked play's waiting list.
+    pub matchmaker: matchmaking::Matchmaker,
     /// The storage.
     pub store: Store,
     /// The counters.
@@ -83,8 +87,16 @@ impl Application {
         .await
         .map_err(std::io::Error::other)?;
         let (stop, stopping) = tokio::sync::watch::channel(false);
+        let matchmaker = matchmaking::Matchmaker::start(
+            rooms.clone(),
+            store.clone(),
+            matchmaking::pool::Params::standard(std::time::Duration::from_millis(
+                config.match_second_ms.max(1),
+            )),
+        );
         let state = AppState {
             rooms,
+            matchmaker,
             store: store.clone(),
             metrics,
             next_conn: Arc::default(),

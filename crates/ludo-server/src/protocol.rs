@@ -5,8 +5,10 @@ use std::collections::BTreeMap;
 
 use ludo_bots::Level;
 use ludo_fair::Action;
-use ludo_rules::{Colour, MoveList, Rules, Setup};
+use ludo_rules::{Colour, MoveList, Preset, Rules, Setup};
 use serde::{Deserialize, Serialize};
+
+use crate::matchmaking::pool::SizeWish;
 
 /// The largest message a client may send, in bytes.
 pub const MAX_MESSAGE_BYTES: usize = 4096;
@@ -59,6 +61,37 @@ pub enum ClientMsg {
     },
     /// Host only: a new game at the same table.
     PlayAgain,
+    /// Instead of `hello`, as the first message: ask for a quick ranked game. The server
+    /// answers `seeking` while it looks, then `matched` with the room to join; closing the
+    /// connection gives up.
+    Seek {
+        /// The device's secret, as in `hello`.
+        device: String,
+        /// The display name.
+        name: String,
+        /// The rules: `qdan`, `classic` or `vietnamese` (each preset's own rules).
+        rules: Preset,
+        /// The seats wanted: 2, 3, 4 or `"any"` (Vietnamese ranked tables have 2).
+        size: SizeName,
+    },
+}
+
+/// A table size as asked for: 2, 3, 4 or `"any"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SizeName(pub SizeWish);
+
+impl<'de> Deserialize<'de> for SizeName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match serde_json::Value::deserialize(d)? {
+            serde_json::Value::String(s) if s == "any" => Ok(SizeName(SizeWish::Any)),
+            serde_json::Value::Number(n) if matches!(n.as_u64(), Some(2..=4)) => Ok(SizeName(
+                SizeWish::Exactly(n.as_u64().expect("checked") as u8),
+            )),
+            other => Err(serde::de::Error::custom(format!(
+                "size: 2, 3, 4 or \"any\", not {other}"
+            ))),
+        }
+    }
 }
 
 /// A CPU level by name, as in the protocol.
@@ -109,6 +142,30 @@ pub struct Settings {
     pub ranked: bool,
 }
 
+impl Settings {
+    /// Whether a game at a table with `seats` seats under these settings counts for ratings:
+    /// a ranked room, except Vietnamese games of more than two seats, which are always friendly.
+    pub fn rates(&self, seats: usize) -> bool {
+        self.ranked && !(self.rules.preset_name() == Preset::Vietnamese && seats > 2)
+    }
+
+    /// Checks that these settings can be played: ranked games play a preset's own rules, so
+    /// that ratings compare like with like.
+    pub fn check(&self) -> Result<(), Refusal> {
+        let preset = self.rules.preset_name();
+        if self.ranked && self.rules != Rules::preset(preset) {
+            return Err(Refusal::new(
+                "unranked_rules",
+                format!(
+                    "ranked games play the {} rules without house-rule changes",
+                    preset.name()
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// A seat as everyone sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SeatView {
@@ -150,6 +207,8 @@ pub struct GameView {
     pub deadline: Option<i64>,
     /// The seed, once the game is over.
     pub seed: Option<String>,
+    /// Whether the game counts for ratings.
+    pub ranked: bool,
 }
 
 /// A message from the server.
@@ -184,6 +243,29 @@ pub enum ServerMsg {
         /// The game after it (its version is the next action's).
         game: GameView,
     },
+    /// The answer to `seek`, again whenever the accepted rating range widens.
+    Seeking {
+        /// Your rating under the rules asked for.
+        rating: f64,
+        /// How far from it other players' ratings may be, either side.
+        range: f64,
+        /// How many people are looking for a ranked game.
+        waiting: usize,
+    },
+    /// A ranked table was formed: join this room (your seat is taken; the game has started).
+    Matched {
+        /// The room's code.
+        room: String,
+        /// Its invitation link.
+        link: String,
+        /// How many seats the table has.
+        seats: usize,
+    },
+    /// A ranked game ended: every rated player's rating before and after it.
+    Rated {
+        /// One change per person at the table.
+        changes: Vec<crate::store::RatingChange>,
+    },
     /// The server is shutting down; reconnect in a moment.
     Bye,
     /// A request was refused; nothing changed.
@@ -191,7 +273,8 @@ pub enum ServerMsg {
         /// A stable code: `not_your_turn`, `stale_version`, `illegal_move`, `not_seated`,
         /// `game_over`, `bad_message`, `too_large`, `rate_limited`, `no_such_room`, `not_host`,
         /// `seat_taken`, `no_game`, `game_on`, `not_enough_players`, `hello_first`, `bad_name`,
-        /// `internal` (storage failed; try again).
+        /// `ranked_people_only`, `unranked_rules`, `seeking`, `seeking_elsewhere`, `internal`
+        /// (storage failed; try again).
         code: &'static str,
         /// What was wrong, for people.
         message: String,

@@ -39,6 +39,23 @@ impl RoomState {
             last_first: None,
         }
     }
+
+    /// A table whose seats are already taken by these people (seat, identity, name); the
+    /// first is the host.
+    pub fn seated(settings: Settings, people: &[(Colour, String, String)]) -> RoomState {
+        let host = people.first().map(|p| p.1.clone()).unwrap_or_default();
+        let mut state = RoomState::new(host, settings);
+        for (colour, id, name) in people {
+            state.seats.insert(
+                *colour,
+                Occupant::Person {
+                    id: id.clone(),
+                    name: name.clone(),
+                },
+            );
+        }
+        state
+    }
 }
 
 struct Conn {
@@ -106,6 +123,11 @@ pub fn spawn(
 
 impl Room {
     async fn run(mut self, mut queue: mpsc::UnboundedReceiver<Command>) {
+        if self.live.as_ref().is_some_and(|l| l.game.is_over()) {
+            // The last action was stored but the server stopped before the game was marked
+            // over (and rated): finish it now.
+            self.finish().await;
+        }
         loop {
             let wake = self.next_auto_action();
             tokio::select! {
@@ -160,6 +182,11 @@ impl Room {
             Command::View { reply } => {
                 let _ = reply.send(self.view());
             }
+            Command::Begin => {
+                if let Err(refusal) = self.start().await {
+                    tracing::error!(room = %self.code, ?refusal, "a matched game did not start");
+                }
+            }
             Command::Client { conn, msg } => {
                 if let Err(refusal) = self.request(conn, msg).await {
                     let stale = refusal.code == "stale_version";
@@ -181,9 +208,9 @@ impl Room {
             .map(|c| c.identity.clone())
             .ok_or_else(|| Refusal::new("hello_first", "say hello first"))?;
         match msg {
-            ClientMsg::Hello { .. } => Err(Refusal::new(
+            ClientMsg::Hello { .. } | ClientMsg::Seek { .. } => Err(Refusal::new(
                 "bad_message",
-                "hello is the first message only",
+                "hello and seek are first messages only",
             )),
             ClientMsg::Sit { colour } => self.sit(&identity, colour).await,
             ClientMsg::Stand => self.stand(&identity).await,
@@ -191,6 +218,7 @@ impl Room {
                 self.host_only(&identity)?;
                 self.lobby_only()?;
                 self.free_seat(colour)?;
+                self.people_only()?;
                 self.state.seats.insert(colour, Occupant::Cpu { level });
                 self.table_changed().await
             }
@@ -267,6 +295,18 @@ impl Room {
             Err(Refusal::new(
                 "game_on",
                 "the table cannot change during a game",
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Refuses CPU seats at a ranked table.
+    fn people_only(&self) -> Result<(), Refusal> {
+        if self.state.settings.ranked {
+            Err(Refusal::new(
+                "ranked_people_only",
+                "a ranked table seats people only",
             ))
         } else {
             Ok(())
@@ -368,26 +408,41 @@ impl Room {
         self.metrics
             .actions
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        if live.game.is_over() {
-            let places: BTreeMap<Colour, u8> = live
-                .game
-                .seats()
-                .iter()
-                .filter_map(|&s| live.game.place(s).map(|p| (s, p)))
-                .collect();
-            let places = serde_json::to_string(&places).expect("places serialise");
-            let id = live.id.clone();
-            if let Err(e) = self
-                .store
-                .run(move |b| b.finish_game(&id, &places, at))
-                .await
-            {
+        let over = live.game.is_over();
+        let game = self.game_view().expect("a game is on");
+        self.broadcast(&ServerMsg::Action { seat, action, game });
+        if over {
+            self.finish().await;
+        }
+        Ok(())
+    }
+
+    /// Marks the game over in storage (rating it if it is ranked) and announces the ratings.
+    async fn finish(&mut self) {
+        let Some(live) = self.live.as_ref().filter(|l| l.game.is_over()) else {
+            return;
+        };
+        let places: BTreeMap<Colour, u8> = live
+            .game
+            .seats()
+            .iter()
+            .filter_map(|&s| live.game.place(s).map(|p| (s, p)))
+            .collect();
+        let id = live.id.clone();
+        let at = crate::ids::now_ms();
+        match self
+            .store
+            .run(move |b| b.finish_game(&id, &places, at))
+            .await
+        {
+            Ok(changes) if !changes.is_empty() => {
+                self.broadcast(&ServerMsg::Rated { changes });
+            }
+            Ok(_) => {}
+            Err(e) => {
                 tracing::error!(room = %self.code, error = %e, "a finished game could not be marked");
             }
         }
-        let game = self.game_view().expect("a game is on");
-        self.broadcast(&ServerMsg::Action { seat, action, game });
-        Ok(())
     }
 
     async fn start(&mut self) -> Result<(), Refusal> {
@@ -410,11 +465,25 @@ impl Room {
             .chain(&clockwise[..first])
             .copied()
             .collect();
+        if self.state.settings.ranked
+            && self
+                .state
+                .seats
+                .values()
+                .any(|o| matches!(o, Occupant::Cpu { .. }))
+        {
+            return Err(Refusal::new(
+                "ranked_people_only",
+                "a ranked table seats people only",
+            ));
+        }
+        let ranked = self.state.settings.rates(seats.len());
         let (live, new) = Live::start(
             &self.code,
             self.state.settings.rules,
             seats,
             self.state.seats.clone(),
+            ranked,
         )
         .map_err(|e| Refusal::new("bad_message", e.to_string()))?;
         self.store

@@ -28,6 +28,8 @@ pub struct Live {
     /// Whether the CPU plays the rest of the current turn (its person is away past the grace
     /// period, or the turn clock ran out).
     pub stand_in: bool,
+    /// Whether the game counts for ratings.
+    pub ranked: bool,
 }
 
 impl Live {
@@ -37,6 +39,7 @@ impl Live {
         rules: Rules,
         seats: Vec<Colour>,
         players: BTreeMap<Colour, Occupant>,
+        ranked: bool,
     ) -> Result<(Live, NewGame), ludo_rules::PositionError> {
         let id = crate::ids::random_code(12);
         let seed = Seed::from_bytes(crate::ids::random_seed());
@@ -54,6 +57,14 @@ impl Live {
             room: room.to_owned(),
             record: record.clone(),
             players: serde_json::to_string(&players).expect("players serialise"),
+            people: players
+                .iter()
+                .filter_map(|(&seat, o)| match o {
+                    Occupant::Person { id, name } => Some((seat, id.clone(), name.clone())),
+                    Occupant::Cpu { .. } => None,
+                })
+                .collect(),
+            ranked,
             seed: seed.to_hex(),
             started_at: crate::ids::now_ms(),
         };
@@ -68,6 +79,7 @@ impl Live {
             turn_began: now,
             last_action: now,
             stand_in: false,
+            ranked,
         };
         Ok((live, new))
     }
@@ -101,6 +113,7 @@ impl Live {
             turn_began: now,
             last_action: now,
             stand_in: false,
+            ranked: stored.ranked,
         })
     }
 
@@ -154,6 +167,7 @@ impl Live {
             legal: self.game.legal_moves(),
             deadline,
             seed: self.record.seed.clone(),
+            ranked: self.ranked,
         }
     }
 }

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use ludo_rules::Colour;
 use tokio::sync::mpsc;
 
 use crate::protocol::{ClientMsg, Settings};
@@ -52,6 +53,8 @@ pub enum Command {
         /// Where the answer goes.
         reply: tokio::sync::oneshot::Sender<crate::protocol::RoomView>,
     },
+    /// Start the game now, without a host's word (a table formed by matchmaking).
+    Begin,
     /// A message from a joined connection.
     Client {
         /// The connection's number.
@@ -130,11 +133,34 @@ impl Rooms {
     /// # Errors
     /// When the room cannot be stored.
     pub async fn create(&self, host: String, settings: Settings) -> StoreResult<String> {
-        let code = crate::ids::random_code(8);
         let state = RoomState::new(host.clone(), settings);
+        let (code, _) = self.open(host, state).await?;
+        Ok(code)
+    }
+
+    /// Creates a room with its seats taken by `people` (seat, identity, name) and starts its
+    /// game at once; its code. The first person is the host.
+    ///
+    /// # Errors
+    /// When the room cannot be stored.
+    pub async fn create_matched(
+        &self,
+        people: Vec<(Colour, String, String)>,
+        settings: Settings,
+    ) -> StoreResult<String> {
+        let host = people.first().map(|p| p.1.clone()).unwrap_or_default();
+        let state = RoomState::seated(settings, &people);
+        let (code, handle) = self.open(host, state).await?;
+        handle.send(Command::Begin);
+        Ok(code)
+    }
+
+    /// Stores a new room and starts its actor.
+    async fn open(&self, host: String, state: RoomState) -> StoreResult<(String, RoomHandle)> {
+        let code = crate::ids::random_code(8);
         let json = serde_json::to_string(&state).expect("a room state serialises");
         {
-            let (code, host) = (code.clone(), host.clone());
+            let code = code.clone();
             let now = crate::ids::now_ms();
             self.context
                 .store
@@ -142,8 +168,8 @@ impl Rooms {
                 .await?;
         }
         let handle = actor::spawn(code.clone(), state, None, self.context.clone());
-        self.insert(code.clone(), handle);
-        Ok(code)
+        self.insert(code.clone(), handle.clone());
+        Ok((code, handle))
     }
 
     /// The room with this code.

@@ -2,6 +2,7 @@
 
 mod health;
 pub mod pages;
+mod records;
 mod rooms;
 mod rules;
 mod ws;
@@ -15,6 +16,7 @@ pub fn router(state: AppState) -> axum::Router {
         .merge(health::router())
         .merge(rules::router())
         .merge(rooms::router())
+        .merge(records::router())
         .merge(ws::router())
         .with_state(state)
 }

@@ -21,13 +21,21 @@ pub fn router() -> Router<AppState> {
             "/",
             get(|headers: HeaderMap| async move { asset("/index.html", &headers) }),
         )
-        .route(
-            "/r/{code}",
-            get(|headers: HeaderMap| async move { asset("/index.html", &headers) }),
-        )
+        .route("/r/{code}", get(home_page))
+        .route("/ranked", get(home_page))
+        .route("/leaderboard", get(home_page))
+        .route("/leaderboard/{rules}", get(home_page))
+        .route("/players/{id}", get(home_page))
+        .route("/games/{id}", get(home_page))
+        .route("/replay", get(home_page))
         .fallback(get(|uri: Uri, headers: HeaderMap| async move {
             asset(uri.path(), &headers)
         }))
+}
+
+/// The page every client route starts from; the script reads the path.
+async fn home_page(headers: HeaderMap) -> Response {
+    asset("/index.html", &headers)
 }
 
 /// One built-in file, gzipped when the browser accepts it; 404 for anything else.

@@ -1,4 +1,4 @@
-//! The small HTTP API: create a room, look one up, fetch a game's record.
+//! The small HTTP API for rooms: create one, look one up.
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -18,7 +18,6 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/rooms", post(create))
         .route("/api/rooms/{code}", get(lookup))
-        .route("/api/games/{id}", get(record))
 }
 
 /// A refusal or failure, answered as `{"code": …, "message": …}`.
@@ -29,7 +28,8 @@ pub struct AppError {
 }
 
 impl AppError {
-    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> AppError {
+    /// An error with this status, code and message.
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> AppError {
         AppError {
             status,
             code,
@@ -37,7 +37,8 @@ impl AppError {
         }
     }
 
-    fn internal(error: impl std::fmt::Display) -> AppError {
+    /// A failure on our side: logged, answered without details.
+    pub fn internal(error: impl std::fmt::Display) -> AppError {
         tracing::error!(%error, "a request failed");
         AppError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -96,6 +97,9 @@ async fn create(
         clock: room.clock,
         ranked: room.ranked,
     };
+    settings
+        .check()
+        .map_err(|r| AppError::new(StatusCode::BAD_REQUEST, r.code, r.message))?;
     let code = state
         .rooms
         .create(host.clone(), settings)
@@ -119,23 +123,4 @@ async fn lookup(
     let (reply, answer) = tokio::sync::oneshot::channel();
     room.send(Command::View { reply });
     answer.await.map(Json).map_err(AppError::internal)
-}
-
-async fn record(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> Result<Json<ludo_fair::Record>, AppError> {
-    let lookup = id.clone();
-    let stored = state
-        .store
-        .run(move |b| b.game(&lookup))
-        .await
-        .map_err(AppError::internal)?
-        .ok_or_else(|| AppError::new(StatusCode::NOT_FOUND, "no_such_game", "no such game"))?;
-    let mut record = stored.record;
-    if stored.finished_at.is_none() {
-        // The seed stays secret until the game is over.
-        record.seed = None;
-    }
-    Ok(Json(record))
 }

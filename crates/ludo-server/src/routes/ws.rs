@@ -14,6 +14,7 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 
 use crate::AppState;
+use crate::matchmaking::Seek;
 use crate::protocol::{ClientMsg, MAX_MESSAGE_BYTES, ServerMsg, check_name};
 use crate::room::{Command, Outbox, RoomHandle};
 use crate::store::StoreError;
@@ -120,6 +121,7 @@ async fn connection(socket: WebSocket, state: AppState) {
         let _ = sink.close().await;
     });
     let mut room: Option<RoomHandle> = None;
+    let mut seeking = false;
     let mut limit = RateLimit::new(state.rate);
     let mut stopping = state.stopping.clone();
     let mut say_goodbye = false;
@@ -205,6 +207,50 @@ async fn connection(socket: WebSocket, state: AppState) {
                 });
                 room = Some(handle);
             }
+            (
+                None,
+                ClientMsg::Seek {
+                    device,
+                    name,
+                    rules,
+                    size,
+                },
+            ) if !seeking => {
+                let name = match check_name(&name) {
+                    Ok(name) => name,
+                    Err(e) => {
+                        refuse(&state, &out, "bad_name", e);
+                        continue;
+                    }
+                };
+                let identity = match identify(&state, &device, &name).await {
+                    Ok(identity) => identity,
+                    Err(IdentifyError::BadDevice(m)) => {
+                        refuse(&state, &out, "bad_message", m);
+                        continue;
+                    }
+                    Err(IdentifyError::Store(e)) => {
+                        tracing::error!(error = %e, "identifying a device failed");
+                        refuse(&state, &out, "internal", "something went wrong on our side");
+                        continue;
+                    }
+                };
+                state.matchmaker.seek(Seek {
+                    ticket: conn,
+                    identity,
+                    name,
+                    preset: rules,
+                    wish: size.0,
+                    out: out.clone(),
+                });
+                seeking = true;
+            }
+            (None, _) if seeking => refuse(
+                &state,
+                &out,
+                "seeking",
+                "this connection is looking for a ranked game; close it to stop",
+            ),
             (None, _) => refuse(&state, &out, "hello_first", "say hello first"),
             (Some(_), ClientMsg::Hello { .. }) => {
                 refuse(
@@ -223,6 +269,9 @@ async fn connection(socket: WebSocket, state: AppState) {
     }
     if let Some(handle) = room {
         handle.send(Command::Leave { conn });
+    }
+    if seeking {
+        state.matchmaker.cancel(conn);
     }
     drop(out);
     let _ = writer.await;

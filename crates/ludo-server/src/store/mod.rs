@@ -1,14 +1,20 @@
 //! Storage behind an interface: a [`Backend`] (SQLite today, a networked database later) runs on
 //! a thread of its own, and the async [`Store`] handle sends it jobs and awaits their results.
 
+mod records;
 mod sqlite;
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use ludo_fair::{Action, Record};
 use ludo_rules::Colour;
 use tokio::sync::{mpsc, oneshot};
 
+pub use records::{
+    FamilyRating, GameSummary, Leader, PlayerProfile, PlayerStats, RatingChange, RatingPoint,
+    SeatSummary,
+};
 pub use sqlite::SqliteBackend;
 
 /// A storage failure: logged with its context, answered to players as an internal error.
@@ -37,6 +43,10 @@ pub struct NewGame {
     pub record: Record,
     /// Who plays each seat, as JSON.
     pub players: String,
+    /// The people at the table: seat, identity and display name.
+    pub people: Vec<(Colour, String, String)>,
+    /// Whether the game counts for ratings.
+    pub ranked: bool,
     /// The secret dice seed, as hex.
     pub seed: String,
     /// When it started (Unix milliseconds).
@@ -56,8 +66,16 @@ pub struct StoredGame {
     pub players: String,
     /// When each action was accepted (Unix milliseconds), in order.
     pub action_times: Vec<i64>,
+    /// Whether the game counts for ratings.
+    pub ranked: bool,
+    /// When it started (Unix milliseconds).
+    pub started_at: i64,
     /// When the game ended, if it has.
     pub finished_at: Option<i64>,
+    /// The places reached, once it is over.
+    pub places: BTreeMap<Colour, u8>,
+    /// The rating changes it caused, if it was ranked and is over.
+    pub ratings: Vec<RatingChange>,
 }
 
 /// One storage implementation. Every call runs on the storage thread, one at a time.
@@ -86,12 +104,26 @@ pub trait Backend: Send + 'static {
         action: &Action,
         at: i64,
     ) -> StoreResult<()>;
-    /// Marks a game over with its places (JSON).
-    fn finish_game(&mut self, game: &str, places: &str, at: i64) -> StoreResult<()>;
+    /// Marks a game over with its places and, if it is ranked, updates its players' ratings in
+    /// the same transaction; the rating changes (none for a friendly game). Finishing a game
+    /// already finished changes nothing and returns its changes again.
+    fn finish_game(
+        &mut self,
+        game: &str,
+        places: &BTreeMap<Colour, u8>,
+        at: i64,
+    ) -> StoreResult<Vec<RatingChange>>;
     /// A game with every action, if it exists.
     fn game(&mut self, id: &str) -> StoreResult<Option<StoredGame>>;
     /// The latest unfinished game of a room, if any.
     fn unfinished_game(&mut self, room: &str) -> StoreResult<Option<StoredGame>>;
+    /// The rating of an identity in a ruleset family, and its rated games so far (the starting
+    /// rating and 0 if it has none).
+    fn rating(&mut self, identity: &str, family: &str) -> StoreResult<(f64, u32)>;
+    /// The best-rated players of a ruleset family, at most `limit`.
+    fn leaderboard(&mut self, family: &str, limit: u32) -> StoreResult<Vec<Leader>>;
+    /// A player's ratings, rating history, recent finished games and statistics.
+    fn profile(&mut self, identity: &str) -> StoreResult<Option<PlayerProfile>>;
 }
 
 type Job = Box<dyn FnOnce(&mut dyn Backend) + Send>;

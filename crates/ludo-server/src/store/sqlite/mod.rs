@@ -1,15 +1,24 @@
 //! The SQLite backend: one file, numbered migrations run at start-up, WAL journal.
 
+mod profiles;
+mod ratings;
+
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use ludo_fair::{Action, Record};
 use ludo_rules::{Colour, Rules};
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::{Backend, NewGame, StoreError, StoreResult, StoredGame};
+use super::{
+    Backend, Leader, NewGame, PlayerProfile, RatingChange, StoreError, StoreResult, StoredGame,
+};
 
 /// The migrations, in order; each runs once, recorded in `PRAGMA user_version`.
-const MIGRATIONS: &[&str] = &[include_str!("../../migrations/001_initial.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../../migrations/001_initial.sql"),
+    include_str!("../../../migrations/002_ranked.sql"),
+];
 
 /// Storage in one SQLite file.
 pub struct SqliteBackend {
@@ -59,7 +68,8 @@ impl SqliteBackend {
         let row = self
             .db
             .query_row(
-                "SELECT room, rules, seats, players, commitment, seed, finished_at
+                "SELECT room, rules, seats, players, commitment, seed, finished_at, ranked,
+                        started_at, places
                  FROM games WHERE id = ?1",
                 params![id],
                 |r| {
@@ -71,12 +81,27 @@ impl SqliteBackend {
                         r.get::<_, String>(4)?,
                         r.get::<_, String>(5)?,
                         r.get::<_, Option<i64>>(6)?,
+                        r.get::<_, bool>(7)?,
+                        r.get::<_, i64>(8)?,
+                        r.get::<_, Option<String>>(9)?,
                     ))
                 },
             )
             .optional()
             .map_err(fail("reading a game"))?;
-        let Some((room, rules, seats, players, commitment, seed, finished_at)) = row else {
+        let Some((
+            room,
+            rules,
+            seats,
+            players,
+            commitment,
+            seed,
+            finished_at,
+            ranked,
+            started_at,
+            places,
+        )) = row
+        else {
             return Ok(None);
         };
         let mut statement = self
@@ -103,13 +128,22 @@ impl SqliteBackend {
             seed: Some(seed),
             actions,
         };
+        let places = match places {
+            Some(places) => serde_json::from_str(&places).map_err(json_fail("a game's places"))?,
+            None => BTreeMap::new(),
+        };
+        let ratings = self.rating_changes(id)?;
         Ok(Some(StoredGame {
             id: id.to_owned(),
             room,
             record,
             players,
             action_times,
+            ranked,
+            started_at,
             finished_at,
+            places,
+            ratings,
         }))
     }
 }
@@ -166,23 +200,32 @@ impl Backend for SqliteBackend {
     fn create_game(&mut self, game: &NewGame) -> StoreResult<()> {
         let rules = serde_json::to_string(&game.record.rules).map_err(json_fail("rules"))?;
         let seats = serde_json::to_string(&game.record.seats).map_err(json_fail("seats"))?;
-        self.db
-            .execute(
-                "INSERT INTO games (id, room, rules, seats, players, commitment, seed, started_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                params![
-                    game.id,
-                    game.room,
-                    rules,
-                    seats,
-                    game.players,
-                    game.record.commitment,
-                    game.seed,
-                    game.started_at
-                ],
+        let tx = self.db.transaction().map_err(fail("saving a new game"))?;
+        tx.execute(
+            "INSERT INTO games (id, room, rules, seats, players, commitment, seed, started_at,
+                                ranked)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                game.id,
+                game.room,
+                rules,
+                seats,
+                game.players,
+                game.record.commitment,
+                game.seed,
+                game.started_at,
+                game.ranked
+            ],
+        )
+        .map_err(fail("saving a new game"))?;
+        for (seat, identity, name) in &game.people {
+            tx.execute(
+                "INSERT INTO game_players (game, seat, identity, name) VALUES (?1, ?2, ?3, ?4)",
+                params![game.id, seat.name(), identity, name],
             )
-            .map(|_| ())
-            .map_err(fail("saving a new game"))
+            .map_err(fail("saving a game's players"))?;
+        }
+        tx.commit().map_err(fail("saving a new game"))
     }
 
     fn append_action(
@@ -203,14 +246,13 @@ impl Backend for SqliteBackend {
             .map_err(fail("saving an action"))
     }
 
-    fn finish_game(&mut self, game: &str, places: &str, at: i64) -> StoreResult<()> {
-        self.db
-            .execute(
-                "UPDATE games SET finished_at = ?2, places = ?3 WHERE id = ?1",
-                params![game, at, places],
-            )
-            .map(|_| ())
-            .map_err(fail("finishing a game"))
+    fn finish_game(
+        &mut self,
+        game: &str,
+        places: &BTreeMap<Colour, u8>,
+        at: i64,
+    ) -> StoreResult<Vec<RatingChange>> {
+        self.finish_and_rate(game, places, at)
     }
 
     fn game(&mut self, id: &str) -> StoreResult<Option<StoredGame>> {
@@ -233,4 +275,19 @@ impl Backend for SqliteBackend {
             None => Ok(None),
         }
     }
+
+    fn rating(&mut self, identity: &str, family: &str) -> StoreResult<(f64, u32)> {
+        ratings::current(&self.db, identity, family)
+    }
+
+    fn leaderboard(&mut self, family: &str, limit: u32) -> StoreResult<Vec<Leader>> {
+        self.leaders(family, limit)
+    }
+
+    fn profile(&mut self, identity: &str) -> StoreResult<Option<PlayerProfile>> {
+        self.player(identity)
+    }
 }
+
+#[cfg(test)]
+mod tests;

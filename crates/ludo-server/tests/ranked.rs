@@ -1,0 +1,309 @@
+//! Ranked play over real sockets and a real SQLite file: matchmaking forms tables, ranked games
+//! update ratings in the database, and records, leaderboards and players' pages show them.
+
+mod support;
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use ludo_fair::Record;
+use serde_json::{Value, json};
+use support::{Client, GUEST, HOST, create_room, http, play_until_over, spawn_server_with};
+
+/// A socket looking for a ranked game, and the first answer it had.
+struct Seeker {
+    client: Client,
+    first: Option<Value>,
+}
+
+/// Asks for a ranked game and waits for the first answer, so that requests reach the
+/// matchmaker in the order the test makes them.
+async fn seek(addr: SocketAddr, device: &str, name: &str, rules: &str, size: Value) -> Seeker {
+    let mut client = Client::connect(addr).await;
+    client
+        .send(json!({"t": "seek", "device": device, "name": name, "rules": rules, "size": size}))
+        .await;
+    let first = client.recv().await;
+    Seeker {
+        client,
+        first: Some(first),
+    }
+}
+
+/// Waits for `matched`; the message, and the widest range announced before it.
+async fn matched(seeker: &mut Seeker) -> (Value, f64) {
+    let mut widest: f64 = 0.0;
+    loop {
+        let message = match seeker.first.take() {
+            Some(first) => first,
+            None => seeker.client.recv().await,
+        };
+        match message["t"].as_str() {
+            Some("seeking") => widest = widest.max(message["range"].as_f64().unwrap()),
+            Some("matched") => return (message, widest),
+            _ => panic!("unexpected while seeking: {message}"),
+        }
+    }
+}
+
+/// The identity id of a device, created by opening a room with it.
+async fn identity_of(addr: SocketAddr, device: &str) -> String {
+    let body = json!({"device": device, "name": "Someone"}).to_string();
+    let (status, text) = http(addr, "POST", "/api/rooms", Some(&body)).await;
+    assert_eq!(status, 201, "{text}");
+    serde_json::from_str::<Value>(&text).unwrap()["you"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn set_rating(db: &Path, identity: &str, family: &str, rating: f64, games: u32) {
+    let db = rusqlite::Connection::open(db).unwrap();
+    db.execute(
+        "INSERT INTO ratings (identity, family, rating, games, updated_at) VALUES (?1, ?2, ?3, ?4, 0)",
+        rusqlite::params![identity, family, rating, games],
+    )
+    .unwrap();
+}
+
+fn stored_rating(db: &Path, identity: &str, family: &str) -> (f64, u32) {
+    let db = rusqlite::Connection::open(db).unwrap();
+    db.query_row(
+        "SELECT rating, games FROM ratings WHERE identity = ?1 AND family = ?2",
+        rusqlite::params![identity, family],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .unwrap()
+}
+
+/// The seat colour of `identity` in a room's welcome.
+fn seat_of(welcome: &Value, identity: &str) -> String {
+    welcome["room"]["seats"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .find(|(_, seat)| seat["occupant"]["id"] == identity)
+        .map(|(colour, _)| colour.clone())
+        .expect("the player is seated")
+}
+
+#[tokio::test]
+async fn two_seekers_are_matched_and_their_ranked_game_updates_both_ratings() {
+    let server = spawn_server_with(|c| c.grace_ms = 50).await;
+    let mut ana = seek(server.addr, HOST, "Ana", "qdan", json!(2)).await;
+    let mut bo = seek(server.addr, GUEST, "Bo", "qdan", json!("any")).await;
+    let ((to_ana, _), (to_bo, _)) = tokio::join!(matched(&mut ana), matched(&mut bo));
+    assert_eq!(to_ana["room"], to_bo["room"]);
+    assert_eq!(to_ana["seats"], 2);
+    let room = to_ana["room"].as_str().unwrap();
+
+    // Ana joins and plays; Bo never comes, so the CPU plays Bo's seat and it counts for Bo.
+    let mut ana = Client::join(server.addr, room, HOST, "Ana").await;
+    assert_eq!(ana.game.as_ref().expect("the game is on")["ranked"], true);
+    let (status, view) = http(server.addr, "GET", &format!("/api/rooms/{room}"), None).await;
+    assert_eq!(status, 200);
+    let view: Value = serde_json::from_str(&view).unwrap();
+    assert_eq!(view["settings"]["ranked"], true);
+    let colour = seat_of(&json!({"room": view}), &ana.you);
+    let end = play_until_over(&mut ana, &colour).await;
+    let rated = ana.recv_until(|m| m["t"] == "rated").await;
+    let changes = rated["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 2, "{rated}");
+
+    // Both were new: a provisional K of 64 moves each 32 points, one up and one down.
+    let ana_won = end["position"]["places"][&colour] == 1;
+    let ana_id = ana.you.clone();
+    let bo_id = changes.iter().find(|c| c["id"] != ana_id.as_str()).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (ana_rating, ana_games) = stored_rating(&server.db, &ana_id, "qdan");
+    let (bo_rating, bo_games) = stored_rating(&server.db, &bo_id, "qdan");
+    assert_eq!((ana_games, bo_games), (1, 1));
+    let (winner, loser) = if ana_won {
+        (ana_rating, bo_rating)
+    } else {
+        (bo_rating, ana_rating)
+    };
+    assert!((winner - 1532.0).abs() < 1e-9, "{winner}");
+    assert!((loser - 1468.0).abs() < 1e-9, "{loser}");
+
+    // The leaderboard, the player's page and the export show it.
+    let (status, board) = http(server.addr, "GET", "/api/leaderboard/qdan", None).await;
+    assert_eq!(status, 200, "{board}");
+    let board: Value = serde_json::from_str(&board).unwrap();
+    assert_eq!(board["players"].as_array().unwrap().len(), 2);
+    assert!((board["players"][0]["rating"].as_f64().unwrap() - 1532.0).abs() < 1e-9);
+    assert_eq!(board["players"][0]["provisional"], true);
+
+    let (status, page) = http(server.addr, "GET", &format!("/api/players/{ana_id}"), None).await;
+    assert_eq!(status, 200, "{page}");
+    let page: Value = serde_json::from_str(&page).unwrap();
+    assert_eq!(page["name"], "Ana");
+    assert_eq!(page["history"].as_array().unwrap().len(), 1);
+    assert_eq!(page["history"][0]["before"], 1500.0);
+    assert!((page["history"][0]["after"].as_f64().unwrap() - ana_rating).abs() < 1e-9);
+    assert_eq!(page["stats"]["games"], 1);
+    assert_eq!(page["stats"]["wins"], u32::from(ana_won));
+    assert_eq!(page["recent"][0]["id"], end["id"]);
+    assert_eq!(page["recent"][0]["ranked"], true);
+
+    let id = end["id"].as_str().unwrap();
+    let (status, export) = http(server.addr, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, 200, "{export}");
+    let export: Value = serde_json::from_str(&export).unwrap();
+    assert_eq!(export["ranked"], true);
+    assert_eq!(export["ratings"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        export["times"].as_array().unwrap().len(),
+        export["actions"].as_array().unwrap().len()
+    );
+    let record: Record = serde_json::from_value(export).unwrap();
+    let replayed = record.verify().expect("the exported dice verify");
+    assert_eq!(
+        serde_json::to_value(replayed.to_setup()).unwrap(),
+        end["position"]
+    );
+}
+
+#[tokio::test]
+async fn players_far_apart_are_matched_only_once_their_ranges_widen_enough() {
+    let server = spawn_server_with(|c| c.match_second_ms = 40).await;
+    let (low, high) = ("low-rated-device-0001", "high-rated-device-0002");
+    let low_id = identity_of(server.addr, low).await;
+    let high_id = identity_of(server.addr, high).await;
+    set_rating(&server.db, &low_id, "classic", 1400.0, 20);
+    set_rating(&server.db, &high_id, "classic", 1700.0, 20);
+    let began = Instant::now();
+    let mut a = seek(server.addr, low, "Low", "classic", json!(2)).await;
+    let mut b = seek(server.addr, high, "High", "classic", json!(2)).await;
+    let ((to_a, widest_a), (to_b, _)) = tokio::join!(matched(&mut a), matched(&mut b));
+    assert_eq!(to_a["room"], to_b["room"]);
+    // 300 apart: ranges start at 100 and widen by 25 a second, so eight seconds pass first.
+    assert!((200.0..=300.0).contains(&widest_a), "{widest_a}");
+    assert!(
+        began.elapsed() >= Duration::from_millis(8 * 40),
+        "{:?}",
+        began.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn seekers_form_tables_of_the_sizes_they_asked_for() {
+    let server = spawn_server_with(|_| {}).await;
+    let devices: Vec<String> = (0..7)
+        .map(|i| format!("table-size-device-{i:04}"))
+        .collect();
+    // Three ask for three seats (one of them through "any"), four ask for four.
+    let mut three = Vec::new();
+    for (i, size) in [json!(3), json!(3), json!("any")].into_iter().enumerate() {
+        three.push(seek(server.addr, &devices[i], "Three", "qdan", size).await);
+    }
+    let mut four = Vec::new();
+    for device in &devices[3..] {
+        four.push(seek(server.addr, device, "Four", "qdan", json!(4)).await);
+    }
+    let mut rooms = std::collections::BTreeMap::<String, Vec<u64>>::new();
+    for client in three.iter_mut().chain(four.iter_mut()) {
+        let (m, _) = matched(client).await;
+        rooms
+            .entry(m["room"].as_str().unwrap().to_owned())
+            .or_default()
+            .push(m["seats"].as_u64().unwrap());
+    }
+    let mut sizes: Vec<Vec<u64>> = rooms.into_values().collect();
+    sizes.sort();
+    assert_eq!(sizes, vec![vec![3, 3, 3], vec![4, 4, 4, 4]]);
+}
+
+#[tokio::test]
+async fn a_vietnamese_ranked_table_has_two_seats_and_bad_seeks_are_refused() {
+    let server = spawn_server_with(|_| {}).await;
+    let mut bad = Client::connect(server.addr).await;
+    bad.send(json!({"t": "seek", "device": HOST, "name": "Ana", "rules": "ludo", "size": 2}))
+        .await;
+    assert_eq!(bad.error_code().await, "bad_message");
+    bad.send(json!({"t": "seek", "device": HOST, "name": "Ana", "rules": "qdan", "size": 5}))
+        .await;
+    assert_eq!(bad.error_code().await, "bad_message");
+    bad.send(json!({"t": "seek", "device": HOST, "name": "", "rules": "qdan", "size": 2}))
+        .await;
+    assert_eq!(bad.error_code().await, "bad_name");
+    let mut seekers = Vec::new();
+    for i in 0..3 {
+        let device = format!("vietnamese-device-{i:04}");
+        seekers.push(seek(server.addr, &device, "Viet", "vietnamese", json!("any")).await);
+    }
+    let (first, _) = matched(&mut seekers[0]).await;
+    let (second, _) = matched(&mut seekers[1]).await;
+    assert_eq!(first["seats"], 2);
+    assert_eq!(first["room"], second["room"]);
+    // The third waits, and may not do anything else meanwhile.
+    let third = &mut seekers[2].client;
+    third.send(json!({"t": "stand"})).await;
+    assert_eq!(third.error_code().await, "seeking");
+}
+
+#[tokio::test]
+async fn ranked_rooms_seat_people_only_and_play_a_presets_own_rules() {
+    let server = spawn_server_with(|_| {}).await;
+    let body = json!({"device": HOST, "name": "Ana", "ranked": true,
+                      "rules": {"preset": "qdan", "bonus_on_capture": false}});
+    let (status, text) = http(server.addr, "POST", "/api/rooms", Some(&body.to_string())).await;
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("unranked_rules"), "{text}");
+
+    let code = create_room(server.addr, HOST, json!({"ranked": true})).await;
+    let mut host = Client::join(server.addr, &code, HOST, "Ana").await;
+    host.send(json!({"t": "add_cpu", "colour": "red", "level": "easy"}))
+        .await;
+    assert_eq!(host.error_code().await, "ranked_people_only");
+}
+
+#[tokio::test]
+async fn a_vietnamese_game_of_three_people_is_friendly_in_a_ranked_room() {
+    let server = spawn_server_with(|_| {}).await;
+    let code = create_room(
+        server.addr,
+        HOST,
+        json!({"ranked": true, "rules": {"preset": "vietnamese"}}),
+    )
+    .await;
+    let mut clients = Vec::new();
+    for (i, colour) in ["yellow", "blue", "red"].into_iter().enumerate() {
+        let device = if i == 0 {
+            HOST.to_owned()
+        } else {
+            format!("vietnamese-guest-{i:04}-x")
+        };
+        let mut c = Client::join(server.addr, &code, &device, "Viet").await;
+        c.send(json!({"t": "sit", "colour": colour})).await;
+        c.recv_until(|m| m["t"] == "room" && !m["room"]["seats"][colour].is_null())
+            .await;
+        clients.push(c);
+    }
+    clients[0].send(json!({"t": "start"})).await;
+    let game = clients[0].recv_until(|m| m["t"] == "game").await;
+    assert_eq!(game["game"]["ranked"], false);
+}
+
+#[tokio::test]
+async fn unknown_players_rules_and_games_are_clear_404s() {
+    let server = spawn_server_with(|_| {}).await;
+    for (path, code) in [
+        ("/api/players/nobody", "no_such_player"),
+        ("/api/leaderboard/chess", "no_such_rules"),
+        ("/api/games/nothing", "no_such_game"),
+    ] {
+        let (status, body) = http(server.addr, "GET", path, None).await;
+        assert_eq!(status, 404, "{path}: {body}");
+        assert!(body.contains(code), "{path}: {body}");
+    }
+    let (status, body) = http(server.addr, "GET", "/api/leaderboard/qdan", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).unwrap()["players"],
+        json!([])
+    );
+}
