@@ -5,6 +5,9 @@ import { LocalGame, savedGame } from './local.js';
 import { LANGUAGES, chooseLanguage, pickLanguage, t } from './i18n.js';
 import { COLOURS } from './board.js';
 import { OnlineRoom, createRoom, playerName, setPlayerName } from './online.js';
+import { myId, seekRanked } from './ranked.js';
+import { fetchRecord, showLeaderboard, showPlayer } from './records.js';
+import { downloadRecord, localRecord, readRecordFile, showReplay } from './replay.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -99,6 +102,74 @@ async function showRules() {
   $('rules').replaceChildren(table);
 }
 
+/** The pages about records: leaderboards, players, a stored game, an imported file. */
+async function recordsPage(engine) {
+  const path = location.pathname;
+  const board = path.match(/^\/leaderboard(?:\/([a-z]+))?$/);
+  const player = path.match(/^\/players\/([A-Za-z0-9]+)$/);
+  const game = path.match(/^\/games\/([A-Za-z0-9]+)$/);
+  if (!board && !player && !game && path !== '/replay') return false;
+  $('home').hidden = true;
+  $('records').hidden = false;
+  const view = $('records-view');
+  try {
+    if (board) await showLeaderboard(view, board[1] ?? 'qdan', t);
+    if (player) await showPlayer(view, player[1], t);
+    if (game) showReplay(engine, await fetchRecord(game[1]), view, t);
+    if (path === '/replay') {
+      const input = document.createElement('input');
+      Object.assign(input, { type: 'file', accept: 'application/json,.json', id: 'import' });
+      input.setAttribute('aria-label', t('replay.import'));
+      const viewer = document.createElement('div');
+      const error = document.createElement('p');
+      error.setAttribute('role', 'alert');
+      input.onchange = async () => {
+        try {
+          error.textContent = '';
+          showReplay(engine, await readRecordFile(input.files[0]), viewer, t);
+        } catch (e) {
+          error.textContent = t('replay.bad', { why: e.message });
+        }
+      };
+      view.replaceChildren(document.createElement('h2'), input, error, viewer);
+      view.firstChild.textContent = t('replay.import');
+    }
+  } catch (error) {
+    view.replaceChildren(Object.assign(document.createElement('p'), { textContent: error.message }));
+  }
+  return true;
+}
+
+/** Quick ranked play from the home screen. */
+function rankedForm() {
+  const form = $('ranked');
+  form.elements.name.value = playerName();
+  let stop = null;
+  const status = (text) => { $('ranked-status').textContent = text; };
+  const idle = () => {
+    $('ranked-find').hidden = false;
+    $('ranked-stop').hidden = true;
+  };
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    setPlayerName(form.elements.name.value);
+    const choice = new FormData(form);
+    $('ranked-find').hidden = true;
+    $('ranked-stop').hidden = false;
+    stop = seekRanked({ rules: choice.get('rules'), size: choice.get('size') }, t, status,
+      (link) => location.assign(link));
+  });
+  $('ranked-stop').onclick = () => {
+    stop?.();
+    idle();
+  };
+  const me = myId();
+  if (me) {
+    $('my-page').href = `/players/${me}`;
+    $('my-page').hidden = false;
+  }
+}
+
 async function main() {
   translate();
   // Once loaded, the page works offline for local games.
@@ -113,9 +184,15 @@ async function main() {
     announce: (text) => { $('announce').textContent = text; },
     t,
   };
+  if (await recordsPage(engine)) {
+    document.body.dataset.ready = 'true';
+    return;
+  }
   const show = (game) => {
     $('home').hidden = true;
     $('play').hidden = false;
+    $('after-game').hidden = !game.game.actions;
+    $('export-local').onclick = () => downloadRecord(localRecord(game.game));
     game.after();
   };
   const begin = (players) => {
@@ -143,9 +220,15 @@ async function main() {
     event.preventDefault();
     setPlayerName(friends.elements.name.value);
     const preset = new FormData($('vs-cpu')).get('preset');
-    const code = await createRoom(preset);
-    location.assign(`/r/${code}`);
+    const clock = Number(friends.elements.clock.value) || null;
+    try {
+      const code = await createRoom(preset, clock, friends.elements.ranked.checked);
+      location.assign(`/r/${code}`);
+    } catch (error) {
+      $('friends-error').textContent = error.message;
+    }
   });
+  rankedForm();
   const invited = location.pathname.match(/^\/r\/([a-z0-9]+)$/);
   if (invited) {
     $('home').hidden = true;
@@ -157,7 +240,9 @@ async function main() {
       view.announce(t('online.copied'));
     };
     new OnlineRoom(engine, invited[1], { ...view, seats: $('seats'), link: $('link'),
-      connection: $('connection') });
+      connection: $('connection'), rated: $('rated'), afterGame: $('after-game'),
+      replayLink: $('replay-link') });
+    $('export-local').hidden = true;
     document.body.dataset.ready = 'true';
     return;
   }

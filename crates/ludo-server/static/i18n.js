@@ -1,5 +1,7 @@
 // Every text shown to a person comes from these tables.
 
+import { RANKED_TEXTS } from './texts-ranked.js';
+
 const TABLES = {
   en: {
     'title': 'Ludo',
@@ -140,6 +142,8 @@ const TABLES = {
     'home.hotSeat': 'Chơi chung trên thiết bị này', 'home.people': 'Số người', 'home.houseRules': 'Luật riêng', 'default': 'mặc định', 'play.rules': 'Luật của ván này', 'yes': 'có', 'no': 'không',
   },
 };
+
+for (const [language, texts] of Object.entries(RANKED_TEXTS)) Object.assign(TABLES[language], texts);
 
 /** The languages offered, by code, each named in itself. */
 export const LANGUAGES = { en: 'English', fr: 'Français', pt: 'Português', ru: 'Русский', vi: 'Tiếng Việt' };

@@ -42,7 +42,8 @@ export class LocalGame {
   static start(engine, rules, players, view) {
     const seats = Object.keys(players);
     const position = engine.newGame(rules, seats);
-    return new LocalGame(engine, { position, players, log: [] }, view);
+    const game = { position, players, log: [], rules, seats, actions: [], started_at: Date.now() };
+    return new LocalGame(engine, game, view);
   }
 
   save() {
@@ -67,6 +68,7 @@ export class LocalGame {
     const seat = this.position.turn.seat;
     const dice = Array.from({ length: this.engine.diceToThrow(this.position) }, die);
     this.game.position = this.engine.roll(this.position, dice);
+    this.game.actions?.push({ throw: dice });
     this.note(this.view.t('log.throw', { seat: this.view.t(`seat.${seat}`), dice: dice.join(' + ') }));
   }
 
@@ -74,6 +76,7 @@ export class LocalGame {
     const seat = this.position.turn.seat;
     const { position, move } = this.engine.move(this.position, piece);
     this.game.position = position;
+    this.game.actions?.push({ move: piece });
     const captured = move.captures.length ? this.view.t('log.captures', { n: move.captures.length }) : '';
     this.note(this.view.t('log.move', { seat: this.view.t(`seat.${seat}`), piece: piece + 1, to: move.to }) + captured);
   }

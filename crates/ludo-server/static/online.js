@@ -3,6 +3,7 @@
 // same device gets its seat back.
 
 import { drawBoard, drawRulesInForce, statusText, COLOURS } from './board.js';
+import { rememberMe } from './ranked.js';
 
 const DEVICE_KEY = 'ludo.device';
 const NAME_KEY = 'ludo.name';
@@ -28,11 +29,11 @@ export function setPlayerName(name) {
 }
 
 /** Creates a room hosted by this device; its code. */
-export async function createRoom(rules, clock = null) {
+export async function createRoom(rules, clock = null, ranked = false) {
   const response = await fetch('/api/rooms', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ device: deviceSecret(), name: playerName(), rules, clock }),
+    body: JSON.stringify({ device: deviceSecret(), name: playerName(), rules, clock, ranked }),
   });
   const answer = await response.json();
   if (!response.ok) throw new Error(answer.message);
@@ -80,6 +81,7 @@ export class OnlineRoom {
     switch (message.t) {
       case 'welcome':
         this.you = message.you;
+        rememberMe(message.you);
         this.room = message.room;
         this.game = message.game;
         this.view.connection.textContent = this.view.t('online.connected');
@@ -91,6 +93,9 @@ export class OnlineRoom {
       case 'action':
         this.game = message.game;
         break;
+      case 'rated':
+        this.showRatings(message.changes);
+        break;
       case 'error':
         this.view.announce(message.message);
         break;
@@ -99,6 +104,16 @@ export class OnlineRoom {
         break;
     }
     this.draw();
+  }
+
+  /** The rating changes of a ranked game that just ended. */
+  showRatings(changes) {
+    const { t } = this.view;
+    const text = changes.map((c) => t('records.change', {
+      name: c.name, before: Math.round(c.before), after: Math.round(c.after),
+    })).join(' · ');
+    this.view.rated.textContent = text;
+    this.view.announce(text);
   }
 
   mySeat() {
@@ -126,6 +141,10 @@ export class OnlineRoom {
     this.view.rollButton.disabled = !(mine && ['roll', 'rolloff'].includes(position.turn.phase));
     this.view.status.textContent = statusText(position, t, game.deadline);
     drawRulesInForce(this.view.rulesInForce, this.engine.options(position), t);
+    const over = position.turn.phase === 'over';
+    this.view.afterGame.hidden = !over;
+    this.view.replayLink.hidden = !over;
+    this.view.replayLink.href = `/games/${game.id}`;
   }
 
   drawSeats() {

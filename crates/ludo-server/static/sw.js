@@ -2,9 +2,10 @@
 // asked first (so a new version is seen at once) and the cache refreshed; offline, the cache
 // answers, and local games carry on. Rooms and the API's other calls are never cached.
 
-const CACHE = 'ludo-v1';
+const CACHE = 'ludo-v2';
 const FILES = ['/', '/app.js', '/app.css', '/engine.js', '/board.js', '/local.js', '/online.js',
-  '/i18n.js', '/engine.wasm', '/api/rules', '/manifest.webmanifest', '/icon.svg'];
+  '/i18n.js', '/texts-ranked.js', '/ranked.js', '/records.js', '/replay.js', '/engine.wasm',
+  '/api/rules', '/manifest.webmanifest', '/icon.svg'];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES)));
@@ -18,9 +19,10 @@ self.addEventListener('activate', (event) => {
 self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
   const cacheable = event.request.method === 'GET' && url.origin === location.origin
-    && (FILES.includes(url.pathname) || url.pathname.startsWith('/r/'));
+    && (FILES.includes(url.pathname) || url.pathname.startsWith('/r/') || url.pathname === '/replay');
   if (!cacheable) return;
-  const key = url.pathname.startsWith('/r/') ? '/' : url.pathname;
+  const page = url.pathname.startsWith('/r/') || url.pathname === '/replay';
+  const key = page ? '/' : url.pathname;
   event.respondWith(
     fetch(event.request)
       .then((response) => {

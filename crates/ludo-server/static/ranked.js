@@ -1,0 +1,55 @@
+// Quick ranked play: ask the server for a ranked game, show how the search goes, and go to the
+// room it forms. Closing the socket gives up.
+
+import { deviceSecret, playerName } from './online.js';
+
+const ME_KEY = 'ludo.me';
+
+/** This device's public identity id, once the server has told it (or null). */
+export function myId() {
+  return localStorage.getItem(ME_KEY);
+}
+
+/** Remembers this device's public identity id, for the link to the player's own page. */
+export function rememberMe(id) {
+  if (id) localStorage.setItem(ME_KEY, id);
+}
+
+/**
+ * Looks for a ranked game. `onStatus(text)` is told how the search goes (translated with `t`);
+ * `onMatched(link)` gets the room's link. Returns a function that stops looking.
+ */
+export function seekRanked({ rules, size }, t, onStatus, onMatched) {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  const socket = new WebSocket(`${scheme}://${location.host}/ws`);
+  let done = false;
+  onStatus(t('online.connecting'));
+  socket.onopen = () => {
+    socket.send(JSON.stringify({
+      t: 'seek', device: deviceSecret(), name: playerName(), rules,
+      size: size === 'any' ? 'any' : Number(size),
+    }));
+  };
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.t === 'seeking') {
+      onStatus(t('ranked.seeking', {
+        rating: Math.round(message.rating), range: Math.round(message.range), waiting: message.waiting,
+      }));
+    } else if (message.t === 'matched') {
+      done = true;
+      socket.close();
+      onMatched(message.link);
+    } else if (message.t === 'error') {
+      onStatus(message.message);
+    }
+  };
+  socket.onclose = () => {
+    if (!done) onStatus(t('ranked.stopped'));
+  };
+  return () => {
+    done = true;
+    socket.close();
+    onStatus(t('ranked.stopped'));
+  };
+}

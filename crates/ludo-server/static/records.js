@@ -1,0 +1,137 @@
+// Leaderboards and players' pages, drawn from the server's records API.
+
+const SVG = 'http://www.w3.org/2000/svg';
+const PRESETS = ['qdan', 'classic', 'vietnamese'];
+
+function el(tag, text, attrs = {}) {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+function link(href, text) {
+  return el('a', text, { href });
+}
+
+async function fetchJson(path) {
+  const response = await fetch(path);
+  const answer = await response.json();
+  if (!response.ok) throw new Error(answer.message);
+  return answer;
+}
+
+function table(headers, rows) {
+  const t = el('table');
+  const head = t.createTHead().insertRow();
+  for (const h of headers) head.append(el('th', h, { scope: 'col' }));
+  const body = t.createTBody();
+  for (const cells of rows) {
+    const row = body.insertRow();
+    for (const cell of cells) row.insertCell().append(cell);
+  }
+  return t;
+}
+
+const rating = (r) => String(Math.round(r));
+const date = (ms) => new Date(ms).toLocaleDateString(document.documentElement.lang);
+
+/** The leaderboard of `preset` in `container`, with links to the other presets' boards. */
+export async function showLeaderboard(container, preset, t) {
+  const board = await fetchJson(`/api/leaderboard/${preset}`);
+  const tabs = el('p');
+  for (const p of PRESETS) {
+    const tab = p === preset ? el('strong', t(`preset.${p}`)) : link(`/leaderboard/${p}`, t(`preset.${p}`));
+    tabs.append(tab, ' ');
+  }
+  const rows = board.players.map((p, i) => [
+    String(i + 1),
+    link(`/players/${p.id}`, p.name),
+    rating(p.rating) + (p.provisional ? '?' : ''),
+    String(p.games),
+  ]);
+  const body = rows.length
+    ? table([t('records.rank'), t('records.player'), t('records.rating'), t('records.games')], rows)
+    : el('p', t('records.empty'));
+  container.replaceChildren(el('h2', t('records.leaderboard')), tabs, body,
+    el('p', t('records.provisional')));
+}
+
+/** A line chart of a rating history (`[{at, after}]`), as SVG. */
+export function ratingChart(points, t) {
+  const width = 320;
+  const height = 140;
+  const pad = 28;
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('class', 'chart');
+  const values = points.map((p) => p.after);
+  svg.setAttribute('aria-label', t('records.chart', {
+    n: points.length, first: rating(points[0]?.before ?? 1500), last: rating(values.at(-1) ?? 1500),
+  }));
+  const all = [points[0]?.before ?? 1500, ...values];
+  const low = Math.min(...all) - 10;
+  const high = Math.max(...all) + 10;
+  const x = (i) => pad + (i * (width - 2 * pad)) / Math.max(1, all.length - 1);
+  const y = (v) => height - pad + ((v - low) * (2 * pad - height)) / (high - low);
+  const add = (tag, attrs, text) => {
+    const node = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    svg.append(node);
+  };
+  add('line', { x1: pad, y1: height - pad, x2: width - pad, y2: height - pad, stroke: '#888' });
+  add('text', { x: 2, y: y(high - 10) + 4, 'font-size': 10 }, rating(high - 10));
+  add('text', { x: 2, y: y(low + 10) + 4, 'font-size': 10 }, rating(low + 10));
+  add('polyline', {
+    points: all.map((v, i) => `${x(i)},${y(v)}`).join(' '),
+    fill: 'none', stroke: '#1f6fd1', 'stroke-width': 2,
+  });
+  all.forEach((v, i) => add('circle', { cx: x(i), cy: y(v), r: 2.5, fill: '#1f6fd1' }));
+  return svg;
+}
+
+/** A player's page: ratings, rating history, statistics and recent games. */
+export async function showPlayer(container, id, t) {
+  const player = await fetchJson(`/api/players/${id}`);
+  const parts = [el('h2', player.name)];
+  if (player.ratings.length) {
+    parts.push(table([t('records.rules'), t('records.rating'), t('records.games')],
+      player.ratings.map((r) => [
+        link(`/leaderboard/${r.family}`, t(`preset.${r.family}`)),
+        rating(r.rating) + (r.provisional ? '?' : ''),
+        String(r.games),
+      ])));
+  } else {
+    parts.push(el('p', t('records.unrated')));
+  }
+  for (const family of PRESETS) {
+    const points = player.history.filter((p) => p.family === family);
+    if (points.length) parts.push(el('h3', t(`preset.${family}`)), ratingChart(points, t));
+  }
+  const s = player.stats;
+  parts.push(el('p', t('records.stats', {
+    games: s.games, wins: s.wins,
+    mean: s.mean_place === null ? '—' : s.mean_place.toFixed(2),
+    places: s.places.join(' / '),
+  }), { id: 'player-stats' }));
+  parts.push(el('h3', t('records.recent')));
+  if (player.recent.length) {
+    parts.push(table([t('records.date'), t('records.rules'), t('records.players'), ''],
+      player.recent.map((g) => [
+        date(g.finished_at),
+        t(`preset.${g.family}`) + (g.ranked ? ` · ${t('records.ranked')}` : ''),
+        g.seats.map((seat) => `${seat.place ?? '–'}. ${seat.name}`).join(', '),
+        link(`/games/${g.id}`, t('records.replay')),
+      ])));
+  } else {
+    parts.push(el('p', t('records.noGames')));
+  }
+  container.replaceChildren(...parts);
+}
+
+/** Fetches a stored game's record. */
+export function fetchRecord(id) {
+  return fetchJson(`/api/games/${id}`);
+}

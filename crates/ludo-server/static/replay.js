@@ -1,0 +1,137 @@
+// Game records: step through a finished game on the board, check its dice, export it as JSON and
+// import such a file. A record is the server's export (`GET /api/games/{id}`) or a local game's
+// export, which has the same fields but no dice seed (its dice were thrown in this browser).
+
+import { drawBoard, statusText } from './board.js';
+
+/** Every position of a record, from the start, with the action that led to each. */
+export function replayPositions(engine, record) {
+  let position = engine.newGame(record.rules, record.seats);
+  const steps = [{ position, action: null, seat: null, to: null }];
+  for (const action of record.actions) {
+    const seat = position.turn.seat;
+    if ('throw' in action) {
+      position = engine.roll(position, action.throw);
+      steps.push({ position, action, seat, to: null });
+    } else {
+      const after = engine.move(position, action.move);
+      position = after.position;
+      steps.push({ position, action, seat, to: after.move.to });
+    }
+  }
+  return steps;
+}
+
+/** What happened at a step, in words. */
+function describe(step, t) {
+  if (!step.action) return t('replay.start');
+  const seat = t(`seat.${step.seat}`);
+  if ('throw' in step.action) return t('log.throw', { seat, dice: step.action.throw.join(' + ') });
+  return t('log.move', { seat, piece: step.action.move + 1, to: step.to });
+}
+
+/** Offers `record` as a JSON file download. */
+export function downloadRecord(record, name = `ludo-${record.game_id}.json`) {
+  const blob = new Blob([JSON.stringify(record, null, 1)], { type: 'application/json' });
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+/** Reads a record from a file a person picked; throws if it is not one. */
+export async function readRecordFile(file) {
+  const record = JSON.parse(await file.text());
+  if (!record || !Array.isArray(record.seats) || !Array.isArray(record.actions) || !record.rules) {
+    throw new Error('not a Ludo game record');
+  }
+  return record;
+}
+
+function button(text, label, onClick) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = text;
+  b.setAttribute('aria-label', label);
+  b.onclick = onClick;
+  return b;
+}
+
+/**
+ * Shows `record` in `container`: the board at each step, buttons and a slider to move through
+ * it (arrow keys too), whether its dice verify, and an export button.
+ */
+export function showReplay(engine, record, container, t) {
+  const steps = replayPositions(engine, record);
+  let at = steps.length - 1;
+  const board = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  board.id = 'replay-board';
+  board.setAttribute('role', 'img');
+  board.setAttribute('aria-label', t('replay.board'));
+  const status = document.createElement('p');
+  status.id = 'replay-status';
+  const line = document.createElement('p');
+  line.id = 'replay-step';
+  line.setAttribute('aria-live', 'polite');
+  const slider = document.createElement('input');
+  Object.assign(slider, { type: 'range', min: 0, max: steps.length - 1, value: at });
+  slider.setAttribute('aria-label', t('replay.step'));
+  const go = (n) => {
+    at = Math.max(0, Math.min(steps.length - 1, n));
+    slider.value = at;
+    const step = steps[at];
+    drawBoard(board, step.position, engine.board(step.position), [], null, t);
+    status.textContent = statusText(step.position, t);
+    line.textContent = `${at} / ${steps.length - 1} · ${describe(step, t)}`;
+  };
+  slider.oninput = () => go(Number(slider.value));
+  const controls = document.createElement('div');
+  controls.className = 'controls';
+  controls.append(
+    button('⏮', t('replay.first'), () => go(0)),
+    button('◀', t('replay.back'), () => go(at - 1)),
+    button('▶', t('replay.forward'), () => go(at + 1)),
+    button('⏭', t('replay.last'), () => go(steps.length - 1)),
+  );
+  container.onkeydown = (event) => {
+    if (event.key === 'ArrowLeft') go(at - 1);
+    if (event.key === 'ArrowRight') go(at + 1);
+  };
+  const verdict = document.createElement('p');
+  verdict.id = 'replay-verdict';
+  if (record.seed) {
+    try {
+      engine.verify(record);
+      verdict.textContent = t('replay.verified');
+    } catch (error) {
+      verdict.textContent = t('replay.notVerified', { why: error.message });
+    }
+  } else {
+    verdict.textContent = t('replay.unverifiable');
+  }
+  const exportButton = button(t('replay.export'), t('replay.export'), () => downloadRecord(record));
+  exportButton.id = 'replay-export';
+  container.replaceChildren(board, status, line, slider, controls, verdict, exportButton);
+  go(at);
+  return { go, steps };
+}
+
+/** A local game (as saved in this browser) as a record, for export and the replay viewer. */
+export function localRecord(saved) {
+  return {
+    game_id: `local-${saved.started_at ?? Date.now()}`,
+    rules: saved.rules,
+    seats: saved.seats,
+    commitment: '',
+    actions: saved.actions,
+    players: Object.fromEntries(Object.entries(saved.players).map(([seat, who]) => [seat,
+      who === 'human' ? { kind: 'person', name: 'Player' } : { kind: 'cpu', level: who }])),
+    ranked: false,
+    started_at: saved.started_at ?? null,
+    finished_at: saved.position.turn.phase === 'over' ? Date.now() : null,
+    places: saved.position.places ?? {},
+  };
+}

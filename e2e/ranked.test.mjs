@@ -1,0 +1,121 @@
+// Ranked play in two browsers: both ask for a ranked game from the home screen, are sent to the
+// same room, play it to the end and see their ratings move; then a player's page shows the
+// rating and the game, the replay viewer steps through it, and its export is imported again.
+// A local game is exported and replayed too.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, url } from './browser.mjs';
+
+const browser = await launch();
+after(() => browser.close());
+
+async function person(path = '/') {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto(url + path);
+  await page.waitForSelector('body[data-ready=true]');
+  return { page, errors };
+}
+
+async function step(page) {
+  if (await page.isEnabled('#roll')) await page.click('#roll', { timeout: 2000 }).catch(() => {});
+  const legal = await page.$('.piece.legal');
+  if (legal) await legal.click({ timeout: 2000 }).catch(() => {});
+}
+
+const over = async (page) => /over/i.test(await page.textContent('#status'));
+
+/** Downloads what clicking `selector` offers; the file's text. */
+async function download(page, selector) {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  const path = await file.path();
+  const { readFile } = await import('node:fs/promises');
+  return { path, text: await readFile(path, 'utf8') };
+}
+
+test('two browsers find a ranked game, play it, and see ratings, records and the replay', async () => {
+  const ana = await person();
+  const bo = await person();
+  for (const [who, name] of [[ana, 'Ana'], [bo, 'Bo']]) {
+    await who.page.fill('#ranked input[name=name]', name);
+    await who.page.selectOption('#ranked select[name=rules]', 'classic');
+    await who.page.selectOption('#ranked select[name=size]', '2');
+    await who.page.click('#ranked-find');
+  }
+  await ana.page.waitForURL(/\/r\/[a-z0-9]+$/);
+  await bo.page.waitForURL(/\/r\/[a-z0-9]+$/);
+  assert.equal(ana.page.url(), bo.page.url());
+  for (const who of [ana, bo]) {
+    await who.page.waitForSelector('body[data-ready=true]');
+    await who.page.waitForFunction(() => /throw|move/.test(document.querySelector('#status').textContent));
+  }
+  for (let i = 0; i < 4000 && !(await over(ana.page)); i++) {
+    await step(ana.page);
+    await step(bo.page);
+  }
+  assert.ok(await over(ana.page), 'the game ended');
+  await ana.page.waitForFunction(() => /Ana: 1500 → \d+/.test(document.querySelector('#rated').textContent));
+  assert.match(await ana.page.textContent('#rated'), /Bo: 1500 → \d+/);
+
+  // The player's page: the rating, its chart, the statistics and the game.
+  await ana.page.goto(url + '/');
+  await ana.page.waitForSelector('body[data-ready=true]');
+  await ana.page.click('#my-page');
+  await ana.page.waitForSelector('#player-stats');
+  assert.match(await ana.page.textContent('#player-stats'), /^Games: 1 ·/);
+  assert.ok(await ana.page.$('svg.chart polyline'), 'a rating chart');
+  await ana.page.click('#records-view a[href^="/games/"]');
+  await ana.page.waitForSelector('#replay-verdict');
+  assert.match(await ana.page.textContent('#replay-verdict'), /dice verify/);
+  const last = await ana.page.textContent('#replay-step');
+  const [, shown, total] = last.match(/^(\d+) \/ (\d+)/);
+  assert.equal(shown, total);
+  assert.match(await ana.page.textContent('#replay-status'), /over/i);
+  await ana.page.click('[aria-label="Step back"]');
+  assert.match(await ana.page.textContent('#replay-step'), new RegExp(`^${total - 1} / ${total}`));
+  assert.match(await ana.page.textContent('#replay-status'), /to move/);
+  assert.ok(await ana.page.$('#replay-board .piece'), 'the board is drawn');
+
+  // Export the game and open the file in the viewer.
+  const exported = await download(ana.page, '#replay-export');
+  assert.equal(JSON.parse(exported.text).actions.length, Number(total));
+  await ana.page.goto(url + '/replay');
+  await ana.page.waitForSelector('body[data-ready=true]');
+  await ana.page.setInputFiles('#import', exported.path);
+  await ana.page.waitForSelector('#replay-verdict');
+  assert.match(await ana.page.textContent('#replay-step'), new RegExp(`^${total} / ${total}`));
+  assert.match(await ana.page.textContent('#replay-verdict'), /dice verify/);
+
+  // The leaderboard lists both.
+  await ana.page.goto(url + '/leaderboard/classic');
+  await ana.page.waitForSelector('#records-view table');
+  const board = await ana.page.textContent('#records-view table');
+  assert.ok(board.includes('Ana') && board.includes('Bo'), board);
+  assert.deepEqual(ana.errors, []);
+  assert.deepEqual(bo.errors, []);
+});
+
+test('a local game is exported and replayed in the viewer', async () => {
+  const me = await person('/?cpu-delay=0');
+  await me.page.selectOption('#vs-cpu select[name=opponents]', '1');
+  await me.page.click('#vs-cpu button[type=submit]');
+  for (let i = 0; i < 30; i++) await step(me.page);
+  const exported = await download(me.page, '#export-local');
+  const record = JSON.parse(exported.text);
+  assert.ok(record.actions.length > 10, `${record.actions.length} actions`);
+  await me.page.goto(url + '/replay');
+  await me.page.waitForSelector('body[data-ready=true]');
+  await me.page.setInputFiles('#import', exported.path);
+  await me.page.waitForSelector('#replay-verdict');
+  assert.match(await me.page.textContent('#replay-verdict'), /nothing to verify/);
+  const n = record.actions.length;
+  assert.match(await me.page.textContent('#replay-step'), new RegExp(`^${n} / ${n}`));
+  // A file that is not a record is refused with a message, and nothing else happens.
+  await me.page.setInputFiles('#import', { name: 'bad.json', mimeType: 'application/json',
+    buffer: Buffer.from('{"hello": 1}') });
+  await me.page.waitForFunction(() => /cannot be read/.test(document.body.textContent));
+  assert.deepEqual(me.errors, []);
+});
