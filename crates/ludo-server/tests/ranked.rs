@@ -307,3 +307,49 @@ async fn unknown_players_rules_and_games_are_clear_404s() {
         json!([])
     );
 }
+
+#[tokio::test]
+async fn a_ranked_game_over_but_not_yet_rated_when_the_server_stopped_is_rated_on_restart() {
+    let server = spawn_server_with(|_| {}).await;
+    let (_code, mut host, mut guest) =
+        support::two_player_room(&server, json!({"ranked": true, "rules": "classic"})).await;
+    host.send(json!({"t": "start"})).await;
+    host.recv_until(|m| m["t"] == "game").await;
+    let (end, _) = tokio::join!(
+        play_until_over(&mut host, "yellow"),
+        play_until_over(&mut guest, "red")
+    );
+    host.recv_until(|m| m["t"] == "rated").await;
+    let rated = stored_rating(&server.db, &host.you, "classic");
+    // As if the server had stopped after storing the last move, before marking the game over.
+    {
+        let db = rusqlite::Connection::open(&server.db).unwrap();
+        db.execute_batch(
+            "UPDATE games SET finished_at = NULL, places = NULL;
+             UPDATE game_players SET place = NULL;
+             DELETE FROM rating_changes; DELETE FROM ratings;",
+        )
+        .unwrap();
+    }
+    let config = ludo_server::Config::for_tests(server.db.clone());
+    let again = ludo_server::Application::build(&config).await.unwrap();
+    let addr = again.local_addr();
+    tokio::spawn(again.run_until_stopped(std::future::pending()));
+    let id = end["id"].as_str().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (_, export) = http(addr, "GET", &format!("/api/games/{id}"), None).await;
+        let export: Value = serde_json::from_str(&export).unwrap();
+        if !export["finished_at"].is_null() {
+            assert_eq!(export["ratings"].as_array().unwrap().len(), 2);
+            assert_eq!(export["places"], end["position"]["places"]);
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the game was not finished on restart"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(stored_rating(&server.db, &host.you, "classic"), rated);
+}
