@@ -37,6 +37,10 @@ pub struct Config {
         hide = true
     )]
     pub clock_second_ms: u64,
+    /// Seconds (fractions allowed) a room with nobody connected and no game being played stays
+    /// in memory; it stays in the database and is loaded again on the next visit.
+    #[arg(long, env = "LUDO_ROOM_IDLE_SECS", default_value_t = 600.0)]
+    pub room_idle_secs: f64,
     /// Milliseconds in one second of matchmaking (ranges widen each second): 1000, except to
     /// test matchmaking quickly.
     #[arg(
@@ -59,6 +63,7 @@ impl Config {
             grace_ms: 300,
             clock_second_ms: 10,
             match_second_ms: 1000,
+            room_idle_secs: 600.0,
             rate: 100_000,
         }
     }
@@ -69,6 +74,7 @@ impl Config {
             cpu_delay: Duration::from_millis(self.cpu_delay_ms),
             grace: Duration::from_millis(self.grace_ms),
             clock_second: Duration::from_millis(self.clock_second_ms),
+            idle: Duration::try_from_secs_f64(self.room_idle_secs).unwrap_or(Duration::MAX),
         }
     }
 }

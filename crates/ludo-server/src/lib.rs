@@ -83,6 +83,7 @@ impl Application {
             store: store.clone(),
             timing: config.timing(),
             metrics: metrics.clone(),
+            registry: Arc::default(),
         })
         .await
         .map_err(std::io::Error::other)?;

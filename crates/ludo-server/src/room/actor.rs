@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
 use super::live::Live;
-use super::{Command, Context, Outbox, RoomHandle, Timing};
+use super::{Command, Context, Outbox, Registry, RoomHandle, Timing};
 use crate::protocol::{ClientMsg, Occupant, Refusal, RoomView, SeatView, ServerMsg, Settings};
 use crate::store::{Store, StoredGame};
 
@@ -79,6 +79,10 @@ struct Room {
     away_since: HashMap<String, Instant>,
     bot_choices: Rng,
     rename_needs_saving: bool,
+    /// The rooms in memory, which this room leaves when it unloads itself.
+    registry: Registry,
+    /// When the room last had a command or acted.
+    last_activity: Instant,
 }
 
 /// Starts a room's actor.
@@ -116,6 +120,8 @@ pub fn spawn(
         away_since,
         bot_choices: Rng::new(crate::ids::now_ms() as u64),
         rename_needs_saving: false,
+        registry: context.registry,
+        last_activity: now,
     };
     tokio::spawn(room.run(queue));
     RoomHandle { commands }
@@ -130,14 +136,47 @@ impl Room {
         }
         loop {
             let wake = self.next_auto_action();
+            let idle = self.idle_until();
             tokio::select! {
                 command = queue.recv() => match command {
-                    Some(command) => self.handle(command).await,
+                    Some(command) => {
+                        self.last_activity = Instant::now();
+                        self.handle(command).await;
+                    }
                     None => break,
                 },
-                () = sleep_until(wake), if wake.is_some() => self.auto_act().await,
+                () = sleep_until(wake), if wake.is_some() => {
+                    self.auto_act().await;
+                    self.last_activity = Instant::now();
+                }
+                () = sleep_until(idle), if idle.is_some() => {
+                    if self.unload(&mut queue) {
+                        break;
+                    }
+                }
             }
         }
+    }
+
+    /// When the room unloads itself: with nobody connected and no game being played, after
+    /// [`Timing::idle`] without activity.
+    fn idle_until(&self) -> Option<Instant> {
+        let idle = self.conns.is_empty() && !self.game_on();
+        idle.then(|| self.last_activity.checked_add(self.timing.idle))
+            .flatten()
+    }
+
+    /// Leaves the registry and stops taking commands, unless one is waiting; whether it did.
+    /// Everything the room holds is already stored.
+    fn unload(&mut self, queue: &mut mpsc::UnboundedReceiver<Command>) -> bool {
+        let mut registry = super::lock(&self.registry);
+        if !queue.is_empty() {
+            return false;
+        }
+        registry.remove(&self.code);
+        queue.close();
+        tracing::debug!(room = %self.code, "unloaded after being idle");
+        true
     }
 
     async fn handle(&mut self, command: Command) {

@@ -1,5 +1,12 @@
 //! Rooms: one actor per room owns its table and its game; everything else talks to it through
 //! a channel. The registry finds a room's handle by its code.
+//!
+//! Only rooms in use stay in memory. A room with nobody connected and no game being played
+//! unloads itself after [`Timing::idle`]; it stays in the database, and the next visit loads it
+//! again. At start-up only the rooms with a game not yet over are loaded (their CPU seats and
+//! stand-ins play on). Every first message to a room goes through the registry's lock, and a
+//! room unloads itself under that same lock only when nothing is waiting in its queue, so no
+//! message is lost to a room that is unloading.
 
 mod actor;
 mod live;
@@ -25,6 +32,8 @@ pub struct Timing {
     pub grace: Duration,
     /// How long one second of a turn clock lasts (one second, except in tests).
     pub clock_second: Duration,
+    /// How long a room with nobody connected and no game being played stays in memory.
+    pub idle: Duration,
 }
 
 /// A connection's outbox: messages already serialised, shared between recipients.
@@ -77,6 +86,15 @@ impl RoomHandle {
     }
 }
 
+/// The rooms in memory, by code.
+pub type Registry = Arc<Mutex<HashMap<String, RoomHandle>>>;
+
+pub(crate) fn lock(registry: &Registry) -> std::sync::MutexGuard<'_, HashMap<String, RoomHandle>> {
+    registry
+        .lock()
+        .expect("the room registry is never poisoned")
+}
+
 /// What every room shares: storage, timing and the server's counters.
 #[derive(Clone)]
 pub struct Context {
@@ -86,46 +104,107 @@ pub struct Context {
     pub timing: Timing,
     /// The server's counters.
     pub metrics: Arc<crate::Metrics>,
+    /// The rooms in memory.
+    pub registry: Registry,
 }
 
 /// Every room of this server, by code.
 #[derive(Clone)]
 pub struct Rooms {
-    rooms: Arc<Mutex<HashMap<String, RoomHandle>>>,
     context: Context,
 }
 
 impl Rooms {
-    /// The registry, with every room stored (and its unfinished game) brought back.
+    /// The registry, with every room that has a game not yet over brought back.
     ///
     /// # Errors
     /// When the stored rooms cannot be read.
     pub async fn load(context: Context) -> StoreResult<Rooms> {
-        let store = context.store.clone();
-        let rooms = Rooms {
-            rooms: Arc::default(),
-            context: context.clone(),
-        };
-        for (code, _host, state) in store.run(|b| b.rooms()).await? {
-            let Ok(state) = serde_json::from_str::<RoomState>(&state) else {
-                tracing::error!(%code, "a stored room cannot be read; skipped");
-                continue;
-            };
-            let unfinished = {
-                let code = code.clone();
-                store.run(move |b| b.unfinished_game(&code)).await?
-            };
-            let handle = actor::spawn(code.clone(), state, unfinished, context.clone());
-            rooms.insert(code, handle);
+        let rooms = Rooms { context };
+        let in_play = rooms.context.store.run(|b| b.rooms_in_play()).await?;
+        for (code, state) in in_play {
+            rooms.bring_back(&code, &state).await?;
         }
         Ok(rooms)
     }
 
-    fn insert(&self, code: String, handle: RoomHandle) {
-        self.rooms
-            .lock()
-            .expect("the room registry is never poisoned")
-            .insert(code, handle);
+    /// Starts the actor of a stored room (with its unfinished game) unless it is already in
+    /// memory; its handle, or `None` if the stored state cannot be read.
+    async fn bring_back(&self, code: &str, state: &str) -> StoreResult<Option<RoomHandle>> {
+        let Ok(state) = serde_json::from_str::<RoomState>(state) else {
+            tracing::error!(%code, "a stored room cannot be read; skipped");
+            return Ok(None);
+        };
+        let unfinished = {
+            let code = code.to_owned();
+            self.context
+                .store
+                .run(move |b| b.unfinished_game(&code))
+                .await?
+        };
+        let mut registry = lock(&self.context.registry);
+        if let Some(handle) = registry.get(code).filter(|h| !h.commands.is_closed()) {
+            return Ok(Some(handle.clone()));
+        }
+        let handle = actor::spawn(code.to_owned(), state, unfinished, self.context.clone());
+        registry.insert(code.to_owned(), handle.clone());
+        Ok(Some(handle))
+    }
+
+    /// Whether a room with this code exists (in memory or stored).
+    ///
+    /// # Errors
+    /// When storage cannot be read.
+    pub async fn exists(&self, code: &str) -> StoreResult<bool> {
+        if lock(&self.context.registry).contains_key(code) {
+            return Ok(true);
+        }
+        let code = code.to_owned();
+        Ok(self
+            .context
+            .store
+            .run(move |b| b.room(&code))
+            .await?
+            .is_some())
+    }
+
+    /// Sends `command` to the room with this code, loading the room if it is stored but not in
+    /// memory; the room's handle, or the command back if there is no such room.
+    ///
+    /// # Errors
+    /// When the stored room cannot be read.
+    pub async fn send(
+        &self,
+        code: &str,
+        command: Command,
+    ) -> StoreResult<Result<RoomHandle, Command>> {
+        let mut command = command;
+        for _ in 0..3 {
+            {
+                let mut registry = lock(&self.context.registry);
+                if let Some(handle) = registry.get(code).cloned() {
+                    match handle.commands.send(command) {
+                        Ok(()) => return Ok(Ok(handle)),
+                        Err(mpsc::error::SendError(back)) => {
+                            // The room unloaded itself: load it again.
+                            command = back;
+                            registry.remove(code);
+                        }
+                    }
+                }
+            }
+            let stored = {
+                let code = code.to_owned();
+                self.context.store.run(move |b| b.room(&code)).await?
+            };
+            let Some(state) = stored else {
+                return Ok(Err(command));
+            };
+            if self.bring_back(code, &state).await?.is_none() {
+                return Ok(Err(command));
+            }
+        }
+        Ok(Err(command))
     }
 
     /// Creates a room hosted by `host`; its code.
@@ -168,24 +247,12 @@ impl Rooms {
                 .await?;
         }
         let handle = actor::spawn(code.clone(), state, None, self.context.clone());
-        self.insert(code.clone(), handle.clone());
+        lock(&self.context.registry).insert(code.clone(), handle.clone());
         Ok((code, handle))
     }
 
-    /// The room with this code.
-    pub fn get(&self, code: &str) -> Option<RoomHandle> {
-        self.rooms
-            .lock()
-            .expect("the room registry is never poisoned")
-            .get(code)
-            .cloned()
-    }
-
-    /// How many rooms are open.
+    /// How many rooms are in memory.
     pub fn count(&self) -> usize {
-        self.rooms
-            .lock()
-            .expect("the room registry is never poisoned")
-            .len()
+        lock(&self.context.registry).len()
     }
 }

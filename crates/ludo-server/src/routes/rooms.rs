@@ -116,11 +116,12 @@ async fn lookup(
     State(state): State<AppState>,
     Path(code): Path<String>,
 ) -> Result<Json<crate::protocol::RoomView>, AppError> {
-    let room = state
-        .rooms
-        .get(&code)
-        .ok_or_else(|| AppError::new(StatusCode::NOT_FOUND, "no_such_room", "no such room"))?;
     let (reply, answer) = tokio::sync::oneshot::channel();
-    room.send(Command::View { reply });
+    state
+        .rooms
+        .send(&code, Command::View { reply })
+        .await
+        .map_err(AppError::internal)?
+        .map_err(|_| AppError::new(StatusCode::NOT_FOUND, "no_such_room", "no such room"))?;
     answer.await.map(Json).map_err(AppError::internal)
 }

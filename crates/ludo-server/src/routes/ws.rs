@@ -183,10 +183,18 @@ async fn connection(socket: WebSocket, state: AppState) {
                         continue;
                     }
                 };
-                let Some(handle) = state.rooms.get(&code) else {
-                    refuse(&state, &out, "no_such_room", format!("no room `{code}`"));
-                    continue;
-                };
+                match state.rooms.exists(&code).await {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        refuse(&state, &out, "no_such_room", format!("no room `{code}`"));
+                        continue;
+                    }
+                    Err(e) => {
+                        tracing::error!(error = %e, "looking up a room failed");
+                        refuse(&state, &out, "internal", "something went wrong on our side");
+                        continue;
+                    }
+                }
                 let identity = match identify(&state, &device, &name).await {
                     Ok(identity) => identity,
                     Err(IdentifyError::BadDevice(m)) => {
@@ -199,13 +207,22 @@ async fn connection(socket: WebSocket, state: AppState) {
                         continue;
                     }
                 };
-                handle.send(Command::Join {
+                let join = Command::Join {
                     conn,
                     identity,
                     name,
                     out: out.clone(),
-                });
-                room = Some(handle);
+                };
+                match state.rooms.send(&code, join).await {
+                    Ok(Ok(handle)) => room = Some(handle),
+                    Ok(Err(_)) => {
+                        refuse(&state, &out, "no_such_room", format!("no room `{code}`"));
+                    }
+                    Err(e) => {
+                        tracing::error!(error = %e, "loading a room failed");
+                        refuse(&state, &out, "internal", "something went wrong on our side");
+                    }
+                }
             }
             (
                 None,

@@ -91,8 +91,10 @@ pub trait Backend: Send + 'static {
     ) -> StoreResult<String>;
     /// Creates or replaces a room's state.
     fn save_room(&mut self, code: &str, host: &str, state: &str, now: i64) -> StoreResult<()>;
-    /// Every room: code, host, state.
-    fn rooms(&mut self) -> StoreResult<Vec<(String, String, String)>>;
+    /// A room's state, if the room exists.
+    fn room(&mut self, code: &str) -> StoreResult<Option<String>>;
+    /// Every room with a game not yet over: code and state.
+    fn rooms_in_play(&mut self) -> StoreResult<Vec<(String, String)>>;
     /// Records a new game.
     fn create_game(&mut self, game: &NewGame) -> StoreResult<()>;
     /// Appends action `number` of a game.

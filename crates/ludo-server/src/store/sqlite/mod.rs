@@ -185,13 +185,27 @@ impl Backend for SqliteBackend {
             .map_err(fail("saving a room"))
     }
 
-    fn rooms(&mut self) -> StoreResult<Vec<(String, String, String)>> {
+    fn room(&mut self, code: &str) -> StoreResult<Option<String>> {
+        self.db
+            .query_row(
+                "SELECT state FROM rooms WHERE code = ?1",
+                params![code],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(fail("reading a room"))
+    }
+
+    fn rooms_in_play(&mut self) -> StoreResult<Vec<(String, String)>> {
         let mut statement = self
             .db
-            .prepare("SELECT code, host, state FROM rooms")
+            .prepare(
+                "SELECT code, state FROM rooms r WHERE EXISTS
+                     (SELECT 1 FROM games g WHERE g.room = r.code AND g.finished_at IS NULL)",
+            )
             .map_err(fail("reading rooms"))?;
         let rows = statement
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
             .map_err(fail("reading rooms"))?;
         rows.collect::<Result<_, _>>()
             .map_err(fail("reading rooms"))
