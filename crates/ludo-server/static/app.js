@@ -108,6 +108,7 @@ async function main() {
     board: $('board'),
     status: $('status'),
     rollButton: $('roll'),
+    dice: $('dice'),
     log: $('log'),
     rulesInForce: $('rules-in-force'),
     announce: (text) => { $('announce').textContent = text; },

@@ -2,6 +2,7 @@
 
 const TABLES = {
   en: {
+    'log.capture': '{seat} captures {colour} piece {piece}: back to its base', 'log.finish': '{seat} brings piece {piece} home',
     'title': 'Ludo',
     'tagline': 'Free, no sign-up. Play against the CPU on this device; the engine runs in your browser.',
     'home.vsCpu': 'Play against the CPU',
@@ -17,7 +18,6 @@ const TABLES = {
     'turn.move': '{seat} to move', 'turn.over': 'Game over',
     'roll': 'Throw the dice',
     'log.throw': '{seat} throws {dice}', 'log.move': '{seat} moves piece {piece} to {to}',
-    'log.captures': ', capturing {n}',
     'piece.move': 'Move {colour} piece {piece}',
     'home': 'Home',
     'home.friends': 'Play with friends',
@@ -52,6 +52,7 @@ const TABLES = {
     'value.seat_order': 'The first seat', 'value.highest_roll': 'The highest throw',
   },
   fr: {
+    'log.capture': '{seat} prend le pion {piece} ({colour}), qui retourne à sa base', 'log.finish': '{seat} amène le pion {piece} à l’arrivée',
     'title': 'Ludo',
     'tagline': 'Gratuit, sans inscription. Jouez contre l’ordinateur sur cet appareil ; le moteur tourne dans votre navigateur.',
     'home.vsCpu': 'Jouer contre l’ordinateur', 'home.opponents': 'Adversaires', 'home.level': 'Niveau',
@@ -62,8 +63,7 @@ const TABLES = {
     'turn.roll': 'À {seat} de lancer', 'turn.rolloff': '{seat} lance pour savoir qui commence',
     'turn.move': 'À {seat} de jouer', 'turn.over': 'Partie terminée',
     'roll': 'Lancer les dés',
-    'log.throw': '{seat} fait {dice}', 'log.move': '{seat} avance le pion {piece} en {to}',
-    'log.captures': ', et en prend {n}', 'piece.move': 'Jouer le pion {piece} ({colour})',
+    'log.throw': '{seat} fait {dice}', 'log.move': '{seat} avance le pion {piece} en {to}', 'piece.move': 'Jouer le pion {piece} ({colour})',
     'home': 'Accueil', 'home.friends': 'Jouer avec des amis', 'home.name': 'Votre nom',
     'online.invite': 'Envoyez ce lien à vos amis :', 'online.copy': 'Copier le lien', 'online.copied': 'Lien copié',
     'online.connecting': 'Connexion…', 'online.connected': 'Connecté',
@@ -74,6 +74,7 @@ const TABLES = {
     'home.hotSeat': 'Jouer sur cet appareil', 'home.people': 'Joueurs', 'home.houseRules': 'Règles maison', 'default': 'par défaut', 'play.rules': 'Règles de cette partie', 'yes': 'oui', 'no': 'non',
   },
   pt: {
+    'log.capture': '{seat} captura a peça {piece} ({colour}), que volta à base', 'log.finish': '{seat} leva a peça {piece} até o fim',
     'title': 'Ludo',
     'tagline': 'Grátis, sem cadastro. Jogue contra o computador neste aparelho; o motor roda no seu navegador.',
     'home.vsCpu': 'Jogar contra o computador', 'home.opponents': 'Adversários', 'home.level': 'Nível',
@@ -84,8 +85,7 @@ const TABLES = {
     'turn.roll': 'Vez de {seat} lançar', 'turn.rolloff': '{seat} lança para decidir quem começa',
     'turn.move': 'Vez de {seat} mover', 'turn.over': 'Fim de jogo',
     'roll': 'Lançar os dados',
-    'log.throw': '{seat} tira {dice}', 'log.move': '{seat} move a peça {piece} para {to}',
-    'log.captures': ', capturando {n}', 'piece.move': 'Mover a peça {piece} ({colour})',
+    'log.throw': '{seat} tira {dice}', 'log.move': '{seat} move a peça {piece} para {to}', 'piece.move': 'Mover a peça {piece} ({colour})',
     'home': 'Início', 'home.friends': 'Jogar com amigos', 'home.name': 'Seu nome',
     'online.invite': 'Envie este link aos seus amigos:', 'online.copy': 'Copiar o link', 'online.copied': 'Link copiado',
     'online.connecting': 'Conectando…', 'online.connected': 'Conectado',
@@ -96,6 +96,7 @@ const TABLES = {
     'home.hotSeat': 'Jogar neste aparelho', 'home.people': 'Pessoas', 'home.houseRules': 'Regras da casa', 'default': 'padrão', 'play.rules': 'Regras deste jogo', 'yes': 'sim', 'no': 'não',
   },
   ru: {
+    'log.capture': '{seat} сбивают фишку {piece} ({colour}): она возвращается на базу', 'log.finish': '{seat}: фишка {piece} дошла до финиша',
     'title': 'Лудо',
     'tagline': 'Бесплатно и без регистрации. Играйте с компьютером на этом устройстве: движок работает в браузере.',
     'home.vsCpu': 'Играть с компьютером', 'home.opponents': 'Соперники', 'home.level': 'Сила',
@@ -106,8 +107,7 @@ const TABLES = {
     'turn.roll': 'Бросают {seat}', 'turn.rolloff': '{seat} бросают, чтобы решить, кто начинает',
     'turn.move': 'Ходят {seat}', 'turn.over': 'Игра окончена',
     'roll': 'Бросить кубик',
-    'log.throw': '{seat}: выпало {dice}', 'log.move': '{seat}: фишка {piece} на {to}',
-    'log.captures': ', сбито фишек: {n}', 'piece.move': 'Ходить фишкой {piece} ({colour})',
+    'log.throw': '{seat}: выпало {dice}', 'log.move': '{seat}: фишка {piece} на {to}', 'piece.move': 'Ходить фишкой {piece} ({colour})',
     'home': 'На главную', 'home.friends': 'Играть с друзьями', 'home.name': 'Ваше имя',
     'online.invite': 'Отправьте эту ссылку друзьям:', 'online.copy': 'Копировать ссылку', 'online.copied': 'Ссылка скопирована',
     'online.connecting': 'Подключение…', 'online.connected': 'Подключено',
@@ -118,6 +118,7 @@ const TABLES = {
     'home.hotSeat': 'Играть на одном устройстве', 'home.people': 'Игроки', 'home.houseRules': 'Домашние правила', 'default': 'по умолчанию', 'play.rules': 'Правила этой игры', 'yes': 'да', 'no': 'нет',
   },
   vi: {
+    'log.capture': '{seat} đá quân {piece} ({colour}) về chuồng', 'log.finish': '{seat} đưa quân {piece} về đích',
     'title': 'Cờ cá ngựa · Ludo',
     'tagline': 'Miễn phí, không cần đăng ký. Chơi với máy trên thiết bị này; bộ luật chạy ngay trong trình duyệt.',
     'home.vsCpu': 'Chơi với máy', 'home.opponents': 'Số đối thủ', 'home.level': 'Độ khó',
@@ -128,8 +129,7 @@ const TABLES = {
     'turn.roll': 'Đến lượt {seat} gieo', 'turn.rolloff': '{seat} gieo để chọn người đi trước',
     'turn.move': 'Đến lượt {seat} đi', 'turn.over': 'Ván đấu kết thúc',
     'roll': 'Gieo xúc xắc',
-    'log.throw': '{seat} gieo được {dice}', 'log.move': '{seat} đi quân {piece} tới {to}',
-    'log.captures': ', đá {n} quân', 'piece.move': 'Đi quân {piece} ({colour})',
+    'log.throw': '{seat} gieo được {dice}', 'log.move': '{seat} đi quân {piece} tới {to}', 'piece.move': 'Đi quân {piece} ({colour})',
     'home': 'Trang chủ', 'home.friends': 'Chơi với bạn bè', 'home.name': 'Tên của bạn',
     'online.invite': 'Gửi đường link này cho bạn bè:', 'online.copy': 'Sao chép link', 'online.copied': 'Đã sao chép',
     'online.connecting': 'Đang kết nối…', 'online.connected': 'Đã kết nối',

@@ -3,6 +3,7 @@
 // in this browser after every action and survives a reload.
 
 import { drawBoard, drawRulesInForce, statusText } from './board.js';
+import { showDice, showMove } from './animate.js';
 
 const SAVE_KEY = 'ludo.local.v1';
 
@@ -28,7 +29,7 @@ export class LocalGame {
   /**
    * @param engine the WebAssembly engine
    * @param game `{position, players: {colour: 'human' | level}, log: []}`
-   * @param view `{board, status, rollButton, log, announce}` elements and the translator `t`
+   * @param view `{board, status, rollButton, dice, log, announce}` elements and the translator `t`
    */
   constructor(engine, game, view) {
     this.engine = engine;
@@ -36,6 +37,10 @@ export class LocalGame {
     this.view = view;
     this.seed = Date.now() % 1_000_000;
     this.timer = null;
+    // What the next drawing shows happening: a throw, a move; and what is still to be announced.
+    this.thrown = null;
+    this.moved = null;
+    this.spoken = [];
     view.rollButton.onclick = () => this.humanRoll();
   }
 
@@ -57,25 +62,34 @@ export class LocalGame {
     return this.game.players[this.position.turn.seat] === 'human';
   }
 
-  note(text) {
-    this.game.log.push(text);
+  /** Adds a line to the game's log (`kind` marks captures and finishes) and to what is announced. */
+  note(text, kind = '') {
+    this.game.log.push({ text, kind });
     this.game.log = this.game.log.slice(-12);
-    this.view.announce(text);
+    this.spoken.push(text);
   }
 
   roll() {
     const seat = this.position.turn.seat;
     const dice = Array.from({ length: this.engine.diceToThrow(this.position) }, die);
     this.game.position = this.engine.roll(this.position, dice);
+    this.thrown = dice;
     this.note(this.view.t('log.throw', { seat: this.view.t(`seat.${seat}`), dice: dice.join(' + ') }));
   }
 
   move(piece) {
+    const { t } = this.view;
     const seat = this.position.turn.seat;
     const { position, move } = this.engine.move(this.position, piece);
+    const finished = move.to >= this.engine.board(position).finished_from;
     this.game.position = position;
-    const captured = move.captures.length ? this.view.t('log.captures', { n: move.captures.length }) : '';
-    this.note(this.view.t('log.move', { seat: this.view.t(`seat.${seat}`), piece: piece + 1, to: move.to }) + captured);
+    this.moved = { seat, move, finished };
+    this.note(t('log.move', { seat: t(`seat.${seat}`), piece: piece + 1, to: move.to }));
+    for (const victim of move.captures) {
+      this.note(t('log.capture', { seat: t(`seat.${seat}`), colour: t(`seat.${victim.seat}`),
+        piece: victim.piece + 1 }), 'capture');
+    }
+    if (finished) this.note(t('log.finish', { seat: t(`seat.${seat}`), piece: piece + 1 }), 'finish');
   }
 
   humanRoll() {
@@ -94,6 +108,8 @@ export class LocalGame {
   after() {
     this.save();
     this.draw();
+    if (this.spoken.length) this.view.announce(this.spoken.join('. '));
+    this.spoken = [];
     clearTimeout(this.timer);
     if (this.position.turn.phase === 'over' || this.isHumanTurn()) return;
     this.timer = setTimeout(() => this.cpuAct(), CPU_DELAY_MS);
@@ -116,13 +132,20 @@ export class LocalGame {
     const human = this.isHumanTurn();
     const legal = p.turn.phase === 'move' ? this.engine.legal(p) : [];
     const geometry = this.engine.board(p);
-    drawBoard(this.view.board, p, geometry, human ? legal : [], (piece) => this.humanMove(piece), t);
+    const layout = drawBoard(this.view.board, p, geometry, human ? legal : [], (piece) => this.humanMove(piece), t);
+    if (this.thrown) showDice(this.view.dice, this.thrown);
+    if (this.moved) showMove(this.view.board, layout, this.moved.seat, this.moved.move, this.moved.finished);
+    this.thrown = null;
+    this.moved = null;
     this.view.rollButton.disabled = !(human && ['roll', 'rolloff'].includes(p.turn.phase));
     this.view.status.textContent = statusText(p, t);
     drawRulesInForce(this.view.rulesInForce, this.engine.options(p), t);
     this.view.log.replaceChildren(...this.game.log.map((line) => {
+      // Games saved before lines had kinds hold plain strings.
+      const { text, kind } = typeof line === 'string' ? { text: line, kind: '' } : line;
       const li = document.createElement('li');
-      li.textContent = line;
+      li.textContent = text;
+      if (kind) li.className = kind;
       return li;
     }));
   }
