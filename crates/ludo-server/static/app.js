@@ -4,6 +4,7 @@ import { loadEngine } from './engine.js';
 import { LocalGame, savedGame } from './local.js';
 import { LANGUAGES, chooseLanguage, pickLanguage, t } from './i18n.js';
 import { COLOURS } from './board.js';
+import { optionLabel, ordered, valueLabel } from './options.js';
 import { OnlineRoom, createRoom, playerName, setPlayerName } from './online.js';
 
 const $ = (id) => document.getElementById(id);
@@ -11,7 +12,11 @@ const $ = (id) => document.getElementById(id);
 function translate() {
   const language = chooseLanguage();
   document.documentElement.lang = language;
+  document.title = t('title');
   for (const node of document.querySelectorAll('[data-t]')) node.textContent = t(node.dataset.t);
+  for (const node of document.querySelectorAll('[data-t-label]')) {
+    node.setAttribute('aria-label', t(node.dataset.tLabel));
+  }
   const switcher = $('language');
   switcher.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => {
     const option = new Option(name, code, false, code === language);
@@ -48,10 +53,10 @@ function chosenRules() {
 function showOptions(choices) {
   const preset = new FormData($('vs-cpu')).get('preset');
   const defaults = presets.find((p) => p.preset === preset)?.options ?? {};
-  const rows = Object.entries(choices).map(([name, values]) => {
+  const rows = ordered(choices).map(([name, values]) => {
     const label = document.createElement('label');
     const text = document.createElement('span');
-    text.textContent = t(`option.${name}`);
+    text.textContent = optionLabel(name, t);
     label.append(text);
     if (values.length === 2 && values.includes(true)) {
       const box = document.createElement('input');
@@ -65,7 +70,7 @@ function showOptions(choices) {
       for (const value of values) {
         const json = JSON.stringify(value);
         const isDefault = json === JSON.stringify(defaults[name]);
-        const shown = Array.isArray(value) ? value.join(', ') || '—' : t(`value.${value}`);
+        const shown = valueLabel(value, t);
         select.append(new Option(isDefault ? `${shown} (${t('default')})` : shown, json, false, isDefault));
       }
       label.append(select);
@@ -91,10 +96,10 @@ async function showRules() {
     head.append(th);
   }
   const body = table.createTBody();
-  for (const option of Object.keys(presets[0].options)) {
+  for (const [option] of ordered(presets[0].options)) {
     const row = body.insertRow();
-    row.insertCell().textContent = option;
-    for (const p of presets) row.insertCell().textContent = JSON.stringify(p.options[option]);
+    row.insertCell().textContent = optionLabel(option, t);
+    for (const p of presets) row.insertCell().textContent = valueLabel(p.options[option], t);
   }
   $('rules').replaceChildren(table);
 }

@@ -3,6 +3,8 @@
 // blue □, red △, green ✚). The cross, the horse board, and the Ludo board with one arm per seat:
 // two arms side by side (horizontal) or three in a T.
 
+import { optionLabel, ordered, valueLabel } from './options.js';
+
 const SVG = 'http://www.w3.org/2000/svg';
 export const COLOURS = ['yellow', 'blue', 'red', 'green'];
 const FILL = { yellow: '#f2c200', blue: '#1f6fd1', red: '#d3322f', green: '#1c9a4b' };
@@ -263,13 +265,12 @@ export function statusText(position, t, deadline = null) {
 
 /** Fills `table` with every option in force (`engine.options(position)`), one row each. */
 export function drawRulesInForce(table, inForce, t) {
-  const rows = Object.entries(inForce.options).map(([name, value]) => {
+  const rows = ordered(inForce.options).map(([name, value]) => {
     const row = document.createElement('tr');
     const label = document.createElement('th');
-    label.textContent = t(`option.${name}`);
+    label.textContent = optionLabel(name, t);
     const cell = document.createElement('td');
-    cell.textContent = typeof value === 'boolean' ? t(value ? 'yes' : 'no')
-      : Array.isArray(value) ? value.join(', ') || '—' : t(`value.${value}`);
+    cell.textContent = valueLabel(value, t);
     row.append(label, cell);
     return row;
   });

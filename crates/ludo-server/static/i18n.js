@@ -50,6 +50,7 @@ const TABLES = {
     'value.starts_and_stars': 'Starts and stars', 'value.starts': 'Starts only', 'value.none': 'None',
     'value.blockades': 'Blockades', 'value.free': 'Nothing', 'value.opponents': 'Any opponent', 'value.any': 'Any piece',
     'value.seat_order': 'The first seat', 'value.highest_roll': 'The highest throw',
+    'board': 'Ludo board',
   },
   fr: {
     'log.capture': '{seat} prend le pion {piece} ({colour}), qui retourne à sa base', 'log.finish': '{seat} amène le pion {piece} à l’arrivée',
@@ -72,6 +73,20 @@ const TABLES = {
     'online.addCpu': 'Ajouter l’ordinateur', 'online.removeCpu': 'Retirer', 'online.start': 'Commencer la partie',
     'online.playAgain': 'Rejouer', 'table.option': 'option', 'language': 'Langue',
     'home.hotSeat': 'Jouer sur cet appareil', 'home.people': 'Joueurs', 'home.houseRules': 'Règles maison', 'default': 'par défaut', 'play.rules': 'Règles de cette partie', 'yes': 'oui', 'no': 'non',
+    'option.board': 'Plateau', 'option.layout': 'Disposition', 'option.dice': 'Dés', 'option.exit_values': 'Lancers qui font sortir un pion',
+    'option.exit_on_double': 'Un double fait sortir un pion', 'option.bonus_values': 'Lancers qui donnent un lancer de plus',
+    'option.bonus_on_double': 'Un double donne un lancer de plus', 'option.three_bonus_forfeit': 'Un troisième lancer bonus d’affilée termine le tour',
+    'option.bonus_on_capture': 'Une prise donne un lancer de plus', 'option.bonus_on_finish': 'Amener un pion à l’arrivée donne un lancer de plus',
+    'option.bonus_if_no_move': 'Un lancer bonus sans coup possible donne quand même un lancer de plus',
+    'option.no_piece_out': 'Sans pion sorti', 'option.safe': 'Cases sûres', 'option.passing': 'Ce qui bloque un pion',
+    'option.stacking': 'Ses pions peuvent partager une case', 'option.exact_finish': 'L’arrivée exige le compte exact',
+    'option.rank_everyone': 'Continuer jusqu’à classer tout le monde', 'option.first_player': 'Qui commence',
+    'value.ludo': 'Ludo', 'value.horse': 'Plateau des chevaux (cờ cá ngựa)', 'value.cross': 'Croix',
+    'value.by_players': 'Une branche par joueur', 'value.1': '1', 'value.2': '2', 'value.roll': 'Lancer comme d’habitude',
+    'value.auto_exit': 'Un pion sort tout seul', 'value.three_tries': 'Trois essais', 'value.starts_and_stars': 'Départs et étoiles',
+    'value.starts': 'Départs seulement', 'value.none': 'Aucune', 'value.blockades': 'Les barrages',
+    'value.free': 'Rien', 'value.opponents': 'Tout pion adverse', 'value.any': 'Tout pion', 'value.seat_order': 'La première place',
+    'value.highest_roll': 'Le plus haut lancer', 'board': 'Plateau de Ludo',
   },
   pt: {
     'log.capture': '{seat} captura a peça {piece} ({colour}), que volta à base', 'log.finish': '{seat} leva a peça {piece} até o fim',
@@ -94,6 +109,20 @@ const TABLES = {
     'online.addCpu': 'Adicionar computador', 'online.removeCpu': 'Remover', 'online.start': 'Começar o jogo',
     'online.playAgain': 'Jogar de novo', 'table.option': 'opção', 'language': 'Idioma',
     'home.hotSeat': 'Jogar neste aparelho', 'home.people': 'Pessoas', 'home.houseRules': 'Regras da casa', 'default': 'padrão', 'play.rules': 'Regras deste jogo', 'yes': 'sim', 'no': 'não',
+    'option.board': 'Tabuleiro', 'option.layout': 'Formato', 'option.dice': 'Dados', 'option.exit_values': 'Lances que tiram uma peça',
+    'option.exit_on_double': 'Um duplo tira uma peça', 'option.bonus_values': 'Lances que dão outro lance',
+    'option.bonus_on_double': 'Um duplo dá outro lance', 'option.three_bonus_forfeit': 'Um terceiro lance bônus seguido encerra a vez',
+    'option.bonus_on_capture': 'Uma captura dá outro lance', 'option.bonus_on_finish': 'Levar uma peça ao fim dá outro lance',
+    'option.bonus_if_no_move': 'Um lance bônus sem jogada ainda dá outro lance', 'option.no_piece_out': 'Sem peça em jogo',
+    'option.safe': 'Casas seguras', 'option.passing': 'O que bloqueia uma peça', 'option.stacking': 'Peças da mesma cor podem dividir uma casa',
+    'option.exact_finish': 'O fim exige a contagem exata', 'option.rank_everyone': 'Continuar até todos terem colocação',
+    'option.first_player': 'Quem começa', 'value.ludo': 'Ludo', 'value.horse': 'Tabuleiro de cavalos (cờ cá ngựa)',
+    'value.cross': 'Cruz', 'value.by_players': 'Um braço por jogador', 'value.1': '1', 'value.2': '2',
+    'value.roll': 'Lançar normalmente', 'value.auto_exit': 'Uma peça sai sozinha', 'value.three_tries': 'Três tentativas',
+    'value.starts_and_stars': 'Saídas e estrelas', 'value.starts': 'Só as saídas', 'value.none': 'Nenhuma',
+    'value.blockades': 'Bloqueios', 'value.free': 'Nada', 'value.opponents': 'Qualquer adversária',
+    'value.any': 'Qualquer peça', 'value.seat_order': 'O primeiro lugar', 'value.highest_roll': 'O maior lance',
+    'board': 'Tabuleiro de Ludo',
   },
   ru: {
     'log.capture': '{seat} сбивают фишку {piece} ({colour}): она возвращается на базу', 'log.finish': '{seat}: фишка {piece} дошла до финиша',
@@ -116,6 +145,19 @@ const TABLES = {
     'online.addCpu': 'Добавить компьютер', 'online.removeCpu': 'Убрать', 'online.start': 'Начать игру',
     'online.playAgain': 'Сыграть ещё', 'table.option': 'параметр', 'language': 'Язык',
     'home.hotSeat': 'Играть на одном устройстве', 'home.people': 'Игроки', 'home.houseRules': 'Домашние правила', 'default': 'по умолчанию', 'play.rules': 'Правила этой игры', 'yes': 'да', 'no': 'нет',
+    'option.board': 'Поле', 'option.layout': 'Форма поля', 'option.dice': 'Кубики', 'option.exit_values': 'Броски, выводящие фишку',
+    'option.exit_on_double': 'Дубль выводит фишку', 'option.bonus_values': 'Броски, дающие ещё бросок',
+    'option.bonus_on_double': 'Дубль даёт ещё бросок', 'option.three_bonus_forfeit': 'Третий бонусный бросок подряд завершает ход',
+    'option.bonus_on_capture': 'Взятие даёт ещё бросок', 'option.bonus_on_finish': 'Фишка на финише даёт ещё бросок',
+    'option.bonus_if_no_move': 'Бонусный бросок без хода всё равно даёт ещё бросок', 'option.no_piece_out': 'Когда нет фишек в игре',
+    'option.safe': 'Безопасные клетки', 'option.passing': 'Что преграждает путь', 'option.stacking': 'Свои фишки могут стоять вместе',
+    'option.exact_finish': 'Для финиша нужно точное число', 'option.rank_everyone': 'Играть, пока все не займут места',
+    'option.first_player': 'Кто начинает', 'value.ludo': 'Лудо', 'value.horse': 'Поле cờ cá ngựa',
+    'value.cross': 'Крест', 'value.by_players': 'По лучу на игрока', 'value.1': '1', 'value.2': '2',
+    'value.roll': 'Бросать как обычно', 'value.auto_exit': 'Фишка выходит сама', 'value.three_tries': 'Три попытки',
+    'value.starts_and_stars': 'Старты и звёзды', 'value.starts': 'Только старты', 'value.none': 'Нет',
+    'value.blockades': 'Блоки', 'value.free': 'Ничто', 'value.opponents': 'Любая чужая фишка', 'value.any': 'Любая фишка',
+    'value.seat_order': 'Первый за столом', 'value.highest_roll': 'Наибольший бросок', 'board': 'Поле лудо',
   },
   vi: {
     'log.capture': '{seat} đá quân {piece} ({colour}) về chuồng', 'log.finish': '{seat} đưa quân {piece} về đích',
@@ -138,6 +180,20 @@ const TABLES = {
     'online.addCpu': 'Thêm máy', 'online.removeCpu': 'Bỏ', 'online.start': 'Bắt đầu ván',
     'online.playAgain': 'Chơi lại', 'table.option': 'tùy chọn', 'language': 'Ngôn ngữ',
     'home.hotSeat': 'Chơi chung trên thiết bị này', 'home.people': 'Số người', 'home.houseRules': 'Luật riêng', 'default': 'mặc định', 'play.rules': 'Luật của ván này', 'yes': 'có', 'no': 'không',
+    'option.board': 'Bàn cờ', 'option.layout': 'Kiểu bàn', 'option.dice': 'Số xúc xắc', 'option.exit_values': 'Số gieo được ra quân',
+    'option.exit_on_double': 'Gieo đôi được ra quân', 'option.bonus_values': 'Số gieo được gieo thêm',
+    'option.bonus_on_double': 'Gieo đôi được gieo thêm', 'option.three_bonus_forfeit': 'Gieo thưởng lần thứ ba liên tiếp thì mất lượt',
+    'option.bonus_on_capture': 'Đá quân được gieo thêm', 'option.bonus_on_finish': 'Đưa quân về đích được gieo thêm',
+    'option.bonus_if_no_move': 'Lần gieo thưởng không đi được vẫn được gieo thêm', 'option.no_piece_out': 'Khi không có quân nào ngoài bàn',
+    'option.safe': 'Ô an toàn', 'option.passing': 'Quân nào chặn đường', 'option.stacking': 'Quân cùng màu được đứng chung ô',
+    'option.exact_finish': 'Về đích phải đúng số', 'option.rank_everyone': 'Chơi tiếp đến khi xếp hạng hết',
+    'option.first_player': 'Ai đi trước', 'value.ludo': 'Ludo', 'value.horse': 'Bàn cờ cá ngựa',
+    'value.cross': 'Chữ thập', 'value.by_players': 'Mỗi người một nhánh', 'value.1': '1', 'value.2': '2',
+    'value.roll': 'Gieo như thường', 'value.auto_exit': 'Tự động ra quân', 'value.three_tries': 'Gieo ba lần',
+    'value.starts_and_stars': 'Ô xuất phát và ô sao', 'value.starts': 'Chỉ ô xuất phát', 'value.none': 'Không có',
+    'value.blockades': 'Hàng rào', 'value.free': 'Không gì', 'value.opponents': 'Mọi quân đối thủ',
+    'value.any': 'Mọi quân', 'value.seat_order': 'Người ngồi đầu', 'value.highest_roll': 'Người gieo cao nhất',
+    'board': 'Bàn cờ',
   },
 };
 
@@ -162,8 +218,16 @@ export function pickLanguage(code) {
   if (code in TABLES) localStorage.setItem(LANGUAGE_KEY, code);
 }
 
+const missing = new Set();
+
+/** The keys asked for so far that the page's language lacks (they were shown in English). */
+export function missingKeys() {
+  return [...missing];
+}
+
 /** The text for `key`, with `{name}` placeholders filled from `values`. */
 export function t(key, values = {}) {
+  if (!(key in table)) missing.add(key);
   const text = table[key] ?? TABLES.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ''));
 }
