@@ -202,7 +202,7 @@ export function drawBoard(svg, position, geometry, legal = [], onPick = null, t 
     position.pieces[colour].forEach((progress, index) => {
       const isFinished = progress === layout.last && layout.shape.centre;
       const cell = cellOf(layout, arm, progress, index, isFinished ? finished++ : 0);
-      placed.push({ colour, index, cell });
+      placed.push({ colour, index, progress, cell });
     });
   }
   const sharing = new Map();
@@ -224,12 +224,20 @@ export function drawBoard(svg, position, geometry, legal = [], onPick = null, t 
   // The pieces that can move are drawn last, on top, so nothing covers them.
   drawn.sort((a, b) => Number(a.legal) - Number(b.legal));
   for (const { p, offset, size } of drawn) {
-    drawPiece(svg, p, offset, size, position, picks, onPick, t);
+    drawPiece(svg, layout, p, offset, size, position, picks, onPick, t);
   }
   return layout;
 }
 
-function drawPiece(svg, { colour, index, cell: [r, c] }, [dx, dy], size, position, picks, onPick, t) {
+/** Where a piece is, in words: in the base, finished, or on its square `progress`. */
+function placeText(layout, progress, t) {
+  if (progress === 'base') return t('place.base');
+  if (progress >= layout.finished_from) return t('place.finished');
+  return t('place.square', { n: progress });
+}
+
+function drawPiece(svg, layout, { colour, index, progress, cell: [r, c] }, [dx, dy], size, position,
+  picks, onPick, t) {
   const mine = colour === position.turn.seat && picks.has(index);
   const g = el('g', { class: mine ? 'piece legal' : 'piece', 'data-colour': colour,
     'data-piece': index }, svg);
@@ -238,16 +246,22 @@ function drawPiece(svg, { colour, index, cell: [r, c] }, [dx, dy], size, positio
   el('circle', { cx, cy, r: CELL * size, fill: FILL[colour], stroke: mine ? '#000' : '#333',
     'stroke-width': mine ? 4 : 1.5 }, g);
   const label = el('text', { x: cx, y: cy + CELL * size * 0.45, 'text-anchor': 'middle',
-    'font-size': CELL * size * 1.15, fill: '#fff' }, g);
+    'font-size': CELL * size * 1.15, fill: '#fff', 'aria-hidden': 'true' }, g);
   label.textContent = MARK[colour];
+  const names = { colour: t(`seat.${colour}`), piece: index + 1 };
   if (mine && onPick) {
     g.setAttribute('tabindex', '0');
     g.setAttribute('role', 'button');
-    g.setAttribute('aria-label', t('piece.move', { colour: t(`seat.${colour}`), piece: index + 1 }));
+    g.setAttribute('aria-label', t('piece.move', { ...names, to: placeText(layout, picks.get(index).to, t) }));
     g.addEventListener('click', () => onPick(index));
     g.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' || e.key === ' ') onPick(index);
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      e.preventDefault();
+      onPick(index);
     });
+  } else {
+    g.setAttribute('role', 'img');
+    g.setAttribute('aria-label', t('piece.at', { ...names, where: placeText(layout, progress, t) }));
   }
 }
 

@@ -4,6 +4,7 @@
 
 import { drawBoard, drawRulesInForce, statusText } from './board.js';
 import { showDice, showMove } from './animate.js';
+import { followFocus } from './keys.js';
 
 const SAVE_KEY = 'ludo.local.v1';
 
@@ -66,7 +67,7 @@ export class LocalGame {
   note(text, kind = '') {
     this.game.log.push({ text, kind });
     this.game.log = this.game.log.slice(-12);
-    this.spoken.push(text);
+    this.spoken = [...this.spoken, text].slice(-12);
   }
 
   roll() {
@@ -94,12 +95,14 @@ export class LocalGame {
 
   humanRoll() {
     if (!this.isHumanTurn() || !['roll', 'rolloff'].includes(this.position.turn.phase)) return;
+    this.spoken = [];
     this.roll();
     this.after();
   }
 
   humanMove(piece) {
     if (!this.isHumanTurn() || this.position.turn.phase !== 'move') return;
+    this.spoken = [];
     this.move(piece);
     this.after();
   }
@@ -108,8 +111,8 @@ export class LocalGame {
   after() {
     this.save();
     this.draw();
+    // Everything since the person's last action is said, so CPU turns are not lost.
     if (this.spoken.length) this.view.announce(this.spoken.join('. '));
-    this.spoken = [];
     clearTimeout(this.timer);
     if (this.position.turn.phase === 'over' || this.isHumanTurn()) return;
     this.timer = setTimeout(() => this.cpuAct(), CPU_DELAY_MS);
@@ -138,6 +141,7 @@ export class LocalGame {
     this.thrown = null;
     this.moved = null;
     this.view.rollButton.disabled = !(human && ['roll', 'rolloff'].includes(p.turn.phase));
+    followFocus(this.view.board, this.view.rollButton);
     this.view.status.textContent = statusText(p, t);
     drawRulesInForce(this.view.rulesInForce, this.engine.options(p), t);
     this.view.log.replaceChildren(...this.game.log.map((line) => {

@@ -3,6 +3,7 @@
 // same device gets its seat back.
 
 import { drawBoard, drawRulesInForce, statusText, COLOURS } from './board.js';
+import { followFocus } from './keys.js';
 
 const DEVICE_KEY = 'ludo.device';
 const NAME_KEY = 'ludo.name';
@@ -124,6 +125,7 @@ export class OnlineRoom {
     drawBoard(this.view.board, position, this.engine.board(position), mine ? game.legal : [],
       (piece) => this.send({ t: 'move', piece, version: game.version }), t);
     this.view.rollButton.disabled = !(mine && ['roll', 'rolloff'].includes(position.turn.phase));
+    followFocus(this.view.board, this.view.rollButton);
     this.view.status.textContent = statusText(position, t, game.deadline);
     drawRulesInForce(this.view.rulesInForce, this.engine.options(position), t);
   }
