@@ -1,6 +1,6 @@
 // Every text shown comes from the translation tables: in each language, the settings (every
-// option and value), a game, its rules in force and the rules tables ask for no key that the
-// language lacks, and no raw key shows.
+// option and value), a game, its rules in force, the rules tables and the rules pages ask for no
+// key that the language lacks, and no raw key shows.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, url } from './browser.mjs';
@@ -39,6 +39,13 @@ for (const language of LANGUAGES) {
     await page.click('#hot-seat button[type=submit]');
     await page.click('#roll');
     await page.click('#game-rules summary');
+    for (const preset of ['qdan', 'classic', 'vietnamese']) {
+      await page.evaluate((name) => { location.hash = `#rules/${name}`; }, preset);
+      await page.waitForFunction((name) => !document.querySelector('#rules-page').hidden
+        && document.querySelector('#rules-page').dataset.preset === name, preset);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 360, `the ${preset} rules page fits a phone in ${language} (${width}px)`);
+    }
     const missing = await page.evaluate(async () => (await import('/i18n.js')).missingKeys());
     assert.deepEqual(missing, [], `keys ${language} lacks`);
     const raw = (await page.evaluate(texts)).filter((s) => /^(option|value|log|home|seat|turn|online)\.[a-z_]+$/.test(s));

@@ -102,6 +102,27 @@ async function showRules() {
     for (const p of presets) row.insertCell().textContent = valueLabel(p.options[option], t);
   }
   $('rules').replaceChildren(table);
+  return answer;
+}
+
+/**
+ * Shows the rules page the address names (`#rules/classic`), loading it on first use, or the home
+ * screen when the address names none. `play(preset)` starts a game with a page's rules.
+ */
+async function route(answer, play) {
+  const name = location.hash.match(/^#rules\/(\w+)$/)?.[1];
+  const preset = answer.presets.find((p) => p.preset === name);
+  const page = $('rules-page');
+  if (!preset) {
+    if (!page.hidden) $('home').hidden = false;
+    page.hidden = true;
+    return;
+  }
+  const { drawRulesPage } = await import('./rulespage.js');
+  $('home').hidden = true;
+  $('play').hidden = true;
+  page.hidden = false;
+  drawRulesPage(page, preset, answer.choices, play);
 }
 
 async function main() {
@@ -173,7 +194,20 @@ async function main() {
     $('resume').onclick = () => show(new LocalGame(engine, saved, view));
   }
   $('back').onclick = () => location.reload();
-  await showRules().catch((error) => view.announce(error.message));
+  const answer = await showRules().catch((error) => view.announce(error.message));
+  if (answer) {
+    // A rules page's button: a game against the CPU with that preset's rules, as set on the home
+    // screen for opponents and strength.
+    const play = (preset) => {
+      $('vs-cpu').elements.preset.value = preset;
+      showOptions(answer.choices);
+      history.replaceState(null, '', location.pathname + location.search);
+      $('rules-page').hidden = true;
+      $('vs-cpu').requestSubmit();
+    };
+    addEventListener('hashchange', () => route(answer, play));
+    await route(answer, play);
+  }
   document.body.dataset.ready = 'true';
 }
 

@@ -2,6 +2,7 @@
 
 const TABLES = {
   en: {
+    'home.rulesPages': 'The rules of each game',
     'log.capture': '{seat} captures {colour} piece {piece}: back to its base', 'log.finish': '{seat} brings piece {piece} home',
     'title': 'Ludo',
     'tagline': 'Free, no sign-up. Play against the CPU on this device; the engine runs in your browser.',
@@ -55,6 +56,7 @@ const TABLES = {
     'place.square': 'square {n}',
   },
   fr: {
+    'home.rulesPages': 'Les règles de chaque jeu',
     'log.capture': '{seat} prend le pion {piece} ({colour}), qui retourne à sa base', 'log.finish': '{seat} amène le pion {piece} à l’arrivée',
     'title': 'Ludo',
     'tagline': 'Gratuit, sans inscription. Jouez contre l’ordinateur sur cet appareil ; le moteur tourne dans votre navigateur.',
@@ -93,6 +95,7 @@ const TABLES = {
     'place.square': 'case {n}',
   },
   pt: {
+    'home.rulesPages': 'As regras de cada jogo',
     'log.capture': '{seat} captura a peça {piece} ({colour}), que volta à base', 'log.finish': '{seat} leva a peça {piece} até o fim',
     'title': 'Ludo',
     'tagline': 'Grátis, sem cadastro. Jogue contra o computador neste aparelho; o motor roda no seu navegador.',
@@ -131,6 +134,7 @@ const TABLES = {
     'place.square': 'casa {n}',
   },
   ru: {
+    'home.rulesPages': 'Правила каждой игры',
     'log.capture': '{seat} сбивают фишку {piece} ({colour}): она возвращается на базу', 'log.finish': '{seat}: фишка {piece} дошла до финиша',
     'title': 'Лудо',
     'tagline': 'Бесплатно и без регистрации. Играйте с компьютером на этом устройстве: движок работает в браузере.',
@@ -168,6 +172,7 @@ const TABLES = {
     'place.square': 'клетка {n}',
   },
   vi: {
+    'home.rulesPages': 'Luật của từng kiểu chơi',
     'log.capture': '{seat} đá quân {piece} ({colour}) về chuồng', 'log.finish': '{seat} đưa quân {piece} về đích',
     'title': 'Cờ cá ngựa · Ludo',
     'tagline': 'Miễn phí, không cần đăng ký. Chơi với máy trên thiết bị này; bộ luật chạy ngay trong trình duyệt.',
@@ -226,6 +231,11 @@ export function chooseLanguage(languages = navigator.languages ?? []) {
 /** Remembers the language a person picked in the switcher. */
 export function pickLanguage(code) {
   if (code in TABLES) localStorage.setItem(LANGUAGE_KEY, code);
+}
+
+/** Adds texts (by language, then key) that a part of the page loads only when it needs them. */
+export function addTexts(tables) {
+  for (const [code, texts] of Object.entries(tables)) Object.assign(TABLES[code] ?? {}, texts);
 }
 
 const missing = new Set();
