@@ -5,6 +5,7 @@
 import { drawBoard, drawRulesInForce, statusText } from './board.js';
 import { showDice, showMove } from './animate.js';
 import { followFocus } from './keys.js';
+import { drawLog, moveLines, throwLines } from './turnlog.js';
 
 const SAVE_KEY = 'ludo.local.v1';
 
@@ -63,11 +64,10 @@ export class LocalGame {
     return this.game.players[this.position.turn.seat] === 'human';
   }
 
-  /** Adds a line to the game's log (`kind` marks captures and finishes) and to what is announced. */
-  note(text, kind = '') {
-    this.game.log.push({ text, kind });
-    this.game.log = this.game.log.slice(-12);
-    this.spoken = [...this.spoken, text].slice(-12);
+  /** Adds lines to the game's log and to what is announced. */
+  note(lines) {
+    this.game.log = [...this.game.log, ...lines].slice(-12);
+    this.spoken = [...this.spoken, ...lines.map((line) => line.text)].slice(-12);
   }
 
   roll() {
@@ -75,22 +75,16 @@ export class LocalGame {
     const dice = Array.from({ length: this.engine.diceToThrow(this.position) }, die);
     this.game.position = this.engine.roll(this.position, dice);
     this.thrown = dice;
-    this.note(this.view.t('log.throw', { seat: this.view.t(`seat.${seat}`), dice: dice.join(' + ') }));
+    this.note(throwLines(this.view.t, seat, dice));
   }
 
   move(piece) {
-    const { t } = this.view;
     const seat = this.position.turn.seat;
     const { position, move } = this.engine.move(this.position, piece);
     const finished = move.to >= this.engine.board(position).finished_from;
     this.game.position = position;
     this.moved = { seat, move, finished };
-    this.note(t('log.move', { seat: t(`seat.${seat}`), piece: piece + 1, to: move.to }));
-    for (const victim of move.captures) {
-      this.note(t('log.capture', { seat: t(`seat.${seat}`), colour: t(`seat.${victim.seat}`),
-        piece: victim.piece + 1 }), 'capture');
-    }
-    if (finished) this.note(t('log.finish', { seat: t(`seat.${seat}`), piece: piece + 1 }), 'finish');
+    this.note(moveLines(this.view.t, seat, move, finished));
   }
 
   humanRoll() {
@@ -144,13 +138,6 @@ export class LocalGame {
     followFocus(this.view.board, this.view.rollButton);
     this.view.status.textContent = statusText(p, t);
     drawRulesInForce(this.view.rulesInForce, this.engine.options(p), t);
-    this.view.log.replaceChildren(...this.game.log.map((line) => {
-      // Games saved before lines had kinds hold plain strings.
-      const { text, kind } = typeof line === 'string' ? { text: line, kind: '' } : line;
-      const li = document.createElement('li');
-      li.textContent = text;
-      if (kind) li.className = kind;
-      return li;
-    }));
+    drawLog(this.view.log, this.game.log);
   }
 }

@@ -3,8 +3,9 @@
 // answers, and local games carry on. Rooms and the API's other calls are never cached.
 
 const CACHE = 'ludo-v1';
-const FILES = ['/', '/app.js', '/app.css', '/engine.js', '/board.js', '/local.js', '/online.js', '/animate.js', '/options.js', '/keys.js', '/rulespage.js', '/rulestext.js',
-  '/i18n.js', '/engine.wasm', '/api/rules', '/manifest.webmanifest', '/icon.svg'];
+const FILES = ['/', '/app.js', '/app.css', '/engine.js', '/board.js', '/local.js', '/online.js',
+  '/animate.js', '/options.js', '/keys.js', '/turnlog.js', '/i18n.js', '/rulespage.js',
+  '/rulestext.js', '/engine.wasm', '/api/rules', '/manifest.webmanifest', '/icon.svg'];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES)));
