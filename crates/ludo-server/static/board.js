@@ -135,9 +135,13 @@ function drawBases(svg, layout, seats, t) {
       width: (c1 - c0 + 1 - 2 * inset) * CELL, height: (r1 - r0 + 1 - 2 * inset) * CELL,
       fill: '#fff', rx: 8 }, svg);
     yard.setAttribute('aria-label', t(`seat.${colour}`));
-    const size = Math.min(r1 - r0, c1 - c0) >= 5 ? 1.2 : 0.9;
+    // The seat's mark in the yard, faint: between the spots of a square yard, behind the row of
+    // spots of a flat one.
+    const roomy = Math.min(r1 - r0, c1 - c0) >= 5;
+    const size = roomy ? 1.2 : 2;
     const mark = el('text', { x: ((c0 + c1 + 1) / 2) * CELL, y: ((r0 + r1 + 1) / 2 + size * 0.3) * CELL,
-      'text-anchor': 'middle', 'font-size': CELL * size, fill: FILL[colour], opacity: 0.35 }, svg);
+      'text-anchor': 'middle', 'font-size': CELL * size, fill: FILL[colour],
+      opacity: roomy ? 0.35 : 0.2 }, svg);
     mark.textContent = MARK[colour];
     layout.shape.home.forEach((cell) => square(svg, turn(cell, k), FILL[colour], MARK[colour]));
   });
