@@ -1,4 +1,4 @@
-// The page: home screen, a local game against the CPU, and the rules table.
+// The page: home screen, local and online games, the rules table, and the rules pages (#rules/…).
 
 import { loadEngine } from './engine.js';
 import { LocalGame, savedGame } from './local.js';
