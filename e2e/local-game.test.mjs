@@ -59,6 +59,29 @@ test('a local game against three CPUs is played to the places table', async () =
   await page.close();
 });
 
+for (const [opponents, arms, name] of [[1, 2, 'two-arm'], [2, 3, 't']]) {
+  test(`a local game for ${opponents + 1} on the ${name} board is drawn from the engine's numbers and played`, async () => {
+    const page = await browser.newPage({ viewport: { width: 360, height: 640 } });
+    const errors = await open(page);
+    await page.click('#house-rules summary');
+    await page.selectOption('select[data-option=layout]', '"by_players"');
+    await page.selectOption('select[name=opponents]', String(opponents));
+    await page.selectOption('select[name=level]', 'random');
+    await page.click('#vs-cpu button[type=submit]');
+    assert.equal(await page.getAttribute('#board', 'data-arms'), String(arms));
+    // A star on every arm (its start, also safe, is drawn in its colour).
+    assert.equal(await page.$$eval('#board text', (t) => t.filter((n) => n.textContent === '★').length), arms);
+    await playSteps(page, 25);
+    await page.screenshot({ path: `${shots}/${name}-board.png` });
+    const position = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.local.v1')).position);
+    assert.equal(position.rules.layout, 'by_players');
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 360, `no horizontal scrolling on a phone (${width}px)`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
 test('a local game is saved after every action and resumed after a reload', async () => {
   const page = await browser.newPage();
   const errors = await open(page, '/?cpu-delay=0');

@@ -121,7 +121,7 @@ impl Geometry {
 
     /// The lowest finished progress: the Ludo finish, or the horse board's first home cell.
     #[inline]
-    pub(crate) const fn finished_from(&self) -> u8 {
+    pub const fn finished_from(&self) -> u8 {
         self.finished_from
     }
 

@@ -1,9 +1,10 @@
-// The page: home screen, a local game against the CPU, and the rules table.
+// The page: home screen, local and online games, the rules table, and the rules pages (#rules/…).
 
 import { loadEngine } from './engine.js';
 import { LocalGame, savedGame } from './local.js';
 import { LANGUAGES, chooseLanguage, pickLanguage, t } from './i18n.js';
 import { COLOURS } from './board.js';
+import { optionLabel, ordered, valueLabel } from './options.js';
 import { OnlineRoom, createRoom, playerName, setPlayerName } from './online.js';
 import { myId, seekRanked } from './ranked.js';
 import { fetchRecord, showLeaderboard, showPlayer } from './records.js';
@@ -14,7 +15,11 @@ const $ = (id) => document.getElementById(id);
 function translate() {
   const language = chooseLanguage();
   document.documentElement.lang = language;
+  document.title = t('title');
   for (const node of document.querySelectorAll('[data-t]')) node.textContent = t(node.dataset.t);
+  for (const node of document.querySelectorAll('[data-t-label]')) {
+    node.setAttribute('aria-label', t(node.dataset.tLabel));
+  }
   const switcher = $('language');
   switcher.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => {
     const option = new Option(name, code, false, code === language);
@@ -51,10 +56,10 @@ function chosenRules() {
 function showOptions(choices) {
   const preset = new FormData($('vs-cpu')).get('preset');
   const defaults = presets.find((p) => p.preset === preset)?.options ?? {};
-  const rows = Object.entries(choices).map(([name, values]) => {
+  const rows = ordered(choices).map(([name, values]) => {
     const label = document.createElement('label');
     const text = document.createElement('span');
-    text.textContent = t(`option.${name}`);
+    text.textContent = optionLabel(name, t);
     label.append(text);
     if (values.length === 2 && values.includes(true)) {
       const box = document.createElement('input');
@@ -68,7 +73,7 @@ function showOptions(choices) {
       for (const value of values) {
         const json = JSON.stringify(value);
         const isDefault = json === JSON.stringify(defaults[name]);
-        const shown = Array.isArray(value) ? value.join(', ') || '—' : t(`value.${value}`);
+        const shown = valueLabel(value, t);
         select.append(new Option(isDefault ? `${shown} (${t('default')})` : shown, json, false, isDefault));
       }
       label.append(select);
@@ -94,12 +99,33 @@ async function showRules() {
     head.append(th);
   }
   const body = table.createTBody();
-  for (const option of Object.keys(presets[0].options)) {
+  for (const [option] of ordered(presets[0].options)) {
     const row = body.insertRow();
-    row.insertCell().textContent = option;
-    for (const p of presets) row.insertCell().textContent = JSON.stringify(p.options[option]);
+    row.insertCell().textContent = optionLabel(option, t);
+    for (const p of presets) row.insertCell().textContent = valueLabel(p.options[option], t);
   }
   $('rules').replaceChildren(table);
+  return answer;
+}
+
+/**
+ * Shows the rules page the address names (`#rules/classic`), loading it on first use, or the home
+ * screen when the address names none. `play(preset)` starts a game with a page's rules.
+ */
+async function route(answer, play) {
+  const name = location.hash.match(/^#rules\/(\w+)$/)?.[1];
+  const preset = answer.presets.find((p) => p.preset === name);
+  const page = $('rules-page');
+  if (!preset) {
+    if (!page.hidden) $('home').hidden = false;
+    page.hidden = true;
+    return;
+  }
+  const { drawRulesPage } = await import('./rulespage.js');
+  $('home').hidden = true;
+  $('play').hidden = true;
+  page.hidden = false;
+  drawRulesPage(page, preset, answer.choices, play);
 }
 
 /** The pages about records: leaderboards, players, a stored game, an imported file. */
@@ -179,6 +205,7 @@ async function main() {
     board: $('board'),
     status: $('status'),
     rollButton: $('roll'),
+    dice: $('dice'),
     log: $('log'),
     rulesInForce: $('rules-in-force'),
     announce: (text) => { $('announce').textContent = text; },
@@ -252,7 +279,20 @@ async function main() {
     $('resume').onclick = () => show(new LocalGame(engine, saved, view));
   }
   $('back').onclick = () => location.reload();
-  await showRules().catch((error) => view.announce(error.message));
+  const answer = await showRules().catch((error) => view.announce(error.message));
+  if (answer) {
+    // A rules page's button: a game against the CPU with that preset's rules, as set on the home
+    // screen for opponents and strength.
+    const play = (preset) => {
+      $('vs-cpu').elements.preset.value = preset;
+      showOptions(answer.choices);
+      history.replaceState(null, '', location.pathname + location.search);
+      $('rules-page').hidden = true;
+      $('vs-cpu').requestSubmit();
+    };
+    addEventListener('hashchange', () => route(answer, play));
+    await route(answer, play);
+  }
   document.body.dataset.ready = 'true';
 }
 

@@ -1,5 +1,9 @@
-// Draws the cross board in SVG from a position alone: track, safe squares, coloured starts and
-// home columns, bases, pieces with their owner marks (yellow ○, blue □, red △, green ✚).
+// Draws a board in SVG from a position and the numbers the engine gives for its board: track,
+// safe squares, coloured starts and home columns, bases, pieces with their owner marks (yellow ○,
+// blue □, red △, green ✚). The cross, the horse board, and the Ludo board with one arm per seat:
+// two arms side by side (horizontal) or three in a T.
+
+import { optionLabel, ordered, valueLabel } from './options.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 export const COLOURS = ['yellow', 'blue', 'red', 'green'];
@@ -7,46 +11,82 @@ const FILL = { yellow: '#f2c200', blue: '#1f6fd1', red: '#d3322f', green: '#1c9a
 const MARK = { yellow: '○', blue: '□', red: '△', green: '✚' };
 const CELL = 40;
 
-/** Turns a grid cell a quarter clockwise round the 15×15 board, `times` times. */
-function turn([r, c], times) {
-  for (let i = 0; i < times; i++) [r, c] = [c, 14 - r];
+/** Turns a grid cell (or a point, with `size` 15) a quarter clockwise round the board. */
+function turn([r, c], times, size = 14) {
+  for (let i = 0; i < times; i++) [r, c] = [c, size - r];
   return [r, c];
 }
 
-// Arm 0's track squares from its start, then its home column; the other arms are turned. The
-// Ludo board brings 13 squares an arm and a finish in the centre; the horse board (cờ cá ngựa)
-// 14, the inner corners included, and six home cells reaching the centre.
-const LAYOUTS = {
+// One arm of the board drawn on the left, its track squares in the order pieces travel them,
+// from where the track comes in to where it leaves; `start` is the index of the arm's start.
+// The other arms are this one turned. The Ludo board brings 13 squares an arm and a finish in
+// the centre; the horse board (cờ cá ngựa) 14, the inner corners included, and six home cells
+// reaching the centre. A base is a rectangle of cells (top, left, bottom, right) with spots for
+// four pieces; boards with one arm per seat have flat bases beside their arms.
+const SHAPES = {
   ludo: {
-    arm: [[6, 1], [6, 2], [6, 3], [6, 4], [6, 5], [5, 6], [4, 6], [3, 6], [2, 6], [1, 6],
-      [0, 6], [0, 7], [0, 8]],
+    ring: [[8, 5], [8, 4], [8, 3], [8, 2], [8, 1], [8, 0], [7, 0], [6, 0], [6, 1], [6, 2], [6, 3],
+      [6, 4], [6, 5]],
+    start: 8,
     home: [[7, 1], [7, 2], [7, 3], [7, 4], [7, 5]],
     centre: true,
   },
   horse: {
-    arm: [[6, 0], [6, 1], [6, 2], [6, 3], [6, 4], [6, 5], [6, 6], [5, 6], [4, 6], [3, 6],
-      [2, 6], [1, 6], [0, 6], [0, 7]],
+    ring: [[6, 0], [6, 1], [6, 2], [6, 3], [6, 4], [6, 5], [6, 6], [5, 6], [4, 6], [3, 6], [2, 6],
+      [1, 6], [0, 6], [0, 7]],
+    start: 0,
     home: [[7, 1], [7, 2], [7, 3], [7, 4], [7, 5], [7, 6]],
     centre: false,
   },
 };
-const BASE = [[1.5, 1.5], [1.5, 3.5], [3.5, 1.5], [3.5, 3.5]];
+const CORNER_BASE = { rect: [0, 0, 5, 5], inset: 1, spots: [[1.5, 1.5], [1.5, 3.5], [3.5, 1.5], [3.5, 3.5]] };
+const FLAT_BASE = { rect: [3, 0, 5, 5], inset: 0.5, spots: [[4, 0.75], [4, 1.92], [4, 3.08], [4, 4.25]] };
 
-/** The drawing of a board whose numbers the engine gave (`engine.board(position)`). */
+// Which quarter turns of the left arm are drawn, by number of arms: the cross, a horizontal
+// board (left and right), and a T (left, right and bottom), arms numbered clockwise.
+const TURNS = { 2: [0, 2], 3: [0, 2, 3], 4: [0, 1, 2, 3] };
+
+/**
+ * The drawing of a board whose numbers the engine gave (`engine.board(position)`): for each of
+ * its arms the quarter turn it is drawn at and its colour, and every track square's cell.
+ */
 export function layoutOf(geometry) {
-  const shape = LAYOUTS[geometry.board] ?? LAYOUTS.ludo;
-  const track = [0, 1, 2, 3].flatMap((arm) => shape.arm.map((cell) => turn(cell, arm)));
-  return { ...geometry, shape, track };
+  const shape = SHAPES[geometry.board] ?? SHAPES.ludo;
+  const turns = TURNS[geometry.arms] ?? TURNS[4];
+  const ring = turns.flatMap((k) => shape.ring.map((cell) => turn(cell, k)));
+  const track = ring.map((_, square) => ring[(square + shape.start) % ring.length]);
+  const base = geometry.arms === 4 ? CORNER_BASE : FLAT_BASE;
+  // On the cross colours sit on fixed arms; with one arm per seat, the seats' colours.
+  const colours = turns.map((_, arm) => COLOURS[arm]);
+  for (const [colour, arm] of Object.entries(geometry.seat_arms)) colours[arm] = colour;
+  return { ...geometry, shape, turns, track, base, colours };
 }
 
 /** Where a piece of the seat on `arm` at `progress` stands, in grid cells. */
 export function cellOf(layout, arm, progress, index, finishedBefore = 0) {
-  if (progress === 'base') return turn(BASE[index], arm);
-  if (progress <= layout.door) return layout.track[(layout.arm_len * arm + progress) % layout.track_len];
+  const k = layout.turns[arm];
+  if (progress === 'base') return turn(layout.base.spots[index], k);
+  if (progress <= layout.door) return layout.track[(layout.starts[arm] + progress) % layout.track_len];
   const home = layout.shape.home[progress - layout.door - 1];
-  if (home) return turn(home, arm);
+  if (home) return turn(home, k);
   const spot = [[7, 6.2], [6.6, 6.6], [7.4, 6.6], [7, 7]][finishedBefore % 4];
-  return turn(spot, arm);
+  return turn(spot, k);
+}
+
+/**
+ * The cells a piece passes through moving from progress `from` to `to` (a move the engine
+ * played): its base spot and start for an exit, else every square from `from` to `to`.
+ */
+export function pathOf(layout, arm, index, from, to) {
+  if (from === 'base') return [cellOf(layout, arm, 'base', index), cellOf(layout, arm, to, index)];
+  const cells = [];
+  for (let p = from; p <= to; p++) cells.push(cellOf(layout, arm, p, index));
+  return cells;
+}
+
+/** The centre of a cell in the SVG's units. */
+export function centreOf([r, c]) {
+  return [(c + 0.5) * CELL, (r + 0.5) * CELL];
 }
 
 function el(name, attributes, parent) {
@@ -66,44 +106,97 @@ function square(parent, [r, c], fill, label) {
   }
 }
 
+/** The rectangle of cells `[top, left, bottom, right]` turned `k` quarters. */
+function turnRect([r0, c0, r1, c1], k) {
+  const [a, b] = [turn([r0, c0], k), turn([r1, c1], k)];
+  return [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[0], b[0]), Math.max(a[1], b[1])];
+}
+
+/** The rows and columns the board covers: the whole square, or less when arms are missing. */
+function bounds(layout) {
+  const cells = [...layout.track, ...layout.turns.flatMap((k) => {
+    const [r0, c0, r1, c1] = turnRect(layout.base.rect, k);
+    return [[r0, c0], [r1, c1]];
+  })];
+  const rows = cells.map(([r]) => r);
+  const cols = cells.map(([, c]) => c);
+  return [Math.min(...rows), Math.min(...cols), Math.max(...rows), Math.max(...cols)];
+}
+
+function drawBases(svg, layout, seats, t) {
+  layout.turns.forEach((k, arm) => {
+    const colour = layout.colours[arm];
+    const [r0, c0, r1, c1] = turnRect(layout.base.rect, k);
+    const inset = layout.base.inset;
+    el('rect', { x: c0 * CELL, y: r0 * CELL, width: (c1 - c0 + 1) * CELL,
+      height: (r1 - r0 + 1) * CELL, fill: FILL[colour],
+      opacity: seats.includes(colour) ? 0.9 : 0.25 }, svg);
+    const yard = el('rect', { x: (c0 + inset) * CELL, y: (r0 + inset) * CELL,
+      width: (c1 - c0 + 1 - 2 * inset) * CELL, height: (r1 - r0 + 1 - 2 * inset) * CELL,
+      fill: '#fff', rx: 8 }, svg);
+    yard.setAttribute('aria-label', t(`seat.${colour}`));
+    // The seat's mark in the yard, faint: between the spots of a square yard, behind the row of
+    // spots of a flat one.
+    const roomy = Math.min(r1 - r0, c1 - c0) >= 5;
+    const size = roomy ? 1.2 : 2;
+    const mark = el('text', { x: ((c0 + c1 + 1) / 2) * CELL, y: ((r0 + r1 + 1) / 2 + size * 0.3) * CELL,
+      'text-anchor': 'middle', 'font-size': CELL * size, fill: FILL[colour],
+      opacity: roomy ? 0.35 : 0.2 }, svg);
+    mark.textContent = MARK[colour];
+    layout.shape.home.forEach((cell) => square(svg, turn(cell, k), FILL[colour], MARK[colour]));
+  });
+}
+
+function drawTrack(svg, layout) {
+  const safe = new Set(layout.safe);
+  const starts = new Map(layout.starts.map((square, arm) => [square, arm]));
+  layout.track.forEach((cell, i) => {
+    const arm = starts.get(i);
+    const fill = arm === undefined ? '#fff' : FILL[layout.colours[arm]];
+    square(svg, cell, fill, safe.has(i) && arm === undefined ? '★' : '');
+  });
+}
+
+function drawCentre(svg, layout) {
+  if (!layout.shape.centre) {
+    el('rect', { x: 7 * CELL, y: 7 * CELL, width: CELL, height: CELL, fill: '#eee',
+      stroke: '#555' }, svg);
+    return;
+  }
+  el('rect', { x: 6 * CELL, y: 6 * CELL, width: 3 * CELL, height: 3 * CELL, fill: '#eee',
+    stroke: '#555' }, svg);
+  // Each arm's finish: a triangle of its colour pointing to the middle.
+  layout.turns.forEach((k, arm) => {
+    const points = [[6, 6], [9, 6], [7.5, 7.5]].map((p) => turn(p, k, 15))
+      .map(([r, c]) => `${c * CELL},${r * CELL}`).join(' ');
+    el('polygon', { points, fill: FILL[layout.colours[arm]], opacity: 0.55, stroke: '#555' }, svg);
+  });
+  // Where arms meet across the centre, a dashed line shows the track goes straight on.
+  layout.track.forEach((cell, i) => {
+    const next = layout.track[(i + 1) % layout.track.length];
+    if (Math.max(Math.abs(next[0] - cell[0]), Math.abs(next[1] - cell[1])) <= 1) return;
+    const [x1, y1] = centreOf(cell);
+    const [x2, y2] = centreOf(next);
+    el('line', { x1, y1, x2, y2, stroke: '#888', 'stroke-width': 2, 'stroke-dasharray': '6 6',
+      class: 'link' }, svg);
+  });
+}
+
 /**
  * Draws `position` into `svg`. `legal` moves are highlighted; `onPick(piece)` is called when the
- * player picks one of them. Returns nothing: the SVG is redrawn from the position every time.
+ * player picks one of them. Returns the layout drawn: the SVG is redrawn from the position every
+ * time.
  */
 export function drawBoard(svg, position, geometry, legal = [], onPick = null, t = (k) => k) {
   const layout = layoutOf(geometry);
   svg.replaceChildren();
-  svg.setAttribute('viewBox', `0 0 ${15 * CELL} ${15 * CELL}`);
+  const [top, left, bottom, right] = bounds(layout);
+  svg.setAttribute('viewBox', `${left * CELL} ${top * CELL} ${(right - left + 1) * CELL} ${(bottom - top + 1) * CELL}`);
+  svg.dataset.arms = String(layout.arms);
   const seats = position.seats;
-  for (let arm = 0; arm < 4; arm++) {
-    const colour = COLOURS[arm];
-    const [r0, c0] = turn([0, 0], arm);
-    const x = Math.min(c0, turn([0, 5], arm)[1], turn([5, 0], arm)[1]);
-    const y = Math.min(r0, turn([0, 5], arm)[0], turn([5, 0], arm)[0]);
-    el('rect', { x: x * CELL, y: y * CELL, width: 6 * CELL, height: 6 * CELL, fill: FILL[colour],
-      opacity: seats.includes(colour) ? 0.9 : 0.25 }, svg);
-    const yard = el('rect', { x: (x + 1) * CELL, y: (y + 1) * CELL, width: 4 * CELL,
-      height: 4 * CELL, fill: '#fff', rx: 8 }, svg);
-    yard.setAttribute('aria-label', t(`seat.${colour}`));
-    const mark = el('text', { x: (x + 3) * CELL, y: (y + 3.35) * CELL, 'text-anchor': 'middle',
-      'font-size': CELL * 1.2, fill: FILL[colour], opacity: 0.35 }, svg);
-    mark.textContent = MARK[colour];
-    layout.shape.home.forEach((cell) => square(svg, turn(cell, arm), FILL[colour], MARK[colour]));
-  }
-  const safe = new Set(layout.safe);
-  layout.track.forEach((cell, i) => {
-    const arm = Math.floor(i / layout.arm_len);
-    const start = i % layout.arm_len === 0;
-    const fill = start ? FILL[COLOURS[arm]] : '#fff';
-    square(svg, cell, fill, safe.has(i) && !start ? '★' : '');
-  });
-  if (layout.shape.centre) {
-    el('rect', { x: 6 * CELL, y: 6 * CELL, width: 3 * CELL, height: 3 * CELL, fill: '#eee',
-      stroke: '#555' }, svg);
-  } else {
-    el('rect', { x: 7 * CELL, y: 7 * CELL, width: CELL, height: CELL, fill: '#eee',
-      stroke: '#555' }, svg);
-  }
+  drawBases(svg, layout, seats, t);
+  drawTrack(svg, layout);
+  drawCentre(svg, layout);
   const picks = new Map(legal.map((m) => [m.piece, m]));
   // Where every piece stands; pieces sharing a cell are fanned out so each stays visible.
   const placed = [];
@@ -113,7 +206,7 @@ export function drawBoard(svg, position, geometry, legal = [], onPick = null, t 
     position.pieces[colour].forEach((progress, index) => {
       const isFinished = progress === layout.last && layout.shape.centre;
       const cell = cellOf(layout, arm, progress, index, isFinished ? finished++ : 0);
-      placed.push({ colour, index, cell });
+      placed.push({ colour, index, progress, cell });
     });
   }
   const sharing = new Map();
@@ -135,11 +228,20 @@ export function drawBoard(svg, position, geometry, legal = [], onPick = null, t 
   // The pieces that can move are drawn last, on top, so nothing covers them.
   drawn.sort((a, b) => Number(a.legal) - Number(b.legal));
   for (const { p, offset, size } of drawn) {
-    drawPiece(svg, p, offset, size, position, picks, onPick, t);
+    drawPiece(svg, layout, p, offset, size, position, picks, onPick, t);
   }
+  return layout;
 }
 
-function drawPiece(svg, { colour, index, cell: [r, c] }, [dx, dy], size, position, picks, onPick, t) {
+/** Where a piece is, in words: in the base, finished, or on its square `progress`. */
+function placeText(layout, progress, t) {
+  if (progress === 'base') return t('place.base');
+  if (progress >= layout.finished_from) return t('place.finished');
+  return t('place.square', { n: progress });
+}
+
+function drawPiece(svg, layout, { colour, index, progress, cell: [r, c] }, [dx, dy], size, position,
+  picks, onPick, t) {
   const mine = colour === position.turn.seat && picks.has(index);
   const g = el('g', { class: mine ? 'piece legal' : 'piece', 'data-colour': colour,
     'data-piece': index }, svg);
@@ -148,16 +250,22 @@ function drawPiece(svg, { colour, index, cell: [r, c] }, [dx, dy], size, positio
   el('circle', { cx, cy, r: CELL * size, fill: FILL[colour], stroke: mine ? '#000' : '#333',
     'stroke-width': mine ? 4 : 1.5 }, g);
   const label = el('text', { x: cx, y: cy + CELL * size * 0.45, 'text-anchor': 'middle',
-    'font-size': CELL * size * 1.15, fill: '#fff' }, g);
+    'font-size': CELL * size * 1.15, fill: '#fff', 'aria-hidden': 'true' }, g);
   label.textContent = MARK[colour];
+  const names = { colour: t(`seat.${colour}`), piece: index + 1 };
   if (mine && onPick) {
     g.setAttribute('tabindex', '0');
     g.setAttribute('role', 'button');
-    g.setAttribute('aria-label', t('piece.move', { colour: t(`seat.${colour}`), piece: index + 1 }));
+    g.setAttribute('aria-label', t('piece.move', { ...names, to: placeText(layout, picks.get(index).to, t) }));
     g.addEventListener('click', () => onPick(index));
     g.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' || e.key === ' ') onPick(index);
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      e.preventDefault();
+      onPick(index);
     });
+  } else {
+    g.setAttribute('role', 'img');
+    g.setAttribute('aria-label', t('piece.at', { ...names, where: placeText(layout, progress, t) }));
   }
 }
 
@@ -175,13 +283,12 @@ export function statusText(position, t, deadline = null) {
 
 /** Fills `table` with every option in force (`engine.options(position)`), one row each. */
 export function drawRulesInForce(table, inForce, t) {
-  const rows = Object.entries(inForce.options).map(([name, value]) => {
+  const rows = ordered(inForce.options).map(([name, value]) => {
     const row = document.createElement('tr');
     const label = document.createElement('th');
-    label.textContent = t(`option.${name}`);
+    label.textContent = optionLabel(name, t);
     const cell = document.createElement('td');
-    cell.textContent = typeof value === 'boolean' ? t(value ? 'yes' : 'no')
-      : Array.isArray(value) ? value.join(', ') || '—' : t(`value.${value}`);
+    cell.textContent = valueLabel(value, t);
     row.append(label, cell);
     return row;
   });

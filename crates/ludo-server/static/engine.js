@@ -51,7 +51,10 @@ export class Engine {
     return this.call(OPS.dice, position);
   }
 
-  /** The board's numbers, for drawing: kind, arms, squares, door, safe squares, seats' arms. */
+  /**
+   * The board's numbers, for drawing: kind, arms, squares an arm, track length, door, last
+   * progress, each arm's start square, safe squares, the lowest finished progress, seats' arms.
+   */
   board(position) {
     return this.call(OPS.board, position);
   }

@@ -4,6 +4,8 @@ import { RANKED_TEXTS } from './texts-ranked.js';
 
 const TABLES = {
   en: {
+    'home.rulesPages': 'The rules of each game',
+    'log.capture': '{seat} captures {colour} piece {piece}: back to its base', 'log.finish': '{seat} brings piece {piece} home',
     'title': 'Ludo',
     'tagline': 'Free, no sign-up. Play against the CPU on this device; the engine runs in your browser.',
     'home.vsCpu': 'Play against the CPU',
@@ -19,8 +21,7 @@ const TABLES = {
     'turn.move': '{seat} to move', 'turn.over': 'Game over',
     'roll': 'Throw the dice',
     'log.throw': '{seat} throws {dice}', 'log.move': '{seat} moves piece {piece} to {to}',
-    'log.captures': ', capturing {n}',
-    'piece.move': 'Move {colour} piece {piece}',
+    'piece.move': 'Move {colour} piece {piece}: {to}',
     'home': 'Home',
     'home.friends': 'Play with friends',
     'home.name': 'Your name',
@@ -52,8 +53,13 @@ const TABLES = {
     'value.starts_and_stars': 'Starts and stars', 'value.starts': 'Starts only', 'value.none': 'None',
     'value.blockades': 'Blockades', 'value.free': 'Nothing', 'value.opponents': 'Any opponent', 'value.any': 'Any piece',
     'value.seat_order': 'The first seat', 'value.highest_roll': 'The highest throw',
+    'board': 'Ludo board',
+    'piece.at': '{colour} piece {piece}: {where}', 'place.base': 'in the base', 'place.finished': 'finished',
+    'place.square': 'square {n}',
   },
   fr: {
+    'home.rulesPages': 'Les règles de chaque jeu',
+    'log.capture': '{seat} prend le pion {piece} ({colour}), qui retourne à sa base', 'log.finish': '{seat} amène le pion {piece} à l’arrivée',
     'title': 'Ludo',
     'tagline': 'Gratuit, sans inscription. Jouez contre l’ordinateur sur cet appareil ; le moteur tourne dans votre navigateur.',
     'home.vsCpu': 'Jouer contre l’ordinateur', 'home.opponents': 'Adversaires', 'home.level': 'Niveau',
@@ -64,8 +70,7 @@ const TABLES = {
     'turn.roll': 'À {seat} de lancer', 'turn.rolloff': '{seat} lance pour savoir qui commence',
     'turn.move': 'À {seat} de jouer', 'turn.over': 'Partie terminée',
     'roll': 'Lancer les dés',
-    'log.throw': '{seat} fait {dice}', 'log.move': '{seat} avance le pion {piece} en {to}',
-    'log.captures': ', et en prend {n}', 'piece.move': 'Jouer le pion {piece} ({colour})',
+    'log.throw': '{seat} fait {dice}', 'log.move': '{seat} avance le pion {piece} en {to}', 'piece.move': 'Jouer le pion {piece} ({colour}) : {to}',
     'home': 'Accueil', 'home.friends': 'Jouer avec des amis', 'home.name': 'Votre nom',
     'online.invite': 'Envoyez ce lien à vos amis :', 'online.copy': 'Copier le lien', 'online.copied': 'Lien copié',
     'online.connecting': 'Connexion…', 'online.connected': 'Connecté',
@@ -74,8 +79,26 @@ const TABLES = {
     'online.addCpu': 'Ajouter l’ordinateur', 'online.removeCpu': 'Retirer', 'online.start': 'Commencer la partie',
     'online.playAgain': 'Rejouer', 'table.option': 'option', 'language': 'Langue',
     'home.hotSeat': 'Jouer sur cet appareil', 'home.people': 'Joueurs', 'home.houseRules': 'Règles maison', 'default': 'par défaut', 'play.rules': 'Règles de cette partie', 'yes': 'oui', 'no': 'non',
+    'option.board': 'Plateau', 'option.layout': 'Disposition', 'option.dice': 'Dés', 'option.exit_values': 'Lancers qui font sortir un pion',
+    'option.exit_on_double': 'Un double fait sortir un pion', 'option.bonus_values': 'Lancers qui donnent un lancer de plus',
+    'option.bonus_on_double': 'Un double donne un lancer de plus', 'option.three_bonus_forfeit': 'Un troisième lancer bonus d’affilée termine le tour',
+    'option.bonus_on_capture': 'Une prise donne un lancer de plus', 'option.bonus_on_finish': 'Amener un pion à l’arrivée donne un lancer de plus',
+    'option.bonus_if_no_move': 'Un lancer bonus sans coup possible donne quand même un lancer de plus',
+    'option.no_piece_out': 'Sans pion sorti', 'option.safe': 'Cases sûres', 'option.passing': 'Ce qui bloque un pion',
+    'option.stacking': 'Ses pions peuvent partager une case', 'option.exact_finish': 'L’arrivée exige le compte exact',
+    'option.rank_everyone': 'Continuer jusqu’à classer tout le monde', 'option.first_player': 'Qui commence',
+    'value.ludo': 'Ludo', 'value.horse': 'Plateau des chevaux (cờ cá ngựa)', 'value.cross': 'Croix',
+    'value.by_players': 'Une branche par joueur', 'value.1': '1', 'value.2': '2', 'value.roll': 'Lancer comme d’habitude',
+    'value.auto_exit': 'Un pion sort tout seul', 'value.three_tries': 'Trois essais', 'value.starts_and_stars': 'Départs et étoiles',
+    'value.starts': 'Départs seulement', 'value.none': 'Aucune', 'value.blockades': 'Les barrages',
+    'value.free': 'Rien', 'value.opponents': 'Tout pion adverse', 'value.any': 'Tout pion', 'value.seat_order': 'La première place',
+    'value.highest_roll': 'Le plus haut lancer', 'board': 'Plateau de Ludo',
+    'piece.at': 'Pion {piece} ({colour}) : {where}', 'place.base': 'à la base', 'place.finished': 'arrivé',
+    'place.square': 'case {n}',
   },
   pt: {
+    'home.rulesPages': 'As regras de cada jogo',
+    'log.capture': '{seat} captura a peça {piece} ({colour}), que volta à base', 'log.finish': '{seat} leva a peça {piece} até o fim',
     'title': 'Ludo',
     'tagline': 'Grátis, sem cadastro. Jogue contra o computador neste aparelho; o motor roda no seu navegador.',
     'home.vsCpu': 'Jogar contra o computador', 'home.opponents': 'Adversários', 'home.level': 'Nível',
@@ -86,8 +109,7 @@ const TABLES = {
     'turn.roll': 'Vez de {seat} lançar', 'turn.rolloff': '{seat} lança para decidir quem começa',
     'turn.move': 'Vez de {seat} mover', 'turn.over': 'Fim de jogo',
     'roll': 'Lançar os dados',
-    'log.throw': '{seat} tira {dice}', 'log.move': '{seat} move a peça {piece} para {to}',
-    'log.captures': ', capturando {n}', 'piece.move': 'Mover a peça {piece} ({colour})',
+    'log.throw': '{seat} tira {dice}', 'log.move': '{seat} move a peça {piece} para {to}', 'piece.move': 'Mover a peça {piece} ({colour}): {to}',
     'home': 'Início', 'home.friends': 'Jogar com amigos', 'home.name': 'Seu nome',
     'online.invite': 'Envie este link aos seus amigos:', 'online.copy': 'Copiar o link', 'online.copied': 'Link copiado',
     'online.connecting': 'Conectando…', 'online.connected': 'Conectado',
@@ -96,8 +118,26 @@ const TABLES = {
     'online.addCpu': 'Adicionar computador', 'online.removeCpu': 'Remover', 'online.start': 'Começar o jogo',
     'online.playAgain': 'Jogar de novo', 'table.option': 'opção', 'language': 'Idioma',
     'home.hotSeat': 'Jogar neste aparelho', 'home.people': 'Pessoas', 'home.houseRules': 'Regras da casa', 'default': 'padrão', 'play.rules': 'Regras deste jogo', 'yes': 'sim', 'no': 'não',
+    'option.board': 'Tabuleiro', 'option.layout': 'Formato', 'option.dice': 'Dados', 'option.exit_values': 'Lances que tiram uma peça',
+    'option.exit_on_double': 'Um duplo tira uma peça', 'option.bonus_values': 'Lances que dão outro lance',
+    'option.bonus_on_double': 'Um duplo dá outro lance', 'option.three_bonus_forfeit': 'Um terceiro lance bônus seguido encerra a vez',
+    'option.bonus_on_capture': 'Uma captura dá outro lance', 'option.bonus_on_finish': 'Levar uma peça ao fim dá outro lance',
+    'option.bonus_if_no_move': 'Um lance bônus sem jogada ainda dá outro lance', 'option.no_piece_out': 'Sem peça em jogo',
+    'option.safe': 'Casas seguras', 'option.passing': 'O que bloqueia uma peça', 'option.stacking': 'Peças da mesma cor podem dividir uma casa',
+    'option.exact_finish': 'O fim exige a contagem exata', 'option.rank_everyone': 'Continuar até todos terem colocação',
+    'option.first_player': 'Quem começa', 'value.ludo': 'Ludo', 'value.horse': 'Tabuleiro de cavalos (cờ cá ngựa)',
+    'value.cross': 'Cruz', 'value.by_players': 'Um braço por jogador', 'value.1': '1', 'value.2': '2',
+    'value.roll': 'Lançar normalmente', 'value.auto_exit': 'Uma peça sai sozinha', 'value.three_tries': 'Três tentativas',
+    'value.starts_and_stars': 'Saídas e estrelas', 'value.starts': 'Só as saídas', 'value.none': 'Nenhuma',
+    'value.blockades': 'Bloqueios', 'value.free': 'Nada', 'value.opponents': 'Qualquer adversária',
+    'value.any': 'Qualquer peça', 'value.seat_order': 'O primeiro lugar', 'value.highest_roll': 'O maior lance',
+    'board': 'Tabuleiro de Ludo',
+    'piece.at': 'Peça {piece} ({colour}): {where}', 'place.base': 'na base', 'place.finished': 'chegou ao fim',
+    'place.square': 'casa {n}',
   },
   ru: {
+    'home.rulesPages': 'Правила каждой игры',
+    'log.capture': '{seat} сбивают фишку {piece} ({colour}): она возвращается на базу', 'log.finish': '{seat}: фишка {piece} дошла до финиша',
     'title': 'Лудо',
     'tagline': 'Бесплатно и без регистрации. Играйте с компьютером на этом устройстве: движок работает в браузере.',
     'home.vsCpu': 'Играть с компьютером', 'home.opponents': 'Соперники', 'home.level': 'Сила',
@@ -108,8 +148,7 @@ const TABLES = {
     'turn.roll': 'Бросают {seat}', 'turn.rolloff': '{seat} бросают, чтобы решить, кто начинает',
     'turn.move': 'Ходят {seat}', 'turn.over': 'Игра окончена',
     'roll': 'Бросить кубик',
-    'log.throw': '{seat}: выпало {dice}', 'log.move': '{seat}: фишка {piece} на {to}',
-    'log.captures': ', сбито фишек: {n}', 'piece.move': 'Ходить фишкой {piece} ({colour})',
+    'log.throw': '{seat}: выпало {dice}', 'log.move': '{seat}: фишка {piece} на {to}', 'piece.move': 'Ходить фишкой {piece} ({colour}): {to}',
     'home': 'На главную', 'home.friends': 'Играть с друзьями', 'home.name': 'Ваше имя',
     'online.invite': 'Отправьте эту ссылку друзьям:', 'online.copy': 'Копировать ссылку', 'online.copied': 'Ссылка скопирована',
     'online.connecting': 'Подключение…', 'online.connected': 'Подключено',
@@ -118,8 +157,25 @@ const TABLES = {
     'online.addCpu': 'Добавить компьютер', 'online.removeCpu': 'Убрать', 'online.start': 'Начать игру',
     'online.playAgain': 'Сыграть ещё', 'table.option': 'параметр', 'language': 'Язык',
     'home.hotSeat': 'Играть на одном устройстве', 'home.people': 'Игроки', 'home.houseRules': 'Домашние правила', 'default': 'по умолчанию', 'play.rules': 'Правила этой игры', 'yes': 'да', 'no': 'нет',
+    'option.board': 'Поле', 'option.layout': 'Форма поля', 'option.dice': 'Кубики', 'option.exit_values': 'Броски, выводящие фишку',
+    'option.exit_on_double': 'Дубль выводит фишку', 'option.bonus_values': 'Броски, дающие ещё бросок',
+    'option.bonus_on_double': 'Дубль даёт ещё бросок', 'option.three_bonus_forfeit': 'Третий бонусный бросок подряд завершает ход',
+    'option.bonus_on_capture': 'Взятие даёт ещё бросок', 'option.bonus_on_finish': 'Фишка на финише даёт ещё бросок',
+    'option.bonus_if_no_move': 'Бонусный бросок без хода всё равно даёт ещё бросок', 'option.no_piece_out': 'Когда нет фишек в игре',
+    'option.safe': 'Безопасные клетки', 'option.passing': 'Что преграждает путь', 'option.stacking': 'Свои фишки могут стоять вместе',
+    'option.exact_finish': 'Для финиша нужно точное число', 'option.rank_everyone': 'Играть, пока все не займут места',
+    'option.first_player': 'Кто начинает', 'value.ludo': 'Лудо', 'value.horse': 'Поле cờ cá ngựa',
+    'value.cross': 'Крест', 'value.by_players': 'По лучу на игрока', 'value.1': '1', 'value.2': '2',
+    'value.roll': 'Бросать как обычно', 'value.auto_exit': 'Фишка выходит сама', 'value.three_tries': 'Три попытки',
+    'value.starts_and_stars': 'Старты и звёзды', 'value.starts': 'Только старты', 'value.none': 'Нет',
+    'value.blockades': 'Блоки', 'value.free': 'Ничто', 'value.opponents': 'Любая чужая фишка', 'value.any': 'Любая фишка',
+    'value.seat_order': 'Первый за столом', 'value.highest_roll': 'Наибольший бросок', 'board': 'Поле лудо',
+    'piece.at': 'Фишка {piece} ({colour}): {where}', 'place.base': 'на базе', 'place.finished': 'на финише',
+    'place.square': 'клетка {n}',
   },
   vi: {
+    'home.rulesPages': 'Luật của từng kiểu chơi',
+    'log.capture': '{seat} đá quân {piece} ({colour}) về chuồng', 'log.finish': '{seat} đưa quân {piece} về đích',
     'title': 'Cờ cá ngựa · Ludo',
     'tagline': 'Miễn phí, không cần đăng ký. Chơi với máy trên thiết bị này; bộ luật chạy ngay trong trình duyệt.',
     'home.vsCpu': 'Chơi với máy', 'home.opponents': 'Số đối thủ', 'home.level': 'Độ khó',
@@ -130,8 +186,7 @@ const TABLES = {
     'turn.roll': 'Đến lượt {seat} gieo', 'turn.rolloff': '{seat} gieo để chọn người đi trước',
     'turn.move': 'Đến lượt {seat} đi', 'turn.over': 'Ván đấu kết thúc',
     'roll': 'Gieo xúc xắc',
-    'log.throw': '{seat} gieo được {dice}', 'log.move': '{seat} đi quân {piece} tới {to}',
-    'log.captures': ', đá {n} quân', 'piece.move': 'Đi quân {piece} ({colour})',
+    'log.throw': '{seat} gieo được {dice}', 'log.move': '{seat} đi quân {piece} tới {to}', 'piece.move': 'Đi quân {piece} ({colour}): {to}',
     'home': 'Trang chủ', 'home.friends': 'Chơi với bạn bè', 'home.name': 'Tên của bạn',
     'online.invite': 'Gửi đường link này cho bạn bè:', 'online.copy': 'Sao chép link', 'online.copied': 'Đã sao chép',
     'online.connecting': 'Đang kết nối…', 'online.connected': 'Đã kết nối',
@@ -140,6 +195,22 @@ const TABLES = {
     'online.addCpu': 'Thêm máy', 'online.removeCpu': 'Bỏ', 'online.start': 'Bắt đầu ván',
     'online.playAgain': 'Chơi lại', 'table.option': 'tùy chọn', 'language': 'Ngôn ngữ',
     'home.hotSeat': 'Chơi chung trên thiết bị này', 'home.people': 'Số người', 'home.houseRules': 'Luật riêng', 'default': 'mặc định', 'play.rules': 'Luật của ván này', 'yes': 'có', 'no': 'không',
+    'option.board': 'Bàn cờ', 'option.layout': 'Kiểu bàn', 'option.dice': 'Số xúc xắc', 'option.exit_values': 'Số gieo được ra quân',
+    'option.exit_on_double': 'Gieo đôi được ra quân', 'option.bonus_values': 'Số gieo được gieo thêm',
+    'option.bonus_on_double': 'Gieo đôi được gieo thêm', 'option.three_bonus_forfeit': 'Gieo thưởng lần thứ ba liên tiếp thì mất lượt',
+    'option.bonus_on_capture': 'Đá quân được gieo thêm', 'option.bonus_on_finish': 'Đưa quân về đích được gieo thêm',
+    'option.bonus_if_no_move': 'Lần gieo thưởng không đi được vẫn được gieo thêm', 'option.no_piece_out': 'Khi không có quân nào ngoài bàn',
+    'option.safe': 'Ô an toàn', 'option.passing': 'Quân nào chặn đường', 'option.stacking': 'Quân cùng màu được đứng chung ô',
+    'option.exact_finish': 'Về đích phải đúng số', 'option.rank_everyone': 'Chơi tiếp đến khi xếp hạng hết',
+    'option.first_player': 'Ai đi trước', 'value.ludo': 'Ludo', 'value.horse': 'Bàn cờ cá ngựa',
+    'value.cross': 'Chữ thập', 'value.by_players': 'Mỗi người một nhánh', 'value.1': '1', 'value.2': '2',
+    'value.roll': 'Gieo như thường', 'value.auto_exit': 'Tự động ra quân', 'value.three_tries': 'Gieo ba lần',
+    'value.starts_and_stars': 'Ô xuất phát và ô sao', 'value.starts': 'Chỉ ô xuất phát', 'value.none': 'Không có',
+    'value.blockades': 'Hàng rào', 'value.free': 'Không gì', 'value.opponents': 'Mọi quân đối thủ',
+    'value.any': 'Mọi quân', 'value.seat_order': 'Người ngồi đầu', 'value.highest_roll': 'Người gieo cao nhất',
+    'board': 'Bàn cờ',
+    'piece.at': 'Quân {piece} ({colour}): {where}', 'place.base': 'trong chuồng', 'place.finished': 'đã về đích',
+    'place.square': 'ô {n}',
   },
 };
 
@@ -166,8 +237,21 @@ export function pickLanguage(code) {
   if (code in TABLES) localStorage.setItem(LANGUAGE_KEY, code);
 }
 
+/** Adds texts (by language, then key) that a part of the page loads only when it needs them. */
+export function addTexts(tables) {
+  for (const [code, texts] of Object.entries(tables)) Object.assign(TABLES[code] ?? {}, texts);
+}
+
+const missing = new Set();
+
+/** The keys asked for so far that the page's language lacks (they were shown in English). */
+export function missingKeys() {
+  return [...missing];
+}
+
 /** The text for `key`, with `{name}` placeholders filled from `values`. */
 export function t(key, values = {}) {
+  if (!(key in table)) missing.add(key);
   const text = table[key] ?? TABLES.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ''));
 }

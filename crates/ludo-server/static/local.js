@@ -3,6 +3,9 @@
 // in this browser after every action and survives a reload.
 
 import { drawBoard, drawRulesInForce, statusText } from './board.js';
+import { showDice, showMove } from './animate.js';
+import { followFocus } from './keys.js';
+import { drawLog, moveLines, throwLines } from './turnlog.js';
 
 const SAVE_KEY = 'ludo.local.v1';
 
@@ -28,7 +31,7 @@ export class LocalGame {
   /**
    * @param engine the WebAssembly engine
    * @param game `{position, players: {colour: 'human' | level}, log: []}`
-   * @param view `{board, status, rollButton, log, announce}` elements and the translator `t`
+   * @param view `{board, status, rollButton, dice, log, announce}` elements and the translator `t`
    */
   constructor(engine, game, view) {
     this.engine = engine;
@@ -36,6 +39,10 @@ export class LocalGame {
     this.view = view;
     this.seed = Date.now() % 1_000_000;
     this.timer = null;
+    // What the next drawing shows happening: a throw, a move; and what is still to be announced.
+    this.thrown = null;
+    this.moved = null;
+    this.spoken = [];
     view.rollButton.onclick = () => this.humanRoll();
   }
 
@@ -58,10 +65,10 @@ export class LocalGame {
     return this.game.players[this.position.turn.seat] === 'human';
   }
 
-  note(text) {
-    this.game.log.push(text);
-    this.game.log = this.game.log.slice(-12);
-    this.view.announce(text);
+  /** Adds lines to the game's log and to what is announced. */
+  note(lines) {
+    this.game.log = [...this.game.log, ...lines].slice(-12);
+    this.spoken = [...this.spoken, ...lines.map((line) => line.text)].slice(-12);
   }
 
   roll() {
@@ -69,26 +76,30 @@ export class LocalGame {
     const dice = Array.from({ length: this.engine.diceToThrow(this.position) }, die);
     this.game.position = this.engine.roll(this.position, dice);
     this.game.actions?.push({ throw: dice });
-    this.note(this.view.t('log.throw', { seat: this.view.t(`seat.${seat}`), dice: dice.join(' + ') }));
+    this.thrown = dice;
+    this.note(throwLines(this.view.t, seat, dice));
   }
 
   move(piece) {
     const seat = this.position.turn.seat;
     const { position, move } = this.engine.move(this.position, piece);
+    const finished = move.to >= this.engine.board(position).finished_from;
     this.game.position = position;
     this.game.actions?.push({ move: piece });
-    const captured = move.captures.length ? this.view.t('log.captures', { n: move.captures.length }) : '';
-    this.note(this.view.t('log.move', { seat: this.view.t(`seat.${seat}`), piece: piece + 1, to: move.to }) + captured);
+    this.moved = { seat, move, finished };
+    this.note(moveLines(this.view.t, seat, move, finished));
   }
 
   humanRoll() {
     if (!this.isHumanTurn() || !['roll', 'rolloff'].includes(this.position.turn.phase)) return;
+    this.spoken = [];
     this.roll();
     this.after();
   }
 
   humanMove(piece) {
     if (!this.isHumanTurn() || this.position.turn.phase !== 'move') return;
+    this.spoken = [];
     this.move(piece);
     this.after();
   }
@@ -97,6 +108,8 @@ export class LocalGame {
   after() {
     this.save();
     this.draw();
+    // Everything since the person's last action is said, so CPU turns are not lost.
+    if (this.spoken.length) this.view.announce(this.spoken.join('. '));
     clearTimeout(this.timer);
     if (this.position.turn.phase === 'over' || this.isHumanTurn()) return;
     this.timer = setTimeout(() => this.cpuAct(), CPU_DELAY_MS);
@@ -119,14 +132,15 @@ export class LocalGame {
     const human = this.isHumanTurn();
     const legal = p.turn.phase === 'move' ? this.engine.legal(p) : [];
     const geometry = this.engine.board(p);
-    drawBoard(this.view.board, p, geometry, human ? legal : [], (piece) => this.humanMove(piece), t);
+    const layout = drawBoard(this.view.board, p, geometry, human ? legal : [], (piece) => this.humanMove(piece), t);
+    if (this.thrown) showDice(this.view.dice, this.thrown);
+    if (this.moved) showMove(this.view.board, layout, this.moved.seat, this.moved.move, this.moved.finished);
+    this.thrown = null;
+    this.moved = null;
     this.view.rollButton.disabled = !(human && ['roll', 'rolloff'].includes(p.turn.phase));
+    followFocus(this.view.board, this.view.rollButton);
     this.view.status.textContent = statusText(p, t);
     drawRulesInForce(this.view.rulesInForce, this.engine.options(p), t);
-    this.view.log.replaceChildren(...this.game.log.map((line) => {
-      const li = document.createElement('li');
-      li.textContent = line;
-      return li;
-    }));
+    drawLog(this.view.log, this.game.log);
   }
 }

@@ -4,6 +4,9 @@
 
 import { drawBoard, drawRulesInForce, statusText, COLOURS } from './board.js';
 import { rememberMe } from './ranked.js';
+import { followFocus } from './keys.js';
+import { showDice, showMove } from './animate.js';
+import { drawLog, moveLines, throwLines } from './turnlog.js';
 
 const DEVICE_KEY = 'ludo.device';
 const NAME_KEY = 'ludo.name';
@@ -43,7 +46,7 @@ export async function createRoom(rules, clock = null, ranked = false) {
 export class OnlineRoom {
   /**
    * @param engine the WebAssembly engine, for the board's numbers
-   * @param view `{board, status, rollButton, log, seats, link, connection, t}`
+   * @param view `{board, status, rollButton, dice, log, announce, seats, link, connection, t}`
    */
   constructor(engine, code, view) {
     this.engine = engine;
@@ -53,6 +56,9 @@ export class OnlineRoom {
     this.room = null;
     this.game = null;
     this.retry = 0;
+    // What this page saw happen, newest last, and what the next drawing shows happening.
+    this.log = [];
+    this.happened = null;
     view.rollButton.onclick = () => this.send({ t: 'roll', version: this.game?.version });
     this.connect();
   }
@@ -90,7 +96,10 @@ export class OnlineRoom {
         this.room = message.room;
         break;
       case 'game':
+        this.game = message.game;
+        break;
       case 'action':
+        this.happened = this.describe(message, this.game);
         this.game = message.game;
         break;
       case 'rated':
@@ -116,6 +125,23 @@ export class OnlineRoom {
     this.view.announce(text);
   }
 
+  /**
+   * What an accepted action did, from the game before it: a throw's dice, or the move the engine
+   * plays for that piece in that position. Nothing when this page missed the game before.
+   */
+  describe({ seat, action, game }, before) {
+    const { t } = this.view;
+    if ('throw' in action) return { seat, dice: action.throw, lines: throwLines(t, seat, action.throw) };
+    if (!before || before.version + 1 !== game.version) return null;
+    try {
+      const { move } = this.engine.move(before.position, action.move);
+      const finished = move.to >= this.engine.board(game.position).finished_from;
+      return { seat, move, finished, lines: moveLines(t, seat, move, finished) };
+    } catch {
+      return null;
+    }
+  }
+
   mySeat() {
     const entry = Object.entries(this.room?.seats ?? {}).find(
       ([, s]) => s.occupant.kind === 'person' && s.occupant.id === this.you,
@@ -136,9 +162,19 @@ export class OnlineRoom {
     }
     const position = game.position;
     const mine = position.turn.seat === this.mySeat() && position.turn.phase !== 'over';
-    drawBoard(this.view.board, position, this.engine.board(position), mine ? game.legal : [],
-      (piece) => this.send({ t: 'move', piece, version: game.version }), t);
+    const layout = drawBoard(this.view.board, position, this.engine.board(position),
+      mine ? game.legal : [], (piece) => this.send({ t: 'move', piece, version: game.version }), t);
+    const happened = this.happened;
+    this.happened = null;
+    if (happened?.dice) showDice(this.view.dice, happened.dice);
+    if (happened?.move) showMove(this.view.board, layout, happened.seat, happened.move, happened.finished);
+    if (happened) {
+      this.log = [...this.log, ...happened.lines].slice(-12);
+      this.view.announce(happened.lines.map((line) => line.text).join('. '));
+    }
+    drawLog(this.view.log, this.log);
     this.view.rollButton.disabled = !(mine && ['roll', 'rolloff'].includes(position.turn.phase));
+    followFocus(this.view.board, this.view.rollButton);
     this.view.status.textContent = statusText(position, t, game.deadline);
     drawRulesInForce(this.view.rulesInForce, this.engine.options(position), t);
     const over = position.turn.phase === 'over';

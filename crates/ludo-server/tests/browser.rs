@@ -22,6 +22,9 @@ async fn the_web_client_passes_its_browser_tests() {
         eprintln!("chromium, node or e2e/node_modules missing: browser tests skipped");
         return;
     }
+    // Screenshots of every board go where LUDO_SHOTS says, else to a temporary directory.
+    let shots = std::env::var_os("LUDO_SHOTS")
+        .unwrap_or_else(|| std::env::temp_dir().join("ludo-shots").into_os_string());
     let server = support::spawn_server().await;
     let url = format!("http://{}", server.addr);
     let output = tokio::process::Command::new("node")
@@ -29,13 +32,7 @@ async fn the_web_client_passes_its_browser_tests() {
         .arg("--test-concurrency=1")
         .current_dir(&e2e)
         .env("LUDO_URL", &url)
-        .env(
-            "LUDO_SHOTS",
-            std::env::temp_dir()
-                .join("ludo-shots")
-                .display()
-                .to_string(),
-        )
+        .env("LUDO_SHOTS", shots)
         .output()
         .await
         .expect("node runs");

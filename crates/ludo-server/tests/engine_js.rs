@@ -1,5 +1,5 @@
-//! Runs the browser's engine module (`static/engine.js`) under Node against the WebAssembly
-//! module built into the server.
+//! Runs the browser's engine module (`static/engine.js`) and the board drawings' cells
+//! (`static/board.js`) under Node against the WebAssembly module built into the server.
 
 use std::process::Command;
 
@@ -24,9 +24,10 @@ fn the_browser_engine_module_plays_a_game_under_node() {
         .copied()
         .expect("the engine is built in");
     std::fs::write(&wasm, bytes).unwrap();
-    let test = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/js/engine.test.mjs");
+    let dir_js = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/js");
     let output = Command::new("node")
-        .args(["--test", test])
+        .args(["--test", "engine.test.mjs", "board.test.mjs"])
+        .current_dir(dir_js)
         .env("LUDO_WASM", &wasm)
         .output()
         .expect("node runs");

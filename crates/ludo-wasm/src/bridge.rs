@@ -21,7 +21,8 @@ pub const BOT: u32 = 5;
 pub const VERIFY: u32 = 6;
 /// A position → how many dice its seat throws now (one in a roll-off).
 pub const DICE: u32 = 7;
-/// A position → its board, for drawing: kind, arms, squares, door, safe squares, each seat's arm.
+/// A position → its board, for drawing: kind, arms, squares, door, the arms' starts, safe squares,
+/// the lowest finished progress and each seat's arm.
 pub const BOARD: u32 = 8;
 /// A position → every option in force (the preset's values with the overrides applied).
 pub const OPTIONS: u32 = 9;
@@ -128,6 +129,9 @@ fn run(op: u32, input: &str) -> Result<Value, String> {
             let safe: Vec<u8> = (0..geometry.track_len())
                 .filter(|&s| geometry.is_safe(s))
                 .collect();
+            let starts: Vec<u8> = (0..geometry.arms())
+                .map(|a| geometry.start_square(a))
+                .collect();
             let arms: serde_json::Map<String, Value> = g
                 .seats()
                 .iter()
@@ -140,7 +144,9 @@ fn run(op: u32, input: &str) -> Result<Value, String> {
                 "track_len": geometry.track_len(),
                 "door": geometry.door(),
                 "last": geometry.last(),
+                "starts": starts,
                 "safe": safe,
+                "finished_from": geometry.finished_from(),
                 "seat_arms": arms,
             }))
         }
@@ -189,6 +195,54 @@ mod tests {
             &json!({"position": position, "piece": piece}).to_string(),
         );
         assert_eq!(moved["ok"]["position"]["turn"]["seat"], "yellow");
+    }
+
+    #[test]
+    fn boards_by_players_are_drawn_from_two_or_three_arms_of_13_squares() {
+        let board = |seats: &str| {
+            let start = call(
+                NEW,
+                &format!(
+                    r#"{{"rules": {{"preset": "qdan", "layout": "by_players"}}, "seats": {seats}}}"#
+                ),
+            );
+            call(BOARD, &start["ok"].to_string())["ok"].clone()
+        };
+        let two = board(r#"["yellow", "red"]"#);
+        assert_eq!(
+            (
+                two["arms"].as_u64(),
+                two["track_len"].as_u64(),
+                two["door"].as_u64()
+            ),
+            (Some(2), Some(26), Some(24))
+        );
+        assert_eq!(two["starts"], json!([0, 13]));
+        assert_eq!(two["safe"], json!([0, 8, 13, 21]));
+        assert_eq!(two["finished_from"], 30);
+        assert_eq!(
+            (
+                two["seat_arms"]["yellow"].as_u64(),
+                two["seat_arms"]["red"].as_u64()
+            ),
+            (Some(0), Some(1))
+        );
+        let three = board(r#"["yellow", "blue", "red"]"#);
+        assert_eq!(
+            (three["arms"].as_u64(), three["track_len"].as_u64()),
+            (Some(3), Some(39))
+        );
+        assert_eq!(three["starts"], json!([0, 13, 26]));
+        assert_eq!(three["seat_arms"]["red"], 2);
+        let horse = call(
+            NEW,
+            r#"{"rules": "vietnamese", "seats": ["yellow", "red"]}"#,
+        );
+        let horse = &call(BOARD, &horse["ok"].to_string())["ok"];
+        assert_eq!(
+            (horse["finished_from"].as_u64(), horse["last"].as_u64()),
+            (Some(56), Some(61))
+        );
     }
 
     #[test]

@@ -1,0 +1,81 @@
+// How a turn looks: the dice roll, the moved piece walks, captures and finishes are marked on the
+// board and in the log, and nothing moves when reduced motion is asked for.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, url } from './browser.mjs';
+
+const browser = await launch();
+after(() => browser.close());
+
+/** A page whose saved hot-seat game is `position`, resumed. */
+async function resume(context, position) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${url}/?cpu-delay=0`);
+  await page.waitForSelector('body[data-ready=true]');
+  await page.evaluate((game) => localStorage.setItem('ludo.local.v1', JSON.stringify(game)),
+    { position, players: { yellow: 'human', red: 'human' }, log: [] });
+  await page.reload();
+  await page.waitForSelector('body[data-ready=true]');
+  await page.click('#resume');
+  return { page, errors };
+}
+
+/** Yellow to move with a throw of 3, its piece 0 at `from`, red's piece 0 at `red`. */
+function yellowToMove(from, red) {
+  return {
+    rules: 'qdan',
+    seats: ['yellow', 'red'],
+    pieces: { yellow: [from, 'base', 'base', 'base'], red: [red, 'base', 'base', 'base'] },
+    turn: { seat: 'yellow', phase: 'move', roll: [3], bonus_streak: 0, throws: 1 },
+  };
+}
+
+test('a throw shows its dice after a short roll, two dice for the Vietnamese rules', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${url}/?cpu-delay=0`);
+  await page.waitForSelector('body[data-ready=true]');
+  await page.selectOption('select[name=preset]', 'vietnamese');
+  await page.selectOption('#hot-seat select[name=people]', '2');
+  await page.click('#hot-seat button[type=submit]');
+  await page.click('#roll');
+  assert.ok(await page.$('#dice.rolling'), 'the dice roll first');
+  await page.waitForSelector('#dice:not(.rolling)');
+  const shown = await page.$$eval('#dice .die', (d) => d.map((n) => Number(n.dataset.value)));
+  const line = await page.textContent('#log li:last-child');
+  assert.equal(shown.length, 2);
+  assert.match(line, new RegExp(`${shown[0]} \\+ ${shown[1]}`));
+  await context.close();
+});
+
+test('a capture walks the piece, sends the other home and is marked on the board and in the log', async () => {
+  const context = await browser.newContext();
+  // Red's piece 0 at progress 49 stands on track square 23, three squares ahead of yellow's.
+  const { page, errors } = await resume(context, yellowToMove(20, 49));
+  await page.click('.piece.legal[data-piece="0"]');
+  const walking = await page.evaluate(() => document.getAnimations()
+    .filter((a) => a.effect?.target?.classList?.contains('piece')).length);
+  assert.equal(walking, 2, 'the mover and the captured piece are animated');
+  assert.ok(await page.$('#board .flash.capture'));
+  assert.match(await page.textContent('#log li.capture'), /yellow ○ captures red △ piece 1/);
+  assert.match(await page.textContent('#announce'), /captures/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a piece come home is marked, and with reduced motion nothing moves', async () => {
+  const context = await browser.newContext({ reducedMotion: 'reduce' });
+  const { page, errors } = await resume(context, yellowToMove(53, 'base'));
+  await page.click('.piece.legal[data-piece="0"]');
+  assert.equal(await page.evaluate(() => document.getAnimations().length), 0);
+  assert.ok(await page.$('#board .flash.finish'));
+  assert.match(await page.textContent('#log li.finish'), /yellow ○ brings piece 1 home/);
+  await page.click('#roll');
+  assert.equal(await page.$('#dice.rolling'), null, 'the dice show the throw at once');
+  assert.equal(await page.$$eval('#dice .die', (d) => d.length), 1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
