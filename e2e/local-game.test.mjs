@@ -53,8 +53,21 @@ test('a local game against three CPUs is played to the places table', async () =
   const places = await page.textContent('#status');
   for (const seat of ['yellow', 'blue', 'red', 'green']) assert.match(places, new RegExp(seat));
   assert.match(places, /1\./);
+  // The places table: a row a seat, best first, with who played it.
+  const rows = await page.$$eval('#places tr[data-seat]', (trs) => trs.map((tr) =>
+    [...tr.cells].map((c) => c.textContent)));
+  assert.equal(rows.length, 4);
+  assert.equal(rows[0][0], '1');
+  assert.ok(rows.some((r) => r[2] === 'Person') && rows.some((r) => r[2] === 'Random'), JSON.stringify(rows));
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 360, `no horizontal scrolling on a phone (${width}px)`);
+  // Play again: the same players and rules, the next seat starts.
+  await page.click('#play-again-local');
+  await page.waitForFunction(() => !/over/i.test(document.querySelector('#status').textContent));
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.local.v1')));
+  assert.deepEqual(saved.seats, ['blue', 'red', 'green', 'yellow']);
+  assert.equal(saved.players.yellow, 'human');
+  assert.ok(await page.isHidden('#places'));
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -39,6 +39,9 @@ function seatsFor(opponents) {
 
 let presets = [];
 
+/** Whether a local game played again starts with the next seat ("no" to keep the same). */
+const ROTATE_KEY = 'ludo.rotate';
+
 /** The rules chosen: the preset, and every house rule changed from its value. */
 function chosenRules() {
   const preset = new FormData($('vs-cpu')).get('preset');
@@ -208,6 +211,8 @@ async function main() {
     dice: $('dice'),
     log: $('log'),
     rulesInForce: $('rules-in-force'),
+    places: $('places'),
+    playAgain: $('play-again-local'),
     announce: (text) => { $('announce').textContent = text; },
     t,
   };
@@ -220,8 +225,11 @@ async function main() {
     $('play').hidden = false;
     $('after-game').hidden = !game.game.actions;
     $('export-local').onclick = () => downloadRecord(localRecord(game.game));
+    $('play-again-local').onclick = () => show(game.again(localStorage.getItem(ROTATE_KEY) !== 'no'));
     game.after();
   };
+  $('rotate').checked = localStorage.getItem(ROTATE_KEY) !== 'no';
+  $('rotate').onchange = () => localStorage.setItem(ROTATE_KEY, $('rotate').checked ? 'yes' : 'no');
   const begin = (players) => {
     try {
       show(LocalGame.start(engine, chosenRules(), players, view));

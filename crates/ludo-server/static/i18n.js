@@ -1,6 +1,6 @@
 // Every text shown to a person comes from these tables.
 
-import { RANKED_TEXTS } from './texts-ranked.js';
+import { RECORD_TEXTS } from './texts-records.js';
 
 const TABLES = {
   en: {
@@ -214,7 +214,7 @@ const TABLES = {
   },
 };
 
-for (const [language, texts] of Object.entries(RANKED_TEXTS)) Object.assign(TABLES[language], texts);
+for (const [language, texts] of Object.entries(RECORD_TEXTS)) Object.assign(TABLES[language], texts);
 
 /** The languages offered, by code, each named in itself. */
 export const LANGUAGES = { en: 'English', fr: 'Français', pt: 'Português', ru: 'Русский', vi: 'Tiếng Việt' };

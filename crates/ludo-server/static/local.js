@@ -2,6 +2,7 @@
 // throws the dice (from the browser's cryptographic generator), draws and asks. The game is saved
 // in this browser after every action and survives a reload.
 
+import { drawPlaces } from './places.js';
 import { drawBoard, drawRulesInForce, statusText } from './board.js';
 import { showDice, showMove } from './animate.js';
 import { followFocus } from './keys.js';
@@ -142,5 +143,24 @@ export class LocalGame {
     this.view.status.textContent = statusText(p, t);
     drawRulesInForce(this.view.rulesInForce, this.engine.options(p), t);
     drawLog(this.view.log, this.game.log);
+    drawPlaces(this.view.places, p, (seat) => this.playerName(seat), t);
+    this.view.playAgain.hidden = p.turn.phase !== 'over';
+  }
+
+  /** Who plays a seat, in words: a person, or a CPU of some level. */
+  playerName(seat) {
+    const who = this.game.players[seat];
+    return who === 'human' ? this.view.t('places.person') : this.view.t(`level.${who}`);
+  }
+
+  /**
+   * A new game with the same players and rules. With `rotate`, the seat after the one that
+   * started this game starts the next (the seats stay in clockwise order).
+   */
+  again(rotate) {
+    const seats = this.game.seats ?? Object.keys(this.game.players);
+    const order = rotate ? [...seats.slice(1), seats[0]] : seats;
+    const players = Object.fromEntries(order.map((seat) => [seat, this.game.players[seat]]));
+    return LocalGame.start(this.engine, this.game.rules ?? this.position.rules, players, this.view);
   }
 }

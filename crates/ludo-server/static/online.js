@@ -4,6 +4,7 @@
 
 import { drawBoard, drawRulesInForce, statusText, COLOURS } from './board.js';
 import { rememberMe } from './ranked.js';
+import { drawPlaces } from './places.js';
 import { followFocus } from './keys.js';
 import { showDice, showMove } from './animate.js';
 import { drawLog, moveLines, throwLines } from './turnlog.js';
@@ -142,6 +143,13 @@ export class OnlineRoom {
     }
   }
 
+  /** Who sits at a seat, in words. */
+  occupantName(seat) {
+    const occupant = this.room?.seats[seat]?.occupant;
+    if (!occupant) return '';
+    return occupant.kind === 'cpu' ? this.view.t(`level.${occupant.level}`) : occupant.name;
+  }
+
   mySeat() {
     const entry = Object.entries(this.room?.seats ?? {}).find(
       ([, s]) => s.occupant.kind === 'person' && s.occupant.id === this.you,
@@ -178,6 +186,7 @@ export class OnlineRoom {
     this.view.status.textContent = statusText(position, t, game.deadline);
     drawRulesInForce(this.view.rulesInForce, this.engine.options(position), t);
     const over = position.turn.phase === 'over';
+    drawPlaces(this.view.places, position, (seat) => this.occupantName(seat), t);
     this.view.afterGame.hidden = !over;
     this.view.replayLink.hidden = !over;
     this.view.replayLink.href = `/games/${game.id}`;

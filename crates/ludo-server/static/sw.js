@@ -5,7 +5,7 @@
 const CACHE = 'ludo-v2';
 const FILES = ['/', '/app.js', '/app.css', '/engine.js', '/board.js', '/local.js', '/online.js',
   '/animate.js', '/options.js', '/keys.js', '/turnlog.js', '/i18n.js', '/rulespage.js',
-  '/rulestext.js', '/texts-ranked.js', '/ranked.js', '/records.js', '/replay.js', '/engine.wasm',
+  '/rulestext.js', '/texts-records.js', '/places.js', '/ranked.js', '/records.js', '/replay.js', '/engine.wasm',
   '/api/rules', '/manifest.webmanifest', '/icon.svg'];
 
 self.addEventListener('install', (event) => {

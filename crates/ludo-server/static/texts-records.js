@@ -1,8 +1,11 @@
-// The texts of ranked play, leaderboards, players' pages and the replay viewer, in every
-// language the site speaks. `i18n.js` merges them into its tables.
+// The texts of a game's end (the places table, playing again), ranked play, leaderboards,
+// players' pages and the replay viewer, in every language the site speaks. `i18n.js` merges
+// them into its tables.
 
-export const RANKED_TEXTS = {
+export const RECORD_TEXTS = {
   en: {
+    'places.title': 'Places', 'places.place': 'Place', 'places.seat': 'Seat', 'places.player': 'Player',
+    'places.person': 'Person', 'home.rotate': 'In the next game, the next seat starts',
     'home.ranked': 'Ranked game', 'friends.clock': 'Turn clock', 'friends.noClock': 'None',
     'friends.clock30': '30 seconds', 'friends.clock60': '60 seconds',
     'friends.ranked': 'Ranked (people only, the preset’s own rules)',
@@ -29,6 +32,8 @@ export const RANKED_TEXTS = {
     'replay.export': 'Export the game (JSON)', 'replay.bad': 'This file cannot be read: {why}',
   },
   fr: {
+    'places.title': 'Classement', 'places.place': 'Place', 'places.seat': 'Couleur', 'places.player': 'Joueur',
+    'places.person': 'Humain', 'home.rotate': 'À la partie suivante, le joueur suivant commence',
     'home.ranked': 'Partie classée', 'friends.clock': 'Temps par tour', 'friends.noClock': 'Aucun',
     'friends.clock30': '30 secondes', 'friends.clock60': '60 secondes',
     'friends.ranked': 'Classée (joueurs humains, règles du préréglage)',
@@ -55,6 +60,8 @@ export const RANKED_TEXTS = {
     'replay.export': 'Exporter la partie (JSON)', 'replay.bad': 'Ce fichier est illisible : {why}',
   },
   pt: {
+    'places.title': 'Classificação', 'places.place': 'Posição', 'places.seat': 'Cor', 'places.player': 'Jogador',
+    'places.person': 'Pessoa', 'home.rotate': 'Na próxima partida, começa o jogador seguinte',
     'home.ranked': 'Partida ranqueada', 'friends.clock': 'Tempo por jogada', 'friends.noClock': 'Nenhum',
     'friends.clock30': '30 segundos', 'friends.clock60': '60 segundos',
     'friends.ranked': 'Ranqueada (só pessoas, regras da predefinição)',
@@ -81,6 +88,8 @@ export const RANKED_TEXTS = {
     'replay.export': 'Exportar a partida (JSON)', 'replay.bad': 'Não foi possível ler este arquivo: {why}',
   },
   ru: {
+    'places.title': 'Места', 'places.place': 'Место', 'places.seat': 'Цвет', 'places.player': 'Игрок',
+    'places.person': 'Человек', 'home.rotate': 'В следующей игре начинает следующий игрок',
     'home.ranked': 'Рейтинговая игра', 'friends.clock': 'Время на ход', 'friends.noClock': 'Без ограничения',
     'friends.clock30': '30 секунд', 'friends.clock60': '60 секунд',
     'friends.ranked': 'Рейтинговая (только люди, правила набора)',
@@ -107,6 +116,8 @@ export const RANKED_TEXTS = {
     'replay.export': 'Экспорт игры (JSON)', 'replay.bad': 'Не удаётся прочитать файл: {why}',
   },
   vi: {
+    'places.title': 'Thứ hạng', 'places.place': 'Hạng', 'places.seat': 'Màu', 'places.player': 'Người chơi',
+    'places.person': 'Người', 'home.rotate': 'Ván sau, người kế tiếp đi trước',
     'home.ranked': 'Ván xếp hạng', 'friends.clock': 'Thời gian mỗi lượt', 'friends.noClock': 'Không giới hạn',
     'friends.clock30': '30 giây', 'friends.clock60': '60 giây',
     'friends.ranked': 'Xếp hạng (chỉ người chơi, luật gốc của bộ luật)',
