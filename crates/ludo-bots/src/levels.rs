@@ -19,7 +19,7 @@ pub enum Level {
     Easy,
     /// A solid one-move heuristic.
     Medium,
-    /// A one-ply expectimax over the opponents' throws.
+    /// A one-ply expectimax over the opponents' throws, close moves settled by rollouts.
     Hard,
 }
 
@@ -66,7 +66,7 @@ impl FromStr for Level {
 }
 
 /// The best-scoring move; ties go to the lowest piece index.
-fn best(game: &Game, moves: &MoveList, weights: Weights) -> Move {
+pub(crate) fn best(game: &Game, moves: &MoveList, weights: Weights) -> Move {
     let first = *moves
         .get(0)
         .expect("a choice is made among at least one move");

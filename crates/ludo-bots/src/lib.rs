@@ -18,6 +18,7 @@ mod levels;
 mod player;
 mod playout;
 mod rng;
+mod rollout;
 
 pub use arena::{Entrant, Standings, run_arena, seats_for};
 pub use danger::Danger;
@@ -27,3 +28,4 @@ pub use levels::{EasyPlayer, Level, MediumPlayer};
 pub use player::{Player, RandomPlayer};
 pub use playout::{Tally, play_out, throw_dice};
 pub use rng::Rng;
+pub use rollout::Sampling;
