@@ -603,11 +603,21 @@ impl Room {
         let action = match live.game.phase() {
             Phase::Roll | Phase::Rolloff => Action::Throw(live.next_throw()),
             Phase::Move => {
-                let moves = live.game.legal_moves();
-                let choice = level
-                    .player()
-                    .choose(&live.game, &moves, &mut self.bot_choices);
-                Action::Move(choice.piece)
+                // The strongest level searches for a few milliseconds: off the async threads,
+                // so that other rooms are not held up meanwhile.
+                let (game, mut rng) = (live.game, self.bot_choices.fork());
+                let choice = tokio::task::spawn_blocking(move || {
+                    let moves = game.legal_moves();
+                    level.player().choose(&game, &moves, &mut rng).piece
+                })
+                .await;
+                match choice {
+                    Ok(piece) => Action::Move(piece),
+                    Err(error) => {
+                        tracing::error!(room = %self.code, %error, "a CPU player failed");
+                        return;
+                    }
+                }
             }
             Phase::Over => return,
         };
