@@ -4,6 +4,7 @@
 
 import { drawBoard, drawRulesInForce, statusText, COLOURS } from './board.js';
 import { rememberMe } from './ranked.js';
+import { t } from './i18n.js';
 import { drawPlaces } from './places.js';
 import { followFocus } from './keys.js';
 import { showDice, showMove } from './animate.js';
@@ -25,11 +26,11 @@ export function deviceSecret() {
 }
 
 export function playerName() {
-  return localStorage.getItem(NAME_KEY) || 'Player';
+  return localStorage.getItem(NAME_KEY) || t('player.default');
 }
 
 export function setPlayerName(name) {
-  localStorage.setItem(NAME_KEY, name.trim().slice(0, 24) || 'Player');
+  localStorage.setItem(NAME_KEY, name.trim().slice(0, 24) || t('player.default'));
 }
 
 /** Creates a room hosted by this device; its code. */

@@ -3,6 +3,7 @@
 // export, which has the same fields but no dice seed (its dice were thrown in this browser).
 
 import { drawBoard, statusText } from './board.js';
+import { playerName } from './online.js';
 
 /** Every position of a record, from the start, with the action that led to each. */
 export function replayPositions(engine, record) {
@@ -128,7 +129,7 @@ export function localRecord(saved) {
     commitment: '',
     actions: saved.actions,
     players: Object.fromEntries(Object.entries(saved.players).map(([seat, who]) => [seat,
-      who === 'human' ? { kind: 'person', name: 'Player' } : { kind: 'cpu', level: who }])),
+      who === 'human' ? { kind: 'person', name: playerName() } : { kind: 'cpu', level: who }])),
     ranked: false,
     started_at: saved.started_at ?? null,
     finished_at: saved.position.turn.phase === 'over' ? Date.now() : null,

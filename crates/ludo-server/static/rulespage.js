@@ -23,9 +23,14 @@ function exitText(options) {
     .filter(Boolean).join(', ');
 }
 
+/** The options that mean something on these rules' board (a layout only on the Ludo board). */
+function applying(options) {
+  return ordered(options).filter(([name]) => !(name === 'layout' && options.board === 'horse'));
+}
+
 /** What holds in these rules: every option that is on, and every option with a value. */
 function statements(options) {
-  return ordered(options)
+  return applying(options)
     .filter(([, value]) => value !== false && !(Array.isArray(value) && value.length === 0))
     .map(([name, value]) => (value === true ? optionLabel(name, t)
       : t('rules.is', { option: optionLabel(name, t), value: valueLabel(value, t) })));
@@ -36,7 +41,7 @@ function houseRules(parent, options, choices) {
   const head = table.createTHead().insertRow();
   for (const text of [t('table.option'), t('rules.default'), t('rules.choices')]) add(head, 'th', text);
   const body = table.createTBody();
-  for (const [name, value] of ordered(options)) {
+  for (const [name, value] of applying(options)) {
     const row = body.insertRow();
     row.insertCell().textContent = optionLabel(name, t);
     row.insertCell().textContent = valueLabel(value, t);

@@ -4,6 +4,7 @@
 
 export const RECORD_TEXTS = {
   en: {
+    'player.default': 'Player',
     'places.title': 'Places', 'places.place': 'Place', 'places.seat': 'Seat', 'places.player': 'Player',
     'places.person': 'Person', 'home.rotate': 'In the next game, the next seat starts',
     'home.ranked': 'Ranked game', 'friends.clock': 'Turn clock', 'friends.noClock': 'None',
@@ -32,6 +33,7 @@ export const RECORD_TEXTS = {
     'replay.export': 'Export the game (JSON)', 'replay.bad': 'This file cannot be read: {why}',
   },
   fr: {
+    'player.default': 'Joueur',
     'places.title': 'Classement', 'places.place': 'Place', 'places.seat': 'Couleur', 'places.player': 'Joueur',
     'places.person': 'Humain', 'home.rotate': 'À la partie suivante, le joueur suivant commence',
     'home.ranked': 'Partie classée', 'friends.clock': 'Temps par tour', 'friends.noClock': 'Aucun',
@@ -60,6 +62,7 @@ export const RECORD_TEXTS = {
     'replay.export': 'Exporter la partie (JSON)', 'replay.bad': 'Ce fichier est illisible : {why}',
   },
   pt: {
+    'player.default': 'Jogador',
     'places.title': 'Classificação', 'places.place': 'Posição', 'places.seat': 'Cor', 'places.player': 'Jogador',
     'places.person': 'Pessoa', 'home.rotate': 'Na próxima partida, começa o jogador seguinte',
     'home.ranked': 'Partida ranqueada', 'friends.clock': 'Tempo por jogada', 'friends.noClock': 'Nenhum',
@@ -88,6 +91,7 @@ export const RECORD_TEXTS = {
     'replay.export': 'Exportar a partida (JSON)', 'replay.bad': 'Não foi possível ler este arquivo: {why}',
   },
   ru: {
+    'player.default': 'Игрок',
     'places.title': 'Места', 'places.place': 'Место', 'places.seat': 'Цвет', 'places.player': 'Игрок',
     'places.person': 'Человек', 'home.rotate': 'В следующей игре начинает следующий игрок',
     'home.ranked': 'Рейтинговая игра', 'friends.clock': 'Время на ход', 'friends.noClock': 'Без ограничения',
@@ -116,6 +120,7 @@ export const RECORD_TEXTS = {
     'replay.export': 'Экспорт игры (JSON)', 'replay.bad': 'Не удаётся прочитать файл: {why}',
   },
   vi: {
+    'player.default': 'Người chơi',
     'places.title': 'Thứ hạng', 'places.place': 'Hạng', 'places.seat': 'Màu', 'places.player': 'Người chơi',
     'places.person': 'Người', 'home.rotate': 'Ván sau, người kế tiếp đi trước',
     'home.ranked': 'Ván xếp hạng', 'friends.clock': 'Thời gian mỗi lượt', 'friends.noClock': 'Không giới hạn',
