@@ -13,3 +13,28 @@ export function launch() {
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
 }
+
+/**
+ * A person on their own device (a fresh browser context) with `path` open and the page ready;
+ * `errors` collects every console error and uncaught exception.
+ */
+export async function person(browser, path = '/') {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto(url + path);
+  await page.waitForSelector('body[data-ready=true]');
+  return { page, errors };
+}
+
+/** One step for a player: throw or move if it is their turn. */
+export async function step(page) {
+  if (await page.isEnabled('#roll')) await page.click('#roll', { timeout: 2000 }).catch(() => {});
+  const legal = await page.$('.piece.legal');
+  if (legal) await legal.click({ timeout: 2000 }).catch(() => {});
+}
+
+/** Whether the page shows a game that is over. */
+export const over = async (page) => /over/i.test(await page.textContent('#status'));

@@ -4,29 +4,11 @@
 // A local game is exported and replayed too.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, url } from './browser.mjs';
+import { launch, over, person as open, step, url } from './browser.mjs';
 
 const browser = await launch();
 after(() => browser.close());
-
-async function person(path = '/') {
-  const context = await browser.newContext({ acceptDownloads: true });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto(url + path);
-  await page.waitForSelector('body[data-ready=true]');
-  return { page, errors };
-}
-
-async function step(page) {
-  if (await page.isEnabled('#roll')) await page.click('#roll', { timeout: 2000 }).catch(() => {});
-  const legal = await page.$('.piece.legal');
-  if (legal) await legal.click({ timeout: 2000 }).catch(() => {});
-}
-
-const over = async (page) => /over/i.test(await page.textContent('#status'));
+const person = (path) => open(browser, path);
 
 /** Downloads what clicking `selector` offers; the file's text. */
 async function download(page, selector) {

@@ -103,6 +103,29 @@ fn refuse(state: &AppState, out: &Outbox, code: &'static str, message: impl Into
     let _ = out.send(Arc::from(ServerMsg::error(code, message).to_json()));
 }
 
+/// The display name, checked; or `None` after refusing it with `bad_name`.
+fn checked_name(state: &AppState, out: &Outbox, name: &str) -> Option<String> {
+    check_name(name)
+        .map_err(|e| refuse(state, out, "bad_name", e))
+        .ok()
+}
+
+/// The identity of a device, created if new; or `None` after refusing the request.
+async fn identity_of(state: &AppState, out: &Outbox, device: &str, name: &str) -> Option<String> {
+    match identify(state, device, name).await {
+        Ok(identity) => Some(identity),
+        Err(IdentifyError::BadDevice(m)) => {
+            refuse(state, out, "bad_message", m);
+            None
+        }
+        Err(IdentifyError::Store(e)) => {
+            tracing::error!(error = %e, "identifying a device failed");
+            refuse(state, out, "internal", "something went wrong on our side");
+            None
+        }
+    }
+}
+
 async fn connection(socket: WebSocket, state: AppState) {
     let conn = state.next_conn.fetch_add(1, Ordering::Relaxed);
     state.metrics.connections.fetch_add(1, Ordering::Relaxed);
@@ -176,12 +199,8 @@ async fn connection(socket: WebSocket, state: AppState) {
                     name,
                 },
             ) => {
-                let name = match check_name(&name) {
-                    Ok(name) => name,
-                    Err(e) => {
-                        refuse(&state, &out, "bad_name", e);
-                        continue;
-                    }
+                let Some(name) = checked_name(&state, &out, &name) else {
+                    continue;
                 };
                 match state.rooms.exists(&code).await {
                     Ok(true) => {}
@@ -195,17 +214,8 @@ async fn connection(socket: WebSocket, state: AppState) {
                         continue;
                     }
                 }
-                let identity = match identify(&state, &device, &name).await {
-                    Ok(identity) => identity,
-                    Err(IdentifyError::BadDevice(m)) => {
-                        refuse(&state, &out, "bad_message", m);
-                        continue;
-                    }
-                    Err(IdentifyError::Store(e)) => {
-                        tracing::error!(error = %e, "identifying a device failed");
-                        refuse(&state, &out, "internal", "something went wrong on our side");
-                        continue;
-                    }
+                let Some(identity) = identity_of(&state, &out, &device, &name).await else {
+                    continue;
                 };
                 let join = Command::Join {
                     conn,
@@ -233,24 +243,11 @@ async fn connection(socket: WebSocket, state: AppState) {
                     size,
                 },
             ) if !seeking => {
-                let name = match check_name(&name) {
-                    Ok(name) => name,
-                    Err(e) => {
-                        refuse(&state, &out, "bad_name", e);
-                        continue;
-                    }
+                let Some(name) = checked_name(&state, &out, &name) else {
+                    continue;
                 };
-                let identity = match identify(&state, &device, &name).await {
-                    Ok(identity) => identity,
-                    Err(IdentifyError::BadDevice(m)) => {
-                        refuse(&state, &out, "bad_message", m);
-                        continue;
-                    }
-                    Err(IdentifyError::Store(e)) => {
-                        tracing::error!(error = %e, "identifying a device failed");
-                        refuse(&state, &out, "internal", "something went wrong on our side");
-                        continue;
-                    }
+                let Some(identity) = identity_of(&state, &out, &device, &name).await else {
+                    continue;
                 };
                 state.matchmaker.seek(Seek {
                     ticket: conn,
