@@ -16,10 +16,13 @@ export function launch() {
 
 /**
  * A person on their own device (a fresh browser context) with `path` open and the page ready;
- * `errors` collects every console error and uncaught exception.
+ * `errors` collects every console error and uncaught exception. `pace` is the table's speed (0:
+ * every event shown at once, as whole games played in tests want; 1: as people see it).
  */
-export async function person(browser, path = '/') {
+export async function person(browser, path = '/', { pace = 0 } = {}) {
   const context = await browser.newContext({ acceptDownloads: true });
+  // Whole games are played here: every throw and move is shown at once, in order.
+  await context.addInitScript((value) => localStorage.setItem('ludo.pace', String(value)), pace);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -36,5 +39,5 @@ export async function step(page) {
   if (legal) await legal.click({ timeout: 2000 }).catch(() => {});
 }
 
-/** Whether the page shows a game that is over. */
-export const over = async (page) => /over/i.test(await page.textContent('#status'));
+/** Whether the page shows a game that is over (its end screen). */
+export const over = async (page) => page.isVisible('#end');

@@ -4,7 +4,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { launch, url } from './browser.mjs';
+import { launch, over, url } from './browser.mjs';
 
 const shots = process.env.LUDO_SHOTS ?? '/tmp/ludo-shots';
 mkdirSync(shots, { recursive: true });
@@ -12,7 +12,7 @@ mkdirSync(shots, { recursive: true });
 const browser = await launch();
 after(() => browser.close());
 
-async function open(page, path = '/?cpu-delay=0') {
+async function open(page, path = '/?cpu-delay=0&pace=0') {
   const errors = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(e.message));
@@ -33,8 +33,7 @@ async function playSteps(page, count) {
 /** Plays the person's turns (throw, then the first legal piece) until the game is over. */
 async function playToTheEnd(page, limit = 3000) {
   for (let i = 0; i < limit; i++) {
-    const status = await page.textContent('#status');
-    if (/over/i.test(status)) return status;
+    if (await over(page)) return page.textContent('#status');
     if (await page.isEnabled('#roll')) await page.click('#roll');
     const legal = await page.$('.piece.legal');
     if (legal) await legal.click();
@@ -50,20 +49,20 @@ test('a local game against three CPUs is played to the places table', async () =
   await page.click('#vs-cpu button[type=submit]');
   await page.screenshot({ path: `${shots}/cross-board.png` });
   await playToTheEnd(page);
-  const places = await page.textContent('#status');
-  for (const seat of ['yellow', 'blue', 'red', 'green']) assert.match(places, new RegExp(seat));
-  assert.match(places, /1\./);
+  // The end speaks to the person: they won, or came somewhere.
+  assert.match(await page.textContent('#end h2'), /^(You won!|You came (2nd|3rd|4th))$/);
   // The places table: a row a seat, best first, with who played it.
   const rows = await page.$$eval('#places tr[data-seat]', (trs) => trs.map((tr) =>
     [...tr.cells].map((c) => c.textContent)));
   assert.equal(rows.length, 4);
   assert.equal(rows[0][0], '1');
-  assert.ok(rows.some((r) => r[2] === 'Person') && rows.some((r) => r[2] === 'Random'), JSON.stringify(rows));
+  assert.ok(rows.some((r) => r[2] === 'Player (you)') && rows.some((r) => r[2] === 'CPU · Random'), JSON.stringify(rows));
+  assert.equal(await page.$$eval('#places tr.you', (trs) => trs.length), 1, 'the row of the person is marked');
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 360, `no horizontal scrolling on a phone (${width}px)`);
   // Play again: the same players and rules, the next seat starts.
   await page.click('#play-again-local');
-  await page.waitForFunction(() => !/over/i.test(document.querySelector('#status').textContent));
+  await page.waitForSelector('#end', { state: 'hidden' });
   const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.local.v1')));
   assert.deepEqual(saved.seats, ['blue', 'red', 'green', 'yellow']);
   assert.equal(saved.players.yellow, 'human');
@@ -97,7 +96,7 @@ for (const [opponents, arms, name] of [[1, 2, 'two-arm'], [2, 3, 't']]) {
 
 test('a local game is saved after every action and resumed after a reload', async () => {
   const page = await browser.newPage();
-  const errors = await open(page, '/?cpu-delay=0');
+  const errors = await open(page);
   await page.selectOption('select[name=opponents]', '1');
   await page.click('#vs-cpu button[type=submit]');
   await playSteps(page, 10);
@@ -143,7 +142,7 @@ test('a Vietnamese game is played on the horse board to the end', async () => {
   // 56 track squares (14 an arm) and six home cells an arm are drawn.
   assert.equal(await page.$$eval('#board rect', (r) => r.length) >= 56 + 24, true);
   await playToTheEnd(page);
-  assert.match(await page.textContent('#status'), /1\./);
+  assert.match(await page.textContent('#end h2'), /^You (won!|came 2nd)$/);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -41,8 +41,10 @@ test('two browsers play an online game from the invitation link to the end', asy
   }
   assert.ok(reloaded, 'the reload happened');
   assert.ok(await over(host.page), 'the game ended');
-  await guest.page.waitForFunction(() => /over/i.test(document.querySelector('#status').textContent));
-  assert.match(await guest.page.textContent('#status'), /1\./);
+  await guest.page.waitForSelector('#end', { state: 'visible' });
+  // Each is spoken to: one won, the other came second.
+  const ends = [await host.page.textContent('#end h2'), await guest.page.textContent('#end h2')];
+  assert.deepEqual([...ends].sort(), ['You came 2nd', 'You won!']);
   assert.deepEqual(host.errors, []);
   assert.deepEqual(guest.errors, []);
 });

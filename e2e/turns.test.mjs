@@ -7,16 +7,21 @@ import { launch, url } from './browser.mjs';
 const browser = await launch();
 after(() => browser.close());
 
-/** A page whose saved hot-seat game is `position`, resumed. */
-async function resume(context, position) {
+/**
+ * A page whose saved hot-seat game is `position`, resumed, shown as people see it (pace 1), with
+ * moves that have no choice left to the person unless `autoplay`.
+ */
+export async function resume(context, position, { autoplay = false, path = '/?cpu-delay=0' } = {}) {
   const page = await context.newPage();
   const errors = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${url}/?cpu-delay=0`);
+  await page.goto(url + path);
   await page.waitForSelector('body[data-ready=true]');
-  await page.evaluate((game) => localStorage.setItem('ludo.local.v1', JSON.stringify(game)),
-    { position, players: { yellow: 'human', red: 'human' }, log: [] });
+  await page.evaluate(({ game, autoplay }) => {
+    localStorage.setItem('ludo.local.v1', JSON.stringify(game));
+    localStorage.setItem('ludo.autoplay', autoplay ? 'yes' : 'no');
+  }, { game: { position, players: { yellow: 'human', red: 'human' }, log: [] }, autoplay });
   await page.reload();
   await page.waitForSelector('body[data-ready=true]');
   await page.click('#resume');
@@ -24,16 +29,16 @@ async function resume(context, position) {
 }
 
 /** Yellow to move with a throw of 3, its piece 0 at `from`, red's piece 0 at `red`. */
-function yellowToMove(from, red) {
+export function yellowToMove(from, red, roll = [3]) {
   return {
     rules: 'qdan',
     seats: ['yellow', 'red'],
     pieces: { yellow: [from, 'base', 'base', 'base'], red: [red, 'base', 'base', 'base'] },
-    turn: { seat: 'yellow', phase: 'move', roll: [3], bonus_streak: 0, throws: 1 },
+    turn: { seat: 'yellow', phase: 'move', roll, bonus_streak: 0, throws: 1 },
   };
 }
 
-test('a throw shows its dice after a short roll, two dice for the Vietnamese rules', async () => {
+test('a throw rolls the dice in the thrower's base, two dice for the Vietnamese rules', async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(`${url}/?cpu-delay=0`);
@@ -42,12 +47,11 @@ test('a throw shows its dice after a short roll, two dice for the Vietnamese rul
   await page.selectOption('#hot-seat select[name=people]', '2');
   await page.click('#hot-seat button[type=submit]');
   await page.click('#roll');
-  assert.ok(await page.$('#dice.rolling'), 'the dice roll first');
-  await page.waitForSelector('#dice:not(.rolling)');
-  const shown = await page.$$eval('#dice .die', (d) => d.map((n) => Number(n.dataset.value)));
-  const line = await page.textContent('#log li:last-child');
+  assert.ok(await page.$('#die.rolling[data-seat="yellow"]'), 'the dice roll first, in yellow's base');
+  await page.waitForSelector('#die[data-values*=","]');
+  const shown = (await page.getAttribute('#die', 'data-values')).split(',').map(Number);
   assert.equal(shown.length, 2);
-  assert.match(line, new RegExp(`${shown[0]} \\+ ${shown[1]}`));
+  assert.match(await page.textContent('#announce'), new RegExp(`${shown[0]} \\+ ${shown[1]}`));
   await context.close();
 });
 
@@ -56,11 +60,11 @@ test('a capture walks the piece, sends the other home and is marked on the board
   // Red's piece 0 at progress 49 stands on track square 23, three squares ahead of yellow's.
   const { page, errors } = await resume(context, yellowToMove(20, 49));
   await page.click('.piece.legal[data-piece="0"]');
-  const walking = await page.evaluate(() => document.getAnimations()
-    .filter((a) => a.effect?.target?.classList?.contains('piece')).length);
-  assert.equal(walking, 2, 'the mover and the captured piece are animated');
+  await page.waitForFunction(() => document.getAnimations()
+    .filter((a) => a.effect?.target?.classList?.contains('piece')).length === 2);
   assert.ok(await page.$('#board .flash.capture'));
-  assert.match(await page.textContent('#log li.capture'), /yellow ○ captures red △ piece 1/);
+  await page.waitForSelector('#log li.capture');
+  assert.equal(await page.textContent('#log li.capture'), 'yellow ○ moves 3 and captures red △');
   assert.match(await page.textContent('#announce'), /captures/);
   assert.deepEqual(errors, []);
   await context.close();
@@ -72,10 +76,13 @@ test('a piece come home is marked, and with reduced motion nothing moves', async
   await page.click('.piece.legal[data-piece="0"]');
   assert.equal(await page.evaluate(() => document.getAnimations().length), 0);
   assert.ok(await page.$('#board .flash.finish'));
-  assert.match(await page.textContent('#log li.finish'), /yellow ○ brings piece 1 home/);
+  await page.waitForSelector('#log li.finish');
+  assert.equal(await page.textContent('#log li.finish'), 'yellow ○ moves 3 and reaches the finish (1 of 4)');
+  await page.waitForSelector('#roll:not([disabled])');
   await page.click('#roll');
-  assert.equal(await page.$('#dice.rolling'), null, 'the dice show the throw at once');
-  assert.equal(await page.$$eval('#dice .die', (d) => d.length), 1);
+  assert.equal(await page.$('#die.rolling'), null, 'the dice show the throw at once');
+  assert.equal(await page.$$eval('#die .die', (d) => d.length), 1);
+  assert.notEqual(await page.getAttribute('#die', 'data-values'), '');
   assert.deepEqual(errors, []);
   await context.close();
 });

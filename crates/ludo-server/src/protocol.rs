@@ -211,6 +211,22 @@ pub struct GameView {
     pub ranked: bool,
 }
 
+/// Why the CPU played an action for a person: it stands in for them for the rest of the turn.
+///
+/// When both reasons apply (the person is away and the turn has a clock), the reason is the one
+/// whose time came first: the end of the grace period (counted from when the turn began or from
+/// when they left, whichever is later) or the clock's deadline. A tie counts as `away`. The
+/// reason, once chosen, holds for every action the CPU plays in the rest of that turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StandIn {
+    /// The person had no open connection and the grace period passed.
+    Away,
+    /// The turn clock ran out: the person was connected, or left too recently for the grace
+    /// period to end before the deadline.
+    Clock,
+}
+
 /// A message from the server.
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "t", rename_all = "snake_case")]
@@ -240,6 +256,10 @@ pub enum ServerMsg {
         seat: Colour,
         /// What it did.
         action: Action,
+        /// Why the CPU played it for the seat's person, if it did; left out of the JSON for a
+        /// person's own actions and a CPU seat's.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        stand_in: Option<StandIn>,
         /// The game after it (its version is the next action's).
         game: GameView,
     },
@@ -374,6 +394,15 @@ mod tests {
         ] {
             assert!(serde_json::from_str::<ClientMsg>(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn stand_in_reasons_are_written_in_snake_case() {
+        assert_eq!(serde_json::to_string(&StandIn::Away).unwrap(), r#""away""#);
+        assert_eq!(
+            serde_json::to_string(&StandIn::Clock).unwrap(),
+            r#""clock""#
+        );
     }
 
     #[test]

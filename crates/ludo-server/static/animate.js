@@ -7,64 +7,13 @@ import { centreOf, pathOf } from './board.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 /** The longest a piece's walk may take, whatever its length, so CPU games keep their pace. */
-const WALK_MS = 420;
-const STEP_MS = 90;
-const ROLL_MS = 360;
-const PIPS = {
-  1: [[1, 1]],
-  2: [[0, 0], [2, 2]],
-  3: [[0, 0], [1, 1], [2, 2]],
-  4: [[0, 0], [0, 2], [2, 0], [2, 2]],
-  5: [[0, 0], [0, 2], [1, 1], [2, 0], [2, 2]],
-  6: [[0, 0], [0, 2], [1, 0], [1, 2], [2, 0], [2, 2]],
-};
+const WALK_MS = 700;
+/** One square of a walk. */
+export const STEP_MS = 110;
 
 /** Whether the person asked for reduced motion: then nothing is animated. */
 export function reducedMotion() {
   return globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-}
-
-function face(value) {
-  const svg = document.createElementNS(SVG, 'svg');
-  svg.setAttribute('viewBox', '0 0 30 30');
-  svg.setAttribute('class', 'die');
-  svg.dataset.value = String(value);
-  const body = document.createElementNS(SVG, 'rect');
-  for (const [k, v] of Object.entries({ x: 1, y: 1, width: 28, height: 28, rx: 5 })) body.setAttribute(k, v);
-  svg.append(body);
-  for (const [r, c] of PIPS[value]) {
-    const pip = document.createElementNS(SVG, 'circle');
-    for (const [k, v] of Object.entries({ cx: 7 + c * 8, cy: 7 + r * 8, r: 2.6 })) pip.setAttribute(k, v);
-    svg.append(pip);
-  }
-  return svg;
-}
-
-let rolling = null;
-
-/**
- * Shows the throw `dice` (one or two faces) in `box`, after a short roll of random faces unless
- * motion is reduced. The faces shown while rolling are decoration, never a throw.
- */
-export function showDice(box, dice) {
-  clearInterval(rolling);
-  const settle = () => {
-    box.replaceChildren(...dice.map(face));
-    box.classList.remove('rolling');
-  };
-  if (reducedMotion()) return settle();
-  const began = performance.now();
-  box.classList.add('rolling');
-  const spin = () => {
-    if (performance.now() - began >= ROLL_MS) {
-      clearInterval(rolling);
-      settle();
-    } else {
-      box.replaceChildren(...dice.map(() => face(1 + Math.floor(Math.random() * 6))));
-    }
-  };
-  spin();
-  rolling = setInterval(spin, 60);
 }
 
 function ring(svg, [x, y], kind) {
@@ -73,35 +22,38 @@ function ring(svg, [x, y], kind) {
   svg.append(circle);
 }
 
-function walk(node, cells, end) {
+function walk(node, cells, end, pace) {
   const [ex, ey] = centreOf(end);
   const frames = cells.map((cell) => {
     const [x, y] = centreOf(cell);
     return { transform: `translate(${x - ex}px, ${y - ey}px)` };
   });
-  const duration = Math.min(WALK_MS, STEP_MS * (cells.length - 1));
+  const duration = Math.min(WALK_MS, STEP_MS * (cells.length - 1)) * pace;
   node.parentNode.append(node);
-  node.animate(frames, { duration, easing: 'linear' });
+  if (duration > 0) node.animate(frames, { duration, easing: 'linear' });
+  return duration;
 }
 
 /**
  * Shows the move the engine just played on the board `drawBoard` drew (`layout` is what it
  * returned): the piece walks from `move.from` to `move.to` along the cells of its progress, the
  * pieces it captured go back to their bases, and a ring marks a capture or a piece come home.
- * `finished` says whether the move finished the piece (the engine's `finished_from`).
+ * `finished` says whether the move finished the piece (the engine's `finished_from`). `pace`
+ * scales the walk (0: none). Returns how long the walk takes, in milliseconds, and its squares.
  */
-export function showMove(svg, layout, colour, move, finished) {
+export function showMove(svg, layout, colour, move, finished, pace = 1) {
   const arm = layout.seat_arms[colour];
   const cells = pathOf(layout, arm, move.piece, move.from, move.to);
   const end = cells[cells.length - 1];
   const piece = svg.querySelector(`.piece[data-colour="${colour}"][data-piece="${move.piece}"]`);
   if (move.captures.length) ring(svg, centreOf(end), 'capture');
   if (finished) ring(svg, centreOf(end), 'finish');
-  if (reducedMotion() || !piece || cells.length < 2) return;
-  walk(piece, cells, end);
+  if (reducedMotion() || !piece || cells.length < 2) return { ms: 0, steps: cells.length - 1 };
+  let ms = walk(piece, cells, end, pace);
   for (const { seat, piece: index } of move.captures) {
     const node = svg.querySelector(`.piece[data-colour="${seat}"][data-piece="${index}"]`);
     const base = pathOf(layout, layout.seat_arms[seat], index, 'base', 0)[0];
-    if (node) walk(node, [end, end, base], base);
+    if (node) ms = Math.max(ms, walk(node, [end, end, base], base, pace));
   }
+  return { ms, steps: cells.length - 1 };
 }

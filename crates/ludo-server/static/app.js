@@ -9,6 +9,8 @@ import { OnlineRoom, createRoom, playerName, setPlayerName } from './online.js';
 import { myId, seekRanked } from './ranked.js';
 import { fetchRecord, showLeaderboard, showPlayer } from './records.js';
 import { downloadRecord, localRecord, readRecordFile, showReplay } from './replay.js';
+import { muted, setMuted } from './sound.js';
+import { autoplayOn, setAutoplay } from './table.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -169,6 +171,29 @@ async function recordsPage(engine) {
   return true;
 }
 
+/** The play screen's own settings: sound on or off, and moves with no choice playing themselves. */
+function tableSettings() {
+  const button = $('sound');
+  const label = () => {
+    const off = muted();
+    // A loudspeaker, with sound waves or crossed out: drawn, since phones lack some symbol fonts.
+    button.innerHTML = `<svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
+      <path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>${off
+    ? '<path d="M16 9l6 6M22 9l-6 6" stroke="currentColor" stroke-width="2"/>'
+    : '<path d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="2"/>'}</svg>`;
+    button.setAttribute('aria-label', t(off ? 'sound.off' : 'sound.on'));
+    button.setAttribute('aria-pressed', String(!off));
+    button.title = t(off ? 'sound.off' : 'sound.on');
+  };
+  button.onclick = () => {
+    setMuted(!muted());
+    label();
+  };
+  label();
+  $('autoplay').checked = autoplayOn();
+  $('autoplay').onchange = () => setAutoplay($('autoplay').checked);
+}
+
 /** Quick ranked play from the home screen. */
 function rankedForm() {
   const form = $('ranked');
@@ -207,15 +232,17 @@ async function main() {
   const view = {
     board: $('board'),
     status: $('status'),
-    rollButton: $('roll'),
-    dice: $('dice'),
+    roll: $('roll'),
+    players: $('players'),
     log: $('log'),
     rulesInForce: $('rules-in-force'),
     places: $('places'),
-    playAgain: $('play-again-local'),
+    end: $('end'),
+    notice: $('notice'),
     announce: (text) => { $('announce').textContent = text; },
     t,
   };
+  tableSettings();
   if (await recordsPage(engine)) {
     document.body.dataset.ready = 'true';
     return;
@@ -224,9 +251,11 @@ async function main() {
     $('home').hidden = true;
     $('play').hidden = false;
     $('after-game').hidden = !game.game.actions;
+    $('play-again-local').hidden = false;
     $('export-local').onclick = () => downloadRecord(localRecord(game.game));
     $('play-again-local').onclick = () => show(game.again(localStorage.getItem(ROTATE_KEY) !== 'no'));
-    game.after();
+    document.body.classList.add('in-game');
+    game.begin();
   };
   $('rotate').checked = localStorage.getItem(ROTATE_KEY) !== 'no';
   $('rotate').onchange = () => localStorage.setItem(ROTATE_KEY, $('rotate').checked ? 'yes' : 'no');
@@ -276,7 +305,7 @@ async function main() {
     };
     new OnlineRoom(engine, invited[1], { ...view, seats: $('seats'), link: $('link'),
       connection: $('connection'), rated: $('rated'), afterGame: $('after-game'),
-      replayLink: $('replay-link') });
+      replayLink: $('replay-link'), lobbyNotice: $('lobby-notice'), notify: $('notify') });
     $('export-local').hidden = true;
     document.body.dataset.ready = 'true';
     return;

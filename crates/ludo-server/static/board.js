@@ -39,8 +39,12 @@ const SHAPES = {
     centre: false,
   },
 };
-const CORNER_BASE = { rect: [0, 0, 5, 5], inset: 1, spots: [[1.5, 1.5], [1.5, 3.5], [3.5, 1.5], [3.5, 3.5]] };
-const FLAT_BASE = { rect: [3, 0, 5, 5], inset: 0.5, spots: [[4, 0.75], [4, 1.92], [4, 3.08], [4, 4.25]] };
+// `dice` is where the die (or the two dice) of the seat to play stand, between the spots of a
+// square yard, beside the two-by-two spots of a flat one, on the side facing the centre.
+const CORNER_BASE = { rect: [0, 0, 5, 5], inset: 1, spots: [[1.5, 1.5], [1.5, 3.5], [3.5, 1.5], [3.5, 3.5]],
+  dice: [2.5, 2.5] };
+const FLAT_BASE = { rect: [3, 0, 5, 5], inset: 0.5, spots: [[3.55, 0.6], [3.55, 1.6], [4.45, 0.6], [4.45, 1.6]],
+  dice: [4, 3.4] };
 
 // Which quarter turns of the left arm are drawn, by number of arms: the cross, a horizontal
 // board (left and right), and a T (left, right and bottom), arms numbered clockwise.
@@ -96,12 +100,12 @@ function el(name, attributes, parent) {
   return node;
 }
 
-function square(parent, [r, c], fill, label) {
+function square(parent, [r, c], fill, label, labelClass = '') {
   el('rect', { x: c * CELL, y: r * CELL, width: CELL, height: CELL, fill, stroke: '#555',
     'stroke-width': 1 }, parent);
   if (label) {
     const t = el('text', { x: c * CELL + CELL / 2, y: r * CELL + CELL * 0.68,
-      'text-anchor': 'middle', 'font-size': CELL * 0.5, fill: '#777' }, parent);
+      'text-anchor': 'middle', 'font-size': CELL * 0.5, fill: '#777', class: labelClass }, parent);
     t.textContent = label;
   }
 }
@@ -123,14 +127,26 @@ function bounds(layout) {
   return [Math.min(...rows), Math.min(...cols), Math.max(...rows), Math.max(...cols)];
 }
 
-function drawBases(svg, layout, seats, t) {
+/** The rectangle `[top, left, bottom, right]` of the base of the seat on `arm`, in cells. */
+function baseRect(layout, arm) {
+  return turnRect(layout.base.rect, layout.turns[arm]);
+}
+
+/**
+ * The bases and home columns. `marks.active` is the seat to play (its base outlined), and
+ * `marks.you` the person's own seat (its base labelled `marks.youLabel`). The horse board's home
+ * cells carry their numbers, 1 by the track to 6 by the centre, as players of cờ cá ngựa count them.
+ */
+function drawBases(svg, layout, seats, t, marks) {
   layout.turns.forEach((k, arm) => {
     const colour = layout.colours[arm];
     const [r0, c0, r1, c1] = turnRect(layout.base.rect, k);
     const inset = layout.base.inset;
+    const active = marks.active === colour;
     el('rect', { x: c0 * CELL, y: r0 * CELL, width: (c1 - c0 + 1) * CELL,
       height: (r1 - r0 + 1) * CELL, fill: FILL[colour],
-      opacity: seats.includes(colour) ? 0.9 : 0.25 }, svg);
+      opacity: seats.includes(colour) ? 0.9 : 0.25, class: active ? 'base active' : 'base',
+      'data-colour': colour }, svg);
     const yard = el('rect', { x: (c0 + inset) * CELL, y: (r0 + inset) * CELL,
       width: (c1 - c0 + 1 - 2 * inset) * CELL, height: (r1 - r0 + 1 - 2 * inset) * CELL,
       fill: '#fff', rx: 8 }, svg);
@@ -143,7 +159,16 @@ function drawBases(svg, layout, seats, t) {
       'text-anchor': 'middle', 'font-size': CELL * size, fill: FILL[colour],
       opacity: roomy ? 0.35 : 0.2 }, svg);
     mark.textContent = MARK[colour];
-    layout.shape.home.forEach((cell) => square(svg, turn(cell, k), FILL[colour], MARK[colour]));
+    if (marks.you === colour) {
+      // "you" on the base's coloured band, along its longer side.
+      const band = inset * CELL;
+      const label = el('text', { x: ((c0 + c1 + 1) / 2) * CELL, y: r0 * CELL + band * 0.78,
+        'text-anchor': 'middle', 'font-size': band * 0.8, class: 'you-label' }, svg);
+      label.textContent = marks.youLabel;
+    }
+    const numbered = layout.board === 'horse';
+    layout.shape.home.forEach((cell, i) => square(svg, turn(cell, k), FILL[colour],
+      numbered ? String(i + 1) : MARK[colour], numbered ? 'home-number' : ''));
   });
 }
 
@@ -182,22 +207,47 @@ function drawCentre(svg, layout) {
   });
 }
 
+/** The smallest tap target, in CSS pixels, for anything a finger picks on the board. */
+const TARGET_PX = 44;
+
+/** SVG units in one CSS pixel of the board as it is shown (1 while it is not shown). */
+function unitsPerPixel(svg, width) {
+  const shown = svg.getBoundingClientRect?.().width;
+  return shown ? width / shown : 1;
+}
+
 /**
- * Draws `position` into `svg`. `legal` moves are highlighted; `onPick(piece)` is called when the
- * player picks one of them. Returns the layout drawn: the SVG is redrawn from the position every
- * time.
+ * Draws `position` into `svg` and returns the layout drawn (the SVG is redrawn from the position
+ * every time). `how`:
+ * - `legal`: the moves on offer; pieces with the same move (all in the base, or stacked on one
+ *   square) are one target, the first of them, with a hit area of at least 44 CSS px;
+ * - `onPick(piece, touch)`: a target picked (`touch` when by a finger), `onPreview(piece)` when a
+ *   target is pointed at or focused, and `onPreview(null)` when it no longer is;
+ * - `active`: the seat to play, its base outlined; `you` and `youLabel`: the person's seat, its
+ *   base labelled;
+ * - `t`: the translator.
  */
-export function drawBoard(svg, position, geometry, legal = [], onPick = null, t = (k) => k) {
+export function drawBoard(svg, position, geometry, how = {}) {
+  const { legal = [], onPick = null, onPreview = null, t = (k) => k } = how;
   const layout = layoutOf(geometry);
   svg.replaceChildren();
   const [top, left, bottom, right] = bounds(layout);
-  svg.setAttribute('viewBox', `${left * CELL} ${top * CELL} ${(right - left + 1) * CELL} ${(bottom - top + 1) * CELL}`);
+  const width = (right - left + 1) * CELL;
+  svg.setAttribute('viewBox', `${left * CELL} ${top * CELL} ${width} ${(bottom - top + 1) * CELL}`);
   svg.dataset.arms = String(layout.arms);
+  layout.unitsPerPixel = unitsPerPixel(svg, width);
   const seats = position.seats;
-  drawBases(svg, layout, seats, t);
+  drawBases(svg, layout, seats, t, { active: how.active, you: how.you, youLabel: how.youLabel });
   drawTrack(svg, layout);
   drawCentre(svg, layout);
-  const picks = new Map(legal.map((m) => [m.piece, m]));
+  // One target for each distinct move: the first piece of those that make it.
+  const targets = new Map();
+  for (const move of legal) {
+    const key = String(move.from);
+    if (!targets.has(key)) targets.set(key, { move, pieces: [] });
+    targets.get(key).pieces.push(move.piece);
+  }
+  const targetOf = new Map([...targets.values()].flatMap((g) => g.pieces.map((p) => [p, g])));
   // Where every piece stands; pieces sharing a cell are fanned out so each stays visible.
   const placed = [];
   for (const colour of seats) {
@@ -221,14 +271,20 @@ export function drawBoard(svg, position, geometry, legal = [], onPick = null, t 
       const n = group.length;
       const offset = n === 1 ? [0, 0]
         : [(i % 2 ? 0.22 : -0.22) * CELL, (n === 2 ? 0 : i < 2 ? -0.22 : 0.22) * CELL];
-      const legal = p.colour === position.turn.seat && picks.has(p.index);
-      drawn.push({ p, offset, size: n > 1 ? 0.2 : 0.36, legal });
+      const [r, c] = p.cell;
+      const centre = [(c + 0.5) * CELL + offset[0], (r + 0.5) * CELL + offset[1]];
+      const target = p.colour === position.turn.seat ? targetOf.get(p.index) : undefined;
+      drawn.push({ p, centre, radius: CELL * (n > 1 ? 0.2 : 0.36), target });
     });
   }
   // The pieces that can move are drawn last, on top, so nothing covers them.
-  drawn.sort((a, b) => Number(a.legal) - Number(b.legal));
-  for (const { p, offset, size } of drawn) {
-    drawPiece(svg, layout, p, offset, size, position, picks, onPick, t);
+  drawn.sort((a, b) => Number(Boolean(a.target)) - Number(Boolean(b.target)));
+  const centres = new Map(drawn.map((d) => [`${d.p.colour}/${d.p.index}`, d]));
+  for (const d of drawn) {
+    const role = !d.target ? 'still' : d.target.pieces[0] === d.p.index ? 'target' : 'same';
+    const group = role === 'target'
+      ? d.target.pieces.map((i) => centres.get(`${d.p.colour}/${i}`)) : [];
+    drawPiece(svg, layout, d, role, group, d.target?.move, { onPick, onPreview, t });
   }
   return layout;
 }
@@ -240,45 +296,98 @@ function placeText(layout, progress, t) {
   return t('place.square', { n: progress });
 }
 
-function drawPiece(svg, layout, { colour, index, progress, cell: [r, c] }, [dx, dy], size, position,
-  picks, onPick, t) {
-  const mine = colour === position.turn.seat && picks.has(index);
-  const g = el('g', { class: mine ? 'piece legal' : 'piece', 'data-colour': colour,
-    'data-piece': index }, svg);
-  const cx = (c + 0.5) * CELL + dx;
-  const cy = (r + 0.5) * CELL + dy;
-  el('circle', { cx, cy, r: CELL * size, fill: FILL[colour], stroke: mine ? '#000' : '#333',
-    'stroke-width': mine ? 4 : 1.5 }, g);
-  const label = el('text', { x: cx, y: cy + CELL * size * 0.45, 'text-anchor': 'middle',
-    'font-size': CELL * size * 1.15, fill: '#fff', 'aria-hidden': 'true' }, g);
+/** Whether the last pointer pressed on the board was a finger. */
+let touching = false;
+
+/**
+ * One piece. A `target` answers for every piece making its move (`group`, with their centres):
+ * its hit area covers them all and is at least 44 CSS px across. A piece of the `same` move is
+ * outlined but left to its target; a `still` piece is only described.
+ */
+function drawPiece(svg, layout, { p, centre: [cx, cy], radius }, role, group, move, how) {
+  const { colour, index, progress } = p;
+  const { onPick, onPreview, t } = how;
+  const offered = role !== 'still';
+  const g = el('g', { class: role === 'target' ? 'piece legal' : offered ? 'piece same-move' : 'piece',
+    'data-colour': colour, 'data-piece': index }, svg);
+  el('circle', { cx, cy, r: radius, fill: FILL[colour], stroke: offered ? '#000' : '#333',
+    'stroke-width': offered ? 4 : 1.5 }, g);
+  const label = el('text', { x: cx, y: cy + radius * 0.45, 'text-anchor': 'middle',
+    'font-size': radius * 1.15, fill: '#fff', 'aria-hidden': 'true' }, g);
   label.textContent = MARK[colour];
   const names = { colour: t(`seat.${colour}`), piece: index + 1 };
-  if (mine && onPick) {
-    g.setAttribute('tabindex', '0');
-    g.setAttribute('role', 'button');
-    g.setAttribute('aria-label', t('piece.move', { ...names, to: placeText(layout, picks.get(index).to, t) }));
-    g.addEventListener('click', () => onPick(index));
-    g.addEventListener('keydown', (e) => {
-      if (e.key !== 'Enter' && e.key !== ' ') return;
-      e.preventDefault();
-      onPick(index);
-    });
-  } else {
+  if (role !== 'target' || !onPick) {
     g.setAttribute('role', 'img');
     g.setAttribute('aria-label', t('piece.at', { ...names, where: placeText(layout, progress, t) }));
+    return;
+  }
+  // The hit area: round the pieces of the move, never under 44 CSS px across.
+  const hx = group.reduce((s, d) => s + d.centre[0], 0) / group.length;
+  const hy = group.reduce((s, d) => s + d.centre[1], 0) / group.length;
+  const reach = Math.max(...group.map((d) => Math.hypot(d.centre[0] - hx, d.centre[1] - hy) + d.radius));
+  const hit = el('circle', { cx: hx, cy: hy, r: Math.max(reach, (TARGET_PX / 2) * layout.unitsPerPixel),
+    class: 'hit' }, g);
+  g.insertBefore(hit, g.firstChild);
+  g.setAttribute('tabindex', '0');
+  g.setAttribute('role', 'button');
+  g.setAttribute('aria-label', t('piece.move', { ...names, to: placeText(layout, move.to, t) }));
+  g.addEventListener('pointerdown', (e) => { touching = e.pointerType === 'touch'; });
+  g.addEventListener('click', () => onPick(index, touching));
+  g.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    e.preventDefault();
+    onPick(index, false);
+  });
+  if (onPreview) {
+    g.addEventListener('pointerenter', (e) => e.pointerType !== 'touch' && onPreview(index));
+    g.addEventListener('pointerleave', (e) => e.pointerType !== 'touch' && onPreview(null));
+    g.addEventListener('focus', () => onPreview(index));
+    g.addEventListener('blur', () => onPreview(null));
   }
 }
 
-/** The line that says whose turn it is, or the places at the end. */
-export function statusText(position, t, deadline = null) {
+/**
+ * Shows where `move` (of a piece of `colour`) would go on the board `layout` was drawn for: a
+ * ghost of the piece on its destination, and a cross over every piece it would capture. `null`
+ * clears it.
+ */
+export function drawPreview(svg, layout, colour, move) {
+  for (const node of svg.querySelectorAll('.preview')) node.remove();
+  if (!move) return;
+  const arm = layout.seat_arms[colour];
+  const [x, y] = centreOf(cellOf(layout, arm, move.to, move.piece));
+  const ghost = el('g', { class: 'preview', 'aria-hidden': 'true' }, svg);
+  el('circle', { cx: x, cy: y, r: CELL * 0.4, fill: FILL[colour], 'fill-opacity': 0.35,
+    stroke: '#000', 'stroke-width': 3, 'stroke-dasharray': '5 4' }, ghost);
+  if (move.captures.length) {
+    el('circle', { cx: x, cy: y, r: CELL * 0.5, class: 'preview-capture' }, ghost);
+    const d = CELL * 0.3;
+    el('path', { d: `M${x - d} ${y - d}L${x + d} ${y + d}M${x + d} ${y - d}L${x - d} ${y + d}`,
+      class: 'preview-capture' }, ghost);
+  }
+  // The ghost never takes a tap meant for the pieces under it.
+  svg.append(ghost);
+}
+
+/** The centre, in SVG units, of where the dice of the seat on `arm` stand, and the base round it. */
+export function diceSpot(layout, arm) {
+  const [r0, c0, r1, c1] = baseRect(layout, arm);
+  return { centre: centreOf(turn(layout.base.dice, layout.turns[arm])),
+    base: { x: c0 * CELL, y: r0 * CELL, width: (c1 - c0 + 1) * CELL, height: (r1 - r0 + 1) * CELL } };
+}
+
+/** The size of one board cell in SVG units. */
+export const CELL_SIZE = CELL;
+
+/** The line that says whose turn it is, or the places at the end (the replay viewer's). */
+export function statusText(position, t) {
   if (position.turn.phase === 'over') {
     const order = [...position.seats].sort((a, b) => position.places[a] - position.places[b]);
     const places = order.map((s) => `${position.places[s]}. ${t(`seat.${s}`)}`).join('  ');
     return `${t('turn.over')}: ${places}`;
   }
   const roll = position.turn.roll ? ` (${position.turn.roll.join(' + ')})` : '';
-  const left = deadline ? ` · ${Math.max(0, Math.round((deadline - Date.now()) / 1000))} s` : '';
-  return t(`turn.${position.turn.phase}`, { seat: t(`seat.${position.turn.seat}`) }) + roll + left;
+  return t(`turn.${position.turn.phase}`, { seat: t(`seat.${position.turn.seat}`) }) + roll;
 }
 
 /** Fills `table` with every option in force (`engine.options(position)`), one row each. */

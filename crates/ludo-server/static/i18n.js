@@ -1,11 +1,11 @@
 // Every text shown to a person comes from these tables.
 
 import { RECORD_TEXTS } from './texts-records.js';
+import { TABLE_TEXTS } from './texts-table.js';
 
 const TABLES = {
   en: {
     'home.rulesPages': 'The rules of each game',
-    'log.capture': '{seat} captures {colour} piece {piece}: back to its base', 'log.finish': '{seat} brings piece {piece} home',
     'title': 'Ludo',
     'tagline': 'Free, no sign-up. Play against the CPU on this device; the engine runs in your browser.',
     'home.vsCpu': 'Play against the CPU',
@@ -20,7 +20,6 @@ const TABLES = {
     'turn.roll': '{seat} to throw', 'turn.rolloff': '{seat} throws for who starts',
     'turn.move': '{seat} to move', 'turn.over': 'Game over',
     'roll': 'Throw the dice',
-    'log.throw': '{seat} throws {dice}', 'log.move': '{seat} moves piece {piece} to {to}',
     'piece.move': 'Move {colour} piece {piece}: {to}',
     'home': 'Home',
     'home.friends': 'Play with friends',
@@ -59,7 +58,6 @@ const TABLES = {
   },
   fr: {
     'home.rulesPages': 'Les règles de chaque jeu',
-    'log.capture': '{seat} prend le pion {piece} ({colour}), qui retourne à sa base', 'log.finish': '{seat} amène le pion {piece} à l’arrivée',
     'title': 'Ludo',
     'tagline': 'Gratuit, sans inscription. Jouez contre l’ordinateur sur cet appareil ; le moteur tourne dans votre navigateur.',
     'home.vsCpu': 'Jouer contre l’ordinateur', 'home.opponents': 'Adversaires', 'home.level': 'Niveau',
@@ -69,8 +67,7 @@ const TABLES = {
     'seat.yellow': 'jaune ○', 'seat.blue': 'bleu □', 'seat.red': 'rouge △', 'seat.green': 'vert ✚',
     'turn.roll': 'À {seat} de lancer', 'turn.rolloff': '{seat} lance pour savoir qui commence',
     'turn.move': 'À {seat} de jouer', 'turn.over': 'Partie terminée',
-    'roll': 'Lancer les dés',
-    'log.throw': '{seat} fait {dice}', 'log.move': '{seat} avance le pion {piece} en {to}', 'piece.move': 'Jouer le pion {piece} ({colour}) : {to}',
+    'roll': 'Lancer les dés', 'piece.move': 'Jouer le pion {piece} ({colour}) : {to}',
     'home': 'Accueil', 'home.friends': 'Jouer avec des amis', 'home.name': 'Votre nom',
     'online.invite': 'Envoyez ce lien à vos amis :', 'online.copy': 'Copier le lien', 'online.copied': 'Lien copié',
     'online.connecting': 'Connexion…', 'online.connected': 'Connecté',
@@ -98,7 +95,6 @@ const TABLES = {
   },
   pt: {
     'home.rulesPages': 'As regras de cada jogo',
-    'log.capture': '{seat} captura a peça {piece} ({colour}), que volta à base', 'log.finish': '{seat} leva a peça {piece} até o fim',
     'title': 'Ludo',
     'tagline': 'Grátis, sem cadastro. Jogue contra o computador neste aparelho; o motor roda no seu navegador.',
     'home.vsCpu': 'Jogar contra o computador', 'home.opponents': 'Adversários', 'home.level': 'Nível',
@@ -108,8 +104,7 @@ const TABLES = {
     'seat.yellow': 'amarelo ○', 'seat.blue': 'azul □', 'seat.red': 'vermelho △', 'seat.green': 'verde ✚',
     'turn.roll': 'Vez de {seat} lançar', 'turn.rolloff': '{seat} lança para decidir quem começa',
     'turn.move': 'Vez de {seat} mover', 'turn.over': 'Fim de jogo',
-    'roll': 'Lançar os dados',
-    'log.throw': '{seat} tira {dice}', 'log.move': '{seat} move a peça {piece} para {to}', 'piece.move': 'Mover a peça {piece} ({colour}): {to}',
+    'roll': 'Lançar os dados', 'piece.move': 'Mover a peça {piece} ({colour}): {to}',
     'home': 'Início', 'home.friends': 'Jogar com amigos', 'home.name': 'Seu nome',
     'online.invite': 'Envie este link aos seus amigos:', 'online.copy': 'Copiar o link', 'online.copied': 'Link copiado',
     'online.connecting': 'Conectando…', 'online.connected': 'Conectado',
@@ -137,7 +132,6 @@ const TABLES = {
   },
   ru: {
     'home.rulesPages': 'Правила каждой игры',
-    'log.capture': '{seat} сбивают фишку {piece} ({colour}): она возвращается на базу', 'log.finish': '{seat}: фишка {piece} дошла до финиша',
     'title': 'Лудо',
     'tagline': 'Бесплатно и без регистрации. Играйте с компьютером на этом устройстве: движок работает в браузере.',
     'home.vsCpu': 'Играть с компьютером', 'home.opponents': 'Соперники', 'home.level': 'Сила',
@@ -147,8 +141,7 @@ const TABLES = {
     'seat.yellow': 'жёлтые ○', 'seat.blue': 'синие □', 'seat.red': 'красные △', 'seat.green': 'зелёные ✚',
     'turn.roll': 'Бросают {seat}', 'turn.rolloff': '{seat} бросают, чтобы решить, кто начинает',
     'turn.move': 'Ходят {seat}', 'turn.over': 'Игра окончена',
-    'roll': 'Бросить кубик',
-    'log.throw': '{seat}: выпало {dice}', 'log.move': '{seat}: фишка {piece} на {to}', 'piece.move': 'Ходить фишкой {piece} ({colour}): {to}',
+    'roll': 'Бросить кубик', 'piece.move': 'Ходить фишкой {piece} ({colour}): {to}',
     'home': 'На главную', 'home.friends': 'Играть с друзьями', 'home.name': 'Ваше имя',
     'online.invite': 'Отправьте эту ссылку друзьям:', 'online.copy': 'Копировать ссылку', 'online.copied': 'Ссылка скопирована',
     'online.connecting': 'Подключение…', 'online.connected': 'Подключено',
@@ -175,7 +168,6 @@ const TABLES = {
   },
   vi: {
     'home.rulesPages': 'Luật của từng kiểu chơi',
-    'log.capture': '{seat} đá quân {piece} ({colour}) về chuồng', 'log.finish': '{seat} đưa quân {piece} về đích',
     'title': 'Cờ cá ngựa · Ludo',
     'tagline': 'Miễn phí, không cần đăng ký. Chơi với máy trên thiết bị này; bộ luật chạy ngay trong trình duyệt.',
     'home.vsCpu': 'Chơi với máy', 'home.opponents': 'Số đối thủ', 'home.level': 'Độ khó',
@@ -185,8 +177,7 @@ const TABLES = {
     'seat.yellow': 'vàng ○', 'seat.blue': 'xanh dương □', 'seat.red': 'đỏ △', 'seat.green': 'xanh lá ✚',
     'turn.roll': 'Đến lượt {seat} gieo', 'turn.rolloff': '{seat} gieo để chọn người đi trước',
     'turn.move': 'Đến lượt {seat} đi', 'turn.over': 'Ván đấu kết thúc',
-    'roll': 'Gieo xúc xắc',
-    'log.throw': '{seat} gieo được {dice}', 'log.move': '{seat} đi quân {piece} tới {to}', 'piece.move': 'Đi quân {piece} ({colour}): {to}',
+    'roll': 'Gieo xúc xắc', 'piece.move': 'Đi quân {piece} ({colour}): {to}',
     'home': 'Trang chủ', 'home.friends': 'Chơi với bạn bè', 'home.name': 'Tên của bạn',
     'online.invite': 'Gửi đường link này cho bạn bè:', 'online.copy': 'Sao chép link', 'online.copied': 'Đã sao chép',
     'online.connecting': 'Đang kết nối…', 'online.connected': 'Đã kết nối',
@@ -214,7 +205,9 @@ const TABLES = {
   },
 };
 
-for (const [language, texts] of Object.entries(RECORD_TEXTS)) Object.assign(TABLES[language], texts);
+for (const extra of [RECORD_TEXTS, TABLE_TEXTS]) {
+  for (const [language, texts] of Object.entries(extra)) Object.assign(TABLES[language], texts);
+}
 
 /** The languages offered, by code, each named in itself. */
 export const LANGUAGES = { en: 'English', fr: 'Français', pt: 'Português', ru: 'Русский', vi: 'Tiếng Việt' };

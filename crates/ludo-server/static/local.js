@@ -1,17 +1,15 @@
-// A local game in the browser against CPU players: the engine decides everything, the page only
-// throws the dice (from the browser's cryptographic generator), draws and asks. The game is saved
-// in this browser after every action and survives a reload.
+// A local game in the browser against CPU players, or hot-seat between people on one device:
+// the engine decides everything, the page only throws the dice (from the browser's
+// cryptographic generator) and hands every action to the table, which shows it. The game is
+// saved in this browser after every action and survives a reload.
 
-import { drawPlaces } from './places.js';
-import { drawBoard, drawRulesInForce, statusText } from './board.js';
-import { showDice, showMove } from './animate.js';
-import { followFocus } from './keys.js';
-import { drawLog, moveLines, throwLines } from './turnlog.js';
+import { Table } from './table.js';
+import { playerName } from './online.js';
 
 const SAVE_KEY = 'ludo.local.v1';
 
-/** How long a CPU player waits before acting, so people can follow: `?cpu-delay=MS` changes it. */
-const CPU_DELAY_MS = Number(new URLSearchParams(location.search).get('cpu-delay') ?? 450);
+/** How long a CPU player waits before acting, once the table has shown everything: `?cpu-delay=MS`. */
+const CPU_DELAY_MS = Number(new URLSearchParams(location.search).get('cpu-delay') ?? 350);
 
 /** A fair die from the browser's cryptographic generator (rejection keeps it unbiased). */
 export function die() {
@@ -31,8 +29,8 @@ export function savedGame() {
 export class LocalGame {
   /**
    * @param engine the WebAssembly engine
-   * @param game `{position, players: {colour: 'human' | level}, log: []}`
-   * @param view `{board, status, rollButton, dice, log, announce}` elements and the translator `t`
+   * @param game `{position, players: {colour: 'human' | level}, log: [], rules, seats, actions}`
+   * @param view the table's elements and the translator `t` (see `Table`)
    */
   constructor(engine, game, view) {
     this.engine = engine;
@@ -40,11 +38,15 @@ export class LocalGame {
     this.view = view;
     this.seed = Date.now() % 1_000_000;
     this.timer = null;
-    // What the next drawing shows happening: a throw, a move; and what is still to be announced.
-    this.thrown = null;
-    this.moved = null;
-    this.spoken = [];
-    view.rollButton.onclick = () => this.humanRoll();
+    const people = Object.keys(game.players).filter((seat) => game.players[seat] === 'human');
+    this.table = new Table(engine, view, {
+      controls: (seat) => game.players[seat] === 'human',
+      // With one person at the table the game speaks to them; in hot-seat games, to each seat.
+      you: people.length === 1 ? people[0] : null,
+      name: (seat) => this.playerName(seat),
+      clockMs: null,
+    }, { roll: () => this.roll(), move: (piece) => this.move(piece) });
+    this.table.onIdle = () => this.cpuLater();
   }
 
   static start(engine, rules, players, view) {
@@ -54,7 +56,14 @@ export class LocalGame {
     return new LocalGame(engine, game, view);
   }
 
+  /** Shows the game as it stands and lets whoever is to play act. */
+  begin() {
+    this.table.reset(this.stateOf(this.position), this.game.log ?? []);
+    this.save();
+  }
+
   save() {
+    this.game.log = this.table.log;
     localStorage.setItem(SAVE_KEY, JSON.stringify(this.game));
   }
 
@@ -62,14 +71,9 @@ export class LocalGame {
     return this.game.position;
   }
 
-  isHumanTurn() {
-    return this.game.players[this.position.turn.seat] === 'human';
-  }
-
-  /** Adds lines to the game's log and to what is announced. */
-  note(lines) {
-    this.game.log = [...this.game.log, ...lines].slice(-12);
-    this.spoken = [...this.spoken, ...lines.map((line) => line.text)].slice(-12);
+  /** What the table needs of a position: it, and the moves on offer. */
+  stateOf(position) {
+    return { position, legal: position.turn.phase === 'move' ? this.engine.legal(position) : [], deadline: null };
   }
 
   roll() {
@@ -77,80 +81,51 @@ export class LocalGame {
     const dice = Array.from({ length: this.engine.diceToThrow(this.position) }, die);
     this.game.position = this.engine.roll(this.position, dice);
     this.game.actions?.push({ throw: dice });
-    this.thrown = dice;
-    this.note(throwLines(this.view.t, seat, dice));
+    this.table.push({ seat, dice, after: this.stateOf(this.position) });
+    this.save();
   }
 
   move(piece) {
     const seat = this.position.turn.seat;
     const { position, move } = this.engine.move(this.position, piece);
-    const finished = move.to >= this.engine.board(position).finished_from;
     this.game.position = position;
     this.game.actions?.push({ move: piece });
-    this.moved = { seat, move, finished };
-    this.note(moveLines(this.view.t, seat, move, finished));
-  }
-
-  humanRoll() {
-    if (!this.isHumanTurn() || !['roll', 'rolloff'].includes(this.position.turn.phase)) return;
-    this.spoken = [];
-    this.roll();
-    this.after();
-  }
-
-  humanMove(piece) {
-    if (!this.isHumanTurn() || this.position.turn.phase !== 'move') return;
-    this.spoken = [];
-    this.move(piece);
-    this.after();
-  }
-
-  /** After every action: save, draw, and let a CPU act if it is its turn. */
-  after() {
+    this.table.push({ seat, move, after: this.stateOf(position) });
     this.save();
-    this.draw();
-    // Everything since the person's last action is said, so CPU turns are not lost.
-    if (this.spoken.length) this.view.announce(this.spoken.join('. '));
+  }
+
+  /** Once the table has shown everything: a CPU whose turn it is acts after a short pause. */
+  cpuLater() {
     clearTimeout(this.timer);
-    if (this.position.turn.phase === 'over' || this.isHumanTurn()) return;
+    const p = this.position;
+    if (p.turn.phase === 'over' || this.game.players[p.turn.seat] === 'human') return;
     this.timer = setTimeout(() => this.cpuAct(), CPU_DELAY_MS);
   }
 
   cpuAct() {
     const level = this.game.players[this.position.turn.seat];
+    if (!level || level === 'human' || this.position.turn.phase === 'over') return;
     if (this.position.turn.phase === 'move') {
       const choice = this.engine.bot(this.position, level, this.seed++);
       this.move(choice.piece);
     } else {
       this.roll();
     }
-    this.after();
   }
 
-  draw() {
-    const { t } = this.view;
-    const p = this.position;
-    const human = this.isHumanTurn();
-    const legal = p.turn.phase === 'move' ? this.engine.legal(p) : [];
-    const geometry = this.engine.board(p);
-    const layout = drawBoard(this.view.board, p, geometry, human ? legal : [], (piece) => this.humanMove(piece), t);
-    if (this.thrown) showDice(this.view.dice, this.thrown);
-    if (this.moved) showMove(this.view.board, layout, this.moved.seat, this.moved.move, this.moved.finished);
-    this.thrown = null;
-    this.moved = null;
-    this.view.rollButton.disabled = !(human && ['roll', 'rolloff'].includes(p.turn.phase));
-    followFocus(this.view.board, this.view.rollButton);
-    this.view.status.textContent = statusText(p, t);
-    drawRulesInForce(this.view.rulesInForce, this.engine.options(p), t);
-    drawLog(this.view.log, this.game.log);
-    drawPlaces(this.view.places, p, (seat) => this.playerName(seat), t);
-    this.view.playAgain.hidden = p.turn.phase !== 'over';
+  /** Stops the CPU players (the game is left). */
+  stop() {
+    clearTimeout(this.timer);
+    this.table.onIdle = () => {};
+    this.table.stop();
   }
 
-  /** Who plays a seat, in words: a person, or a CPU of some level. */
+  /** Who plays a seat, in words: the person's name, nobody's in hot-seat games, or a CPU level. */
   playerName(seat) {
     const who = this.game.players[seat];
-    return who === 'human' ? this.view.t('places.person') : this.view.t(`level.${who}`);
+    const { t } = this.view;
+    if (who !== 'human') return t('cpu.named', { level: t(`level.${who}`) });
+    return this.table?.who.you === seat ? playerName() : '';
   }
 
   /**
@@ -158,6 +133,7 @@ export class LocalGame {
    * started this game starts the next (the seats stay in clockwise order).
    */
   again(rotate) {
+    this.stop();
     const seats = this.game.seats ?? Object.keys(this.game.players);
     const order = rotate ? [...seats.slice(1), seats[0]] : seats;
     const players = Object.fromEntries(order.map((seat) => [seat, this.game.players[seat]]));

@@ -2,13 +2,10 @@
 // acted on, and redraws from whatever state the server sends. It reconnects by itself, and the
 // same device gets its seat back.
 
-import { drawBoard, drawRulesInForce, statusText, COLOURS } from './board.js';
+import { COLOURS } from './board.js';
 import { rememberMe } from './ranked.js';
 import { t } from './i18n.js';
-import { drawPlaces } from './places.js';
-import { followFocus } from './keys.js';
-import { showDice, showMove } from './animate.js';
-import { drawLog, moveLines, throwLines } from './turnlog.js';
+import { Table } from './table.js';
 
 const DEVICE_KEY = 'ludo.device';
 const NAME_KEY = 'ludo.name';
@@ -45,10 +42,26 @@ export async function createRoom(rules, clock = null, ranked = false) {
   return answer.code;
 }
 
+/** The refusal codes the server may answer with; each has its words in every language. */
+const REFUSALS = ['bad_message', 'too_large', 'rate_limited', 'hello_first', 'bad_name', 'no_such_room',
+  'not_host', 'seat_taken', 'game_on', 'not_enough_players', 'not_seated', 'no_game', 'game_over',
+  'not_your_turn', 'stale_version', 'illegal_move', 'ranked_people_only', 'unranked_rules', 'seeking',
+  'seeking_elsewhere', 'internal'];
+
+/** A refusal in the reader's language, chosen by its code (the server's message is for programs' logs). */
+export function refusalText(t, code) {
+  return t(REFUSALS.includes(code) ? `refusal.${code}` : 'refusal.other');
+}
+
+/** The game as the table shows it. */
+const stateOf = (game) => ({ position: game.position, legal: game.legal, deadline: game.deadline,
+  version: game.version });
+
 export class OnlineRoom {
   /**
    * @param engine the WebAssembly engine, for the board's numbers
-   * @param view `{board, status, rollButton, dice, log, announce, seats, link, connection, t}`
+   * @param view the table's elements (see `Table`) and the room's: `seats` (the lobby), `lobbyNotice`,
+   *   `link`, `connection`, `rated`, `afterGame`, `replayLink`, `notify`
    */
   constructor(engine, code, view) {
     this.engine = engine;
@@ -58,10 +71,20 @@ export class OnlineRoom {
     this.room = null;
     this.game = null;
     this.retry = 0;
-    // What this page saw happen, newest last, and what the next drawing shows happening.
-    this.log = [];
-    this.happened = null;
-    view.rollButton.onclick = () => this.send({ t: 'roll', version: this.game?.version });
+    // Where the answer to the last request should be shown if it is refused.
+    this.asked = 'table';
+    const room = this;
+    this.table = new Table(engine, view, {
+      controls: (seat) => seat === room.mySeat(),
+      get you() { return room.mySeat() ?? null; },
+      name: (seat) => room.occupantName(seat),
+      away: (seat) => room.room?.seats[seat]?.connected === false,
+      get clockMs() { return room.room?.settings.clock ? room.room.settings.clock * 1000 : null; },
+    }, {
+      roll: () => this.request({ t: 'roll', version: this.game?.version }),
+      move: (piece) => this.request({ t: 'move', piece, version: this.game?.version }),
+    });
+    this.notifyButton();
     this.connect();
   }
 
@@ -85,6 +108,19 @@ export class OnlineRoom {
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
   }
 
+  /** A request from the table (a throw or a move); its refusal is shown there. */
+  request(message) {
+    this.asked = 'table';
+    this.send(message);
+  }
+
+  /** A request from the lobby (sit, add a CPU, start…); its refusal is shown by the seats. */
+  ask(message) {
+    this.asked = 'lobby';
+    this.view.lobbyNotice.textContent = '';
+    this.send(message);
+  }
+
   receive(message) {
     switch (message.t) {
       case 'welcome':
@@ -93,28 +129,58 @@ export class OnlineRoom {
         this.room = message.room;
         this.game = message.game;
         this.view.connection.textContent = this.view.t('online.connected');
+        if (this.game) this.table.reset(stateOf(this.game));
         break;
       case 'room':
         this.room = message.room;
+        this.table.redrawSeats();
         break;
       case 'game':
+        // A new game, or the game as it is now after a request on an old state.
         this.game = message.game;
+        this.table.reset(stateOf(this.game));
         break;
       case 'action':
-        this.happened = this.describe(message, this.game);
-        this.game = message.game;
+        this.acted(message);
         break;
       case 'rated':
         this.showRatings(message.changes);
         break;
       case 'error':
-        this.view.announce(message.message);
+        this.refused(message.code);
         break;
       case 'bye':
         this.view.connection.textContent = this.view.t('online.reconnecting');
         break;
     }
-    this.draw();
+    this.drawRoom();
+  }
+
+  /** An accepted action: handed to the table with the move the engine plays for it. */
+  acted({ seat, action, game, stand_in: standIn }) {
+    const before = this.game;
+    this.game = game;
+    const after = stateOf(game);
+    if ('throw' in action) {
+      this.table.push({ seat, dice: action.throw, after, standIn });
+      return;
+    }
+    if (!before || before.version + 1 !== game.version) {
+      this.table.reset(after);
+      return;
+    }
+    const { move } = this.engine.move(before.position, action.move);
+    this.table.push({ seat, move, after, standIn });
+  }
+
+  refused(code) {
+    const text = refusalText(this.view.t, code);
+    if (this.asked === 'lobby') {
+      this.view.lobbyNotice.textContent = text;
+      this.view.announce(text);
+    } else {
+      this.table.refused(text);
+    }
   }
 
   /** The rating changes of a ranked game that just ended. */
@@ -127,28 +193,12 @@ export class OnlineRoom {
     this.view.announce(text);
   }
 
-  /**
-   * What an accepted action did, from the game before it: a throw's dice, or the move the engine
-   * plays for that piece in that position. Nothing when this page missed the game before.
-   */
-  describe({ seat, action, game }, before) {
-    const { t } = this.view;
-    if ('throw' in action) return { seat, dice: action.throw, lines: throwLines(t, seat, action.throw) };
-    if (!before || before.version + 1 !== game.version) return null;
-    try {
-      const { move } = this.engine.move(before.position, action.move);
-      const finished = move.to >= this.engine.board(game.position).finished_from;
-      return { seat, move, finished, lines: moveLines(t, seat, move, finished) };
-    } catch {
-      return null;
-    }
-  }
-
   /** Who sits at a seat, in words. */
   occupantName(seat) {
     const occupant = this.room?.seats[seat]?.occupant;
     if (!occupant) return '';
-    return occupant.kind === 'cpu' ? this.view.t(`level.${occupant.level}`) : occupant.name;
+    return occupant.kind === 'cpu' ? this.view.t('cpu.named', { level: this.view.t(`level.${occupant.level}`) })
+      : occupant.name;
   }
 
   mySeat() {
@@ -158,63 +208,56 @@ export class OnlineRoom {
     return entry?.[0];
   }
 
-  draw() {
+  /** The lobby, the invitation and what follows a game; the table draws the game itself. */
+  drawRoom() {
     const { t } = this.view;
     if (!this.room) return;
     this.view.link.textContent = `${location.origin}/r/${this.code}`;
-    this.drawSeats();
-    const game = this.game;
-    if (!game) {
+    const playing = this.game && this.game.position.turn.phase !== 'over';
+    document.body.classList.toggle('in-game', Boolean(this.game));
+    document.body.classList.toggle('playing', Boolean(playing));
+    this.drawSeats(playing);
+    if (!this.game) {
       this.view.status.textContent = t('online.waiting');
-      this.view.rollButton.disabled = true;
-      return;
+      this.view.roll.disabled = true;
     }
-    const position = game.position;
-    const mine = position.turn.seat === this.mySeat() && position.turn.phase !== 'over';
-    const layout = drawBoard(this.view.board, position, this.engine.board(position),
-      mine ? game.legal : [], (piece) => this.send({ t: 'move', piece, version: game.version }), t);
-    const happened = this.happened;
-    this.happened = null;
-    if (happened?.dice) showDice(this.view.dice, happened.dice);
-    if (happened?.move) showMove(this.view.board, layout, happened.seat, happened.move, happened.finished);
-    if (happened) {
-      this.log = [...this.log, ...happened.lines].slice(-12);
-      this.view.announce(happened.lines.map((line) => line.text).join('. '));
-    }
-    drawLog(this.view.log, this.log);
-    this.view.rollButton.disabled = !(mine && ['roll', 'rolloff'].includes(position.turn.phase));
-    followFocus(this.view.board, this.view.rollButton);
-    this.view.status.textContent = statusText(position, t, game.deadline);
-    drawRulesInForce(this.view.rulesInForce, this.engine.options(position), t);
-    const over = position.turn.phase === 'over';
-    drawPlaces(this.view.places, position, (seat) => this.occupantName(seat), t);
+    const over = this.game?.position.turn.phase === 'over';
     this.view.afterGame.hidden = !over;
     this.view.replayLink.hidden = !over;
-    this.view.replayLink.href = `/games/${game.id}`;
+    if (this.game) this.view.replayLink.href = `/games/${this.game.id}`;
   }
 
-  drawSeats() {
+  drawSeats(playing) {
     const { t } = this.view;
     const host = this.room.host === this.you;
-    const playing = this.game && this.game.position.turn.phase !== 'over';
+    const ranked = this.room.settings.ranked;
+    this.view.seats.hidden = Boolean(playing);
     const rows = COLOURS.map((colour) => {
       const li = document.createElement('li');
       const seat = this.room.seats[colour];
       const label = document.createElement('span');
+      const mine = seat?.occupant.kind === 'person' && seat.occupant.id === this.you;
       label.textContent = `${t(`seat.${colour}`)}: ` + (seat
         ? seat.occupant.kind === 'cpu'
           ? t(`level.${seat.occupant.level}`)
           : seat.occupant.name + (seat.connected ? '' : ` (${t('online.away')})`)
         : t('online.free'));
       li.append(label);
+      if (mine) {
+        const badge = document.createElement('span');
+        badge.className = 'badge';
+        badge.textContent = t('you');
+        li.append(' ', badge);
+      }
       const button = (text, message) => {
         const b = document.createElement('button');
         b.textContent = text;
-        b.onclick = () => this.send(message);
+        b.onclick = () => this.ask(message);
         li.append(' ', b);
       };
+      // Only what can succeed is offered: no CPU at a ranked table, nothing but seats for guests.
       if (!playing && !seat) button(t('online.sit'), { t: 'sit', colour });
-      if (!playing && !seat && host) button(t('online.addCpu'), { t: 'add_cpu', colour, level: 'medium' });
+      if (!playing && !seat && host && !ranked) button(t('online.addCpu'), { t: 'add_cpu', colour, level: 'medium' });
       if (!playing && seat?.occupant.kind === 'cpu' && host) button(t('online.removeCpu'), { t: 'remove_cpu', colour });
       return li;
     });
@@ -223,10 +266,30 @@ export class OnlineRoom {
       const b = document.createElement('button');
       b.id = 'start';
       b.textContent = this.game ? t('online.playAgain') : t('online.start');
-      b.onclick = () => this.send({ t: this.game ? 'play_again' : 'start' });
+      b.onclick = () => this.ask({ t: this.game ? 'play_again' : 'start' });
+      const enough = Object.keys(this.room.seats).length >= 2;
+      b.disabled = !enough;
       li.append(b);
+      if (!enough) {
+        const hint = document.createElement('span');
+        hint.textContent = ` ${t('online.needTwo')}`;
+        li.append(hint);
+      }
       rows.push(li);
     }
     this.view.seats.replaceChildren(...rows);
+  }
+
+  /** A button that asks to be told by a notification when it is the person's turn. */
+  notifyButton() {
+    const button = this.view.notify;
+    if (!button) return;
+    const ask = globalThis.Notification && Notification.permission === 'default';
+    button.hidden = !ask;
+    button.onclick = async () => {
+      const answer = await Notification.requestPermission().catch(() => 'denied');
+      button.hidden = true;
+      this.view.announce(this.view.t(answer === 'granted' ? 'notify.on' : 'notify.off'));
+    };
   }
 }

@@ -2,9 +2,9 @@
 
 /**
  * Fills `table` with the places of a finished `position` (and hides it otherwise). `who(seat)`
- * names the player of a seat.
+ * names the player of a seat; the person's own seat, `you`, is marked.
  */
-export function drawPlaces(table, position, who, t) {
+export function drawPlaces(table, position, who, t, you = null) {
   const over = position.turn.phase === 'over';
   table.hidden = !over;
   if (!over) {
@@ -24,7 +24,9 @@ export function drawPlaces(table, position, who, t) {
   const rows = order.map((seat) => {
     const row = document.createElement('tr');
     row.dataset.seat = seat;
-    for (const text of [String(position.places[seat]), t(`seat.${seat}`), who(seat)]) {
+    if (seat === you) row.className = 'you';
+    const name = seat === you ? t('places.you', { name: who(seat) }) : who(seat);
+    for (const text of [String(position.places[seat]), t(`seat.${seat}`), name]) {
       const cell = document.createElement('td');
       cell.textContent = text;
       row.append(cell);

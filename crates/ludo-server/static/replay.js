@@ -4,31 +4,34 @@
 
 import { drawBoard, statusText } from './board.js';
 import { playerName } from './online.js';
+import { moveLine, throwOutcome } from './turnlog.js';
 
 /** Every position of a record, from the start, with the action that led to each. */
 export function replayPositions(engine, record) {
   let position = engine.newGame(record.rules, record.seats);
-  const steps = [{ position, action: null, seat: null, to: null }];
+  const steps = [{ position, before: null, action: null, seat: null, move: null }];
   for (const action of record.actions) {
     const seat = position.turn.seat;
+    const before = position;
     if ('throw' in action) {
       position = engine.roll(position, action.throw);
-      steps.push({ position, action, seat, to: null });
+      steps.push({ position, before, action, seat, move: null });
     } else {
       const after = engine.move(position, action.move);
       position = after.position;
-      steps.push({ position, action, seat, to: after.move.to });
+      steps.push({ position, before, action, seat, move: after.move });
     }
   }
   return steps;
 }
 
-/** What happened at a step, in words. */
-function describe(step, t) {
+/** What happened at a step, in the words of a game's log. */
+function describe(engine, step, t) {
   if (!step.action) return t('replay.start');
-  const seat = t(`seat.${step.seat}`);
-  if ('throw' in step.action) return t('log.throw', { seat, dice: step.action.throw.join(' + ') });
-  return t('log.move', { seat, piece: step.action.move + 1, to: step.to });
+  if (step.move) return moveLine(t, step.seat, step.move, step.position, engine.board(step.position).finished_from).text;
+  const dice = step.action.throw;
+  const outcome = throwOutcome(t, step.seat, dice, step.before, step.position, engine.options(step.before).options);
+  return outcome.line?.text ?? t('status.threw', { seat: t(`seat.${step.seat}`), dice: dice.join(' + ') });
 }
 
 /** Offers `record` as a JSON file download. */
@@ -84,9 +87,9 @@ export function showReplay(engine, record, container, t) {
     at = Math.max(0, Math.min(steps.length - 1, n));
     slider.value = at;
     const step = steps[at];
-    drawBoard(board, step.position, engine.board(step.position), [], null, t);
+    drawBoard(board, step.position, engine.board(step.position), { t });
     status.textContent = statusText(step.position, t);
-    line.textContent = `${at} / ${steps.length - 1} · ${describe(step, t)}`;
+    line.textContent = `${at} / ${steps.length - 1} · ${describe(engine, step, t)}`;
   };
   slider.oninput = () => go(Number(slider.value));
   const controls = document.createElement('div');

@@ -1,33 +1,73 @@
-// What happened in a turn, in words: the lines of a game's log (captures and finishes marked) and
-// what is announced to screen readers. Local and online games say it the same way.
+// What happened in a turn, in the words players use: "red △ brings a piece out", "blue □ moves 5
+// and captures yellow ○", "green ✚ moves 2 and reaches the finish (3 of 4)", "yellow ○ threw 3 —
+// no move". Local games, online games and the replay viewer all say it the same way.
 
-/** The log line of a throw of `dice` by `seat`. */
-export function throwLines(t, seat, dice) {
-  return [{ text: t('log.throw', { seat: t(`seat.${seat}`), dice: dice.join(' + ') }), kind: '' }];
+const dicesText = (dice) => dice.join(' + ');
+
+/** Whether a throw of `dice` is a bonus throw under `options` (the rules in force). */
+function isBonus(options, dice) {
+  const double = dice.length === 2 && dice[0] === dice[1];
+  return (options.bonus_on_double && double) || dice.some((d) => options.bonus_values?.includes(d));
 }
 
 /**
- * The log lines of a move the engine played for `seat`: the move, each capture, and the finish
- * when `finished` (the move reached the engine's `finished_from`).
+ * What a throw of `dice` by `seat` did, from the positions `before` and `after` it and the rules
+ * in force (`options`): `kind` is `rolloff`, `move` (a move is to be chosen), `auto` (a piece came
+ * out by itself), `again` (no move, the seat throws again), `forfeit` (a third bonus throw ended
+ * the turn) or `none` (no move; the turn passes); `line` is its log line, or null for `move`,
+ * whose move says it.
  */
-export function moveLines(t, seat, move, finished) {
-  const who = t(`seat.${seat}`);
-  const lines = [{ text: t('log.move', { seat: who, piece: move.piece + 1, to: move.to }), kind: '' }];
-  for (const victim of move.captures) {
-    lines.push({ text: t('log.capture', { seat: who, colour: t(`seat.${victim.seat}`),
-      piece: victim.piece + 1 }), kind: 'capture' });
+export function throwOutcome(t, seat, dice, before, after, options = {}) {
+  const words = { seat: t(`seat.${seat}`), dice: dicesText(dice) };
+  const line = (key) => ({ text: t(key, words), kind: 'throw' });
+  if (before.turn.phase === 'rolloff') return { kind: 'rolloff', line: line('log.rolloff') };
+  if (after.turn.phase === 'move' && after.turn.seat === seat) return { kind: 'move', line: null };
+  const moved = JSON.stringify(before.pieces[seat]) !== JSON.stringify(after.pieces[seat]);
+  if (moved) return { kind: 'auto', line: line('log.autoExit') };
+  if (after.turn.seat === seat && after.turn.phase !== 'over') return { kind: 'again', line: line('log.again') };
+  if (options.three_bonus_forfeit && before.turn.bonus_streak === 2 && isBonus(options, dice)) {
+    return { kind: 'forfeit', line: line('log.forfeit') };
   }
-  if (finished) lines.push({ text: t('log.finish', { seat: who, piece: move.piece + 1 }), kind: 'finish' });
-  return lines;
+  return { kind: 'none', line: line('log.noMove') };
 }
 
-/** Fills the list `log` with `lines`; plain strings (games saved before lines had kinds) too. */
+/**
+ * The log line of a move the engine played for `seat`: where it went, what it captured, and the
+ * finish when the piece reached it (`finishedFrom` is the engine's lowest finished progress;
+ * `after` the position after the move).
+ */
+export function moveLine(t, seat, move, after, finishedFrom) {
+  const who = t(`seat.${seat}`);
+  let text = move.from === 'base' ? t('log.out', { seat: who })
+    : t('log.moves', { seat: who, n: move.to - move.from });
+  const victims = [...new Set(move.captures.map((c) => t(`seat.${c.seat}`)))];
+  if (victims.length) text = t('log.captures', { line: text, victims: victims.join(', ') });
+  const finished = move.to >= finishedFrom;
+  if (finished) {
+    const home = after.pieces[seat].filter((p) => p !== 'base' && p >= finishedFrom).length;
+    text = t('log.reaches', { line: text, k: home, all: after.pieces[seat].length });
+  }
+  return { text, kind: victims.length ? 'capture' : finished ? 'finish' : 'move', finished };
+}
+
+/** A log line marked as played by the CPU for a person. */
+export function byCpu(t, line) {
+  return { ...line, text: t('log.byCpu', { line: line.text }), cpu: true };
+}
+
+/**
+ * Fills the list `log` with `lines` (newest last) and keeps its newest line in view. Only the
+ * lines not drawn yet are added, so a long game's log costs nothing per action.
+ */
 export function drawLog(log, lines) {
-  log.replaceChildren(...lines.map((line) => {
-    const { text, kind } = typeof line === 'string' ? { text: line, kind: '' } : line;
+  if (log.childElementCount > lines.length) log.replaceChildren();
+  for (const line of lines.slice(log.childElementCount)) {
+    const { text, kind, cpu } = typeof line === 'string' ? { text: line, kind: '' } : line;
     const li = document.createElement('li');
     li.textContent = text;
     if (kind) li.className = kind;
-    return li;
-  }));
+    if (cpu) li.classList.add('by-cpu');
+    log.append(li);
+  }
+  log.scrollTop = log.scrollHeight;
 }

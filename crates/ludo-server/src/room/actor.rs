@@ -15,7 +15,9 @@ use tokio::sync::mpsc;
 
 use super::live::Live;
 use super::{Command, Context, Outbox, Registry, RoomHandle, Timing};
-use crate::protocol::{ClientMsg, Occupant, Refusal, RoomView, SeatView, ServerMsg, Settings};
+use crate::protocol::{
+    ClientMsg, Occupant, Refusal, RoomView, SeatView, ServerMsg, Settings, StandIn,
+};
 use crate::store::{Store, StoredGame};
 
 /// What is kept of a room across restarts.
@@ -289,11 +291,11 @@ impl Room {
                     ));
                 }
                 let throw = live.next_throw();
-                self.act(seat, Action::Throw(throw)).await
+                self.act(seat, Action::Throw(throw), None).await
             }
             ClientMsg::Move { piece, version } => {
                 let seat = self.check_turn(&identity, version)?;
-                self.act(seat, Action::Move(piece)).await
+                self.act(seat, Action::Move(piece), None).await
             }
         }
     }
@@ -424,8 +426,14 @@ impl Room {
         Ok(seat)
     }
 
-    /// Applies, stores, then broadcasts one action of `seat`.
-    async fn act(&mut self, seat: Colour, action: Action) -> Result<(), Refusal> {
+    /// Applies, stores, then broadcasts one action of `seat`; `stand_in` says why, if the CPU
+    /// played it for the seat's person.
+    async fn act(
+        &mut self,
+        seat: Colour,
+        action: Action,
+        stand_in: Option<StandIn>,
+    ) -> Result<(), Refusal> {
         let live = self
             .live
             .as_ref()
@@ -449,7 +457,12 @@ impl Room {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let over = live.game.is_over();
         let game = self.game_view().expect("a game is on");
-        self.broadcast(&ServerMsg::Action { seat, action, game });
+        self.broadcast(&ServerMsg::Action {
+            seat,
+            action,
+            stand_in,
+            game,
+        });
         if over {
             self.finish().await;
         }
@@ -567,39 +580,52 @@ impl Room {
         let after_last = live.last_action + self.timing.cpu_delay;
         match live.players.get(&seat)? {
             Occupant::Cpu { .. } => Some(after_last),
-            Occupant::Person { id, .. } => {
-                if live.stand_in {
-                    return Some(after_last);
-                }
-                // A short grace period on each turn of a person who is away.
-                let away = self
-                    .away_since
-                    .get(id)
-                    .map(|&since| since.max(live.turn_began) + self.timing.grace);
-                let clock = self.clock().map(|limit| live.turn_began + limit);
-                match (away, clock) {
-                    (Some(a), Some(c)) => Some(a.min(c)),
-                    (a, c) => a.or(c),
-                }
-            }
+            Occupant::Person { .. } => match live.stand_in {
+                Some(_) => Some(after_last),
+                None => self.stand_in_due().map(|(at, _)| at),
+            },
         }
+    }
+
+    /// When the CPU starts standing in for the person whose turn it is, and why, if it will.
+    fn stand_in_due(&self) -> Option<(Instant, StandIn)> {
+        let live = self.live.as_ref().filter(|l| !l.game.is_over())?;
+        let Occupant::Person { id, .. } = live.players.get(&live.game.seat())? else {
+            return None;
+        };
+        // A short grace period on each turn of a person who is away.
+        let away = self
+            .away_since
+            .get(id)
+            .map(|&since| since.max(live.turn_began) + self.timing.grace);
+        let clock = self.clock().map(|limit| live.turn_began + limit);
+        first_due(away, clock)
     }
 
     /// The CPU plays one action for the seat to act.
     async fn auto_act(&mut self) {
-        let Some(live) = self.live.as_mut().filter(|l| !l.game.is_over()) else {
+        let Some(live) = self.live.as_ref().filter(|l| !l.game.is_over()) else {
             return;
         };
         let seat = live.game.seat();
-        let level = match live.players.get(&seat) {
-            Some(Occupant::Cpu { level }) => level.0,
+        let (level, stand_in) = match live.players.get(&seat) {
+            Some(Occupant::Cpu { level }) => (level.0, None),
             _ => {
                 // The person is away past the grace period, or the clock ran out: the CPU
-                // plays the rest of the turn.
-                live.stand_in = true;
-                STAND_IN
+                // plays the rest of the turn, for the reason it began with.
+                let Some(why) = live
+                    .stand_in
+                    .or_else(|| self.stand_in_due().map(|(_, why)| why))
+                else {
+                    return;
+                };
+                (STAND_IN, Some(why))
             }
         };
+        let live = self.live.as_mut().expect("checked above");
+        if stand_in.is_some() {
+            live.stand_in = stand_in;
+        }
         let action = match live.game.phase() {
             Phase::Roll | Phase::Rolloff => Action::Throw(live.next_throw()),
             Phase::Move => {
@@ -621,7 +647,7 @@ impl Room {
             }
             Phase::Over => return,
         };
-        if let Err(refusal) = self.act(seat, action).await {
+        if let Err(refusal) = self.act(seat, action, stand_in).await {
             tracing::error!(room = %self.code, ?refusal, "the CPU's action was refused");
         }
     }
@@ -709,9 +735,43 @@ impl Room {
     }
 }
 
+/// Whichever of a person's two stand-in times comes first, with its reason: `away` (the end of
+/// the grace period of a person who is away) or `clock` (the turn clock's deadline). A tie
+/// counts as `away`.
+fn first_due(away: Option<Instant>, clock: Option<Instant>) -> Option<(Instant, StandIn)> {
+    match (away, clock) {
+        (Some(a), Some(c)) if c < a => Some((c, StandIn::Clock)),
+        (Some(a), _) => Some((a, StandIn::Away)),
+        (None, c) => c.map(|c| (c, StandIn::Clock)),
+    }
+}
+
 async fn sleep_until(wake: Option<Instant>) {
     match wake {
         Some(at) => tokio::time::sleep_until(at.into()).await,
         None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stand_in_reason_is_whichever_time_comes_first_and_a_tie_counts_as_away() {
+        let now = Instant::now();
+        let later = now + Duration::from_secs(1);
+        assert_eq!(first_due(None, None), None);
+        assert_eq!(first_due(Some(now), None), Some((now, StandIn::Away)));
+        assert_eq!(first_due(None, Some(now)), Some((now, StandIn::Clock)));
+        assert_eq!(
+            first_due(Some(now), Some(later)),
+            Some((now, StandIn::Away))
+        );
+        assert_eq!(
+            first_due(Some(later), Some(now)),
+            Some((now, StandIn::Clock))
+        );
+        assert_eq!(first_due(Some(now), Some(now)), Some((now, StandIn::Away)));
     }
 }

@@ -6,7 +6,7 @@ use std::time::Instant;
 use ludo_fair::{Action, Record, Seed};
 use ludo_rules::{Colour, Game, Phase, PlayError, Rules, Throw};
 
-use crate::protocol::{GameView, Occupant};
+use crate::protocol::{GameView, Occupant, StandIn};
 use crate::store::{NewGame, StoredGame};
 
 /// A game in play.
@@ -25,9 +25,10 @@ pub struct Live {
     pub turn_began: Instant,
     /// When the last action was accepted.
     pub last_action: Instant,
-    /// Whether the CPU plays the rest of the current turn (its person is away past the grace
-    /// period, or the turn clock ran out).
-    pub stand_in: bool,
+    /// Whether the CPU plays the rest of the current turn for its person, and why (they are
+    /// away past the grace period, or the turn clock ran out); `None` while the person plays
+    /// their own turn.
+    pub stand_in: Option<StandIn>,
     /// Whether the game counts for ratings.
     pub ranked: bool,
 }
@@ -78,7 +79,7 @@ impl Live {
             throws: 0,
             turn_began: now,
             last_action: now,
-            stand_in: false,
+            stand_in: None,
             ranked,
         };
         Ok((live, new))
@@ -112,7 +113,7 @@ impl Live {
             throws,
             turn_began: now,
             last_action: now,
-            stand_in: false,
+            stand_in: None,
             ranked: stored.ranked,
         })
     }
@@ -150,7 +151,7 @@ impl Live {
         self.last_action = now;
         if self.game.seat() != seat_before || self.game.phase() == Phase::Over {
             self.turn_began = now;
-            self.stand_in = false;
+            self.stand_in = None;
         }
         if self.game.is_over() {
             self.record.seed = Some(self.seed.to_hex());

@@ -1,0 +1,519 @@
+// The table: the one way a game is shown, for local games, hot-seat games and online rooms alike.
+// Throws and moves arrive as events and are shown one after another on a single timeline: the
+// dice roll in the thrower's base and land, the result shows, the piece walks, and only then do
+// the status line, the highlighted seat and the dice pass to the next seat. A throw that leaves
+// no move says so for a moment. Events that arrive meanwhile (CPU players, other people) wait
+// their turn; a hidden tab, or one far behind, catches up at once instead of replaying minutes of
+// moves. Under reduced motion the order and the pauses stay, and nothing moves.
+//
+// The table decides no rule: what can be played comes from the engine or the server, and a
+// choice is handed back through `act`.
+
+import { drawBoard, drawPreview, drawRulesInForce } from './board.js';
+import { drawDice, rollDice } from './dice.js';
+import { reducedMotion, showMove, STEP_MS } from './animate.js';
+import { byCpu, drawLog, moveLine, throwOutcome } from './turnlog.js';
+import { drawPlaces } from './places.js';
+import { followFocus } from './keys.js';
+import { Countdown } from './clock.js';
+import * as sound from './sound.js';
+
+const PACE_KEY = 'ludo.pace';
+const AUTOPLAY_KEY = 'ludo.autoplay';
+
+/**
+ * How fast the timeline runs: 1 normally; `?pace=0` (or the same in local storage) shows every
+ * event at once, in order, for tests that play whole games.
+ */
+const PACE = Number(new URLSearchParams(location.search).get('pace') ?? localStorage.getItem(PACE_KEY) ?? 1);
+
+/** How long the dice roll before they land. */
+const ROLL_MS = 450;
+/** How long a throw's result shows before anything else happens. */
+const LANDED_MS = 550;
+/** How long "4 — no move" shows before the turn passes. */
+const NO_MOVE_MS = 1200;
+/** The pause after a move. */
+const MOVED_MS = 250;
+/** How long a move that plays itself shows where it goes first. */
+const AUTOPLAY_MS = 700;
+/** Events waiting beyond this many are shown at once, without animation. */
+const BACKLOG = 3;
+
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Whether a move with no choice plays itself (the person's setting; on unless turned off). */
+export function autoplayOn() {
+  return localStorage.getItem(AUTOPLAY_KEY) !== 'no';
+}
+
+/** Turns single moves playing themselves on or off, remembered in this browser. */
+export function setAutoplay(on) {
+  localStorage.setItem(AUTOPLAY_KEY, on ? 'yes' : 'no');
+}
+
+/** The moves on offer, one per distinct move (pieces on one square, or in the base, are one). */
+export function distinctMoves(legal) {
+  const seen = new Map();
+  for (const move of legal) if (!seen.has(String(move.from))) seen.set(String(move.from), move);
+  return [...seen.values()];
+}
+
+/** The ordinal of a place, in words ("2nd"). */
+const ordinal = (t, place) => t(`ordinal.${place}`);
+
+export class Table {
+  /**
+   * @param engine the WebAssembly engine (the board's numbers, the rules in force)
+   * @param view the page's elements: `board`, `status`, `roll` (the throw button), `players` (the
+   *   seats strip), `log`, `places`, `end`, `notice`, `announce(text)`, and the translator `t`
+   * @param who `{controls(seat), you, name(seat), away(seat), clockMs}`: whether this device plays
+   *   a seat now, the person's own seat (null in hot-seat games and for watchers), who sits where,
+   *   whether a seat's person is away, and the turn clock's length in ms (null without one)
+   * @param act `{roll(), move(piece)}`: what the person chose
+   */
+  constructor(engine, view, who, act) {
+    this.engine = engine;
+    this.view = view;
+    this.who = who;
+    this.act = act;
+    this.queue = [];
+    this.running = false;
+    this.generation = 0;
+    this.holdUntil = 0;
+    this.lines = [];
+    this.shownLines = 0;
+    this.countdown = new Countdown();
+    this.onIdle = () => {};
+    this.pending = false;
+    this.tapped = null;
+    this.autoplayTimer = null;
+    this.settledState = null;
+    this.turnSeat = null;
+    this.caches = new Map();
+    this.spoken = [];
+    view.roll.onclick = () => this.throwPressed();
+    addEventListener('visibilitychange', () => {
+      if (!document.hidden) document.title = view.t('title');
+    });
+  }
+
+  // --- what arrives ---------------------------------------------------------------------------
+
+  /**
+   * Shows `state` (`{position, legal, deadline}`) at once, dropping whatever was still to be
+   * shown: a game just loaded, resumed or started. `lines` is its log so far.
+   */
+  reset(state, lines = []) {
+    this.generation++;
+    this.queue = [];
+    this.running = false;
+    this.pending = false;
+    this.state = state;
+    this.latest = state;
+    this.lines = [...lines];
+    this.shownLines = this.lines.length;
+    this.view.log.replaceChildren();
+    drawRulesInForce(this.view.rulesInForce, this.numbers(state.position).inForce, this.view.t);
+    this.spoken = [];
+    this.settledState = null;
+    this.settle();
+  }
+
+  /**
+   * Queues what a seat did: `{seat, dice}` (a throw) or `{seat, move}` (the move the engine
+   * played), with `after` (the state it led to) and `standIn` (`clock` or `away` when the CPU
+   * played it for a person). Its log lines are written now, in order, whatever is still showing.
+   */
+  push(event) {
+    const before = this.latest;
+    event.before = before;
+    event.lines = this.describe(event, before.position, event.after.position);
+    this.lines.push(...event.lines);
+    this.latest = event.after;
+    this.pending = false;
+    this.queue.push(event);
+    this.pump();
+  }
+
+  /** Stops showing anything: the game was left or replaced. */
+  stop() {
+    this.generation++;
+    this.queue = [];
+    clearTimeout(this.autoplayTimer);
+    this.countdown.stop();
+  }
+
+  /** Every log line of the game so far, including those still to be shown. */
+  get log() {
+    return this.lines;
+  }
+
+  /** Shows `text` by the table's controls (a refusal, the clock running out), until the next action. */
+  notice(text) {
+    this.pending = false;
+    this.view.notice.textContent = text;
+    this.view.notice.hidden = !text;
+    if (text) this.view.announce(text);
+    if (!this.running) this.render({ interactive: true });
+  }
+
+  /** Draws the seats strip again (someone came, left or was renamed). */
+  redrawSeats() {
+    if (this.state) this.drawPlayers(this.state.position, this.state.position.turn.seat);
+  }
+
+  // --- the timeline ---------------------------------------------------------------------------
+
+  async pump() {
+    if (this.running) return;
+    this.running = true;
+    const generation = this.generation;
+    const current = () => generation === this.generation;
+    while (this.queue.length && current()) {
+      const fast = PACE === 0 || document.hidden || this.queue.length > BACKLOG;
+      const event = this.queue.shift();
+      if (fast) {
+        this.apply(event);
+        continue;
+      }
+      const hold = this.holdUntil - performance.now();
+      if (hold > 0) await wait(hold);
+      if (!current()) return;
+      if (event.dice) await this.showThrow(event, current);
+      else await this.showMoveEvent(event, current);
+    }
+    if (!current()) return;
+    this.running = false;
+    this.settle();
+  }
+
+  /** Takes an event in without showing it: its result, its log lines, its dice. */
+  apply(event) {
+    this.state = event.after;
+    this.shownLines += event.lines.length;
+    this.spoken.push(...(event.lines.length ? event.lines.map((l) => l.text)
+      : [this.throwWords(event.seat, event.dice)]));
+    this.standInNotice(event);
+  }
+
+  async showThrow(event, current) {
+    const { seat, dice } = event;
+    const before = this.state;
+    // The dice roll in the thrower's base; everything else still shows the position before.
+    this.render({ state: before, diceSeat: seat, diceValues: null, interactive: false });
+    sound.play('throw');
+    const group = this.view.board.querySelector('.dice');
+    if (group && !reducedMotion() && PACE > 0) await rollDice(group, dice, ROLL_MS * PACE);
+    if (!current()) return;
+    // Landed: the result shows, and with it the state after the throw.
+    this.apply(event);
+    this.spoken = [];
+    const outcome = event.outcome;
+    if (outcome.kind === 'move') {
+      this.view.announce(this.throwWords(seat, dice));
+      this.holdUntil = performance.now() + LANDED_MS * PACE;
+      if (!this.queue.length) this.settle();
+      else this.render({ interactive: false });
+      return;
+    }
+    // No move (or a roll-off, or a piece that came out by itself): said on the thrower's base
+    // for a moment before the turn passes.
+    const words = outcome.kind === 'rolloff' ? event.lines[0].text : this.noMoveWords(seat, dice, outcome);
+    this.render({ diceSeat: seat, diceValues: dice, status: words, interactive: false });
+    this.view.announce(words);
+    await wait((outcome.kind === 'rolloff' ? LANDED_MS : NO_MOVE_MS) * PACE);
+  }
+
+  async showMoveEvent(event, current) {
+    const { seat, move } = event;
+    const roll = this.state.position.turn.roll;
+    this.apply(event);
+    this.spoken = [];
+    this.shownLines -= event.lines.length;
+    // The piece walks on the board after the move; the status and the dice stay with the mover
+    // until it arrives.
+    const layout = this.render({ diceSeat: seat, diceValues: roll, status: this.view.status.textContent,
+      interactive: false });
+    const { finished } = event.lines[0];
+    const walk = showMove(this.view.board, layout, seat, move, finished, PACE);
+    const steps = Math.max(1, walk.steps);
+    if (walk.ms > 0) {
+      for (let i = 0; i < steps; i++) setTimeout(() => sound.play('step'), (i * walk.ms) / steps);
+    }
+    await wait(walk.ms);
+    if (!current()) return;
+    sound.play(move.captures.length ? 'capture' : finished ? 'finish' : 'step');
+    this.shownLines += event.lines.length;
+    drawLog(this.view.log, this.lines.slice(0, this.shownLines));
+    this.view.announce(event.lines.map((l) => l.text).join('. '));
+    this.holdUntil = performance.now() + MOVED_MS * PACE;
+  }
+
+  /** The latest state is on screen and nothing waits: the person may act. */
+  settle() {
+    const state = this.state;
+    const first = this.settledState !== state;
+    this.settledState = state;
+    this.render({ interactive: true });
+    if (this.spoken.length) this.view.announce(this.spoken.join('. '));
+    this.spoken = [];
+    if (!first) return;
+    const p = state.position;
+    const over = p.turn.phase === 'over';
+    const yours = !over && this.who.controls(p.turn.seat);
+    if (yours && this.turnSeat !== p.turn.seat && this.who.you) {
+      sound.play('turn');
+      this.tellHidden();
+    }
+    this.turnSeat = yours ? p.turn.seat : null;
+    if (over && this.endAnnounced !== state) {
+      this.endAnnounced = state;
+      this.view.announce(this.endWords(p));
+    }
+    this.autoplay(state);
+    this.onIdle();
+  }
+
+  /** A move with no choice plays itself, once the throw has been seen and where it goes shown. */
+  autoplay(state) {
+    clearTimeout(this.autoplayTimer);
+    const p = state.position;
+    if (p.turn.phase !== 'move' || !this.who.controls(p.turn.seat) || !autoplayOn()) return;
+    const moves = distinctMoves(state.legal);
+    if (moves.length !== 1) return;
+    this.autoplaying = state;
+    this.render({ interactive: true });
+    drawPreview(this.view.board, this.layout, p.turn.seat, moves[0]);
+    this.autoplayTimer = setTimeout(() => {
+      if (this.state !== state || this.autoplaying !== state) return;
+      this.autoplaying = null;
+      this.pick(moves[0].piece);
+    }, AUTOPLAY_MS * PACE);
+  }
+
+  /** When the page is hidden and it becomes the person's turn: the tab's title, a notification. */
+  tellHidden() {
+    if (!document.hidden) return;
+    const { t } = this.view;
+    document.title = t('title.yourTurn');
+    if (globalThis.Notification?.permission === 'granted') {
+      try {
+        new Notification(t('title.yourTurn'), { tag: 'ludo-turn', icon: '/icon.svg' });
+      } catch {
+        // Some browsers only notify from a service worker; the title still says it.
+      }
+    }
+  }
+
+  // --- the person's choices -------------------------------------------------------------------
+
+  canThrow() {
+    const p = this.state?.position;
+    return Boolean(p) && !this.running && !this.pending && !this.queue.length
+      && ['roll', 'rolloff'].includes(p.turn.phase) && this.who.controls(p.turn.seat);
+  }
+
+  throwPressed() {
+    if (!this.canThrow()) return;
+    this.clearNotice();
+    this.pending = true;
+    this.render({ interactive: false, status: this.view.status.textContent });
+    this.act.roll();
+  }
+
+  /** A piece picked: a finger's first tap on it only shows where it goes; the second plays it. */
+  picked(piece, touch) {
+    if (touch && this.tapped !== piece) {
+      this.tapped = piece;
+      this.preview(piece);
+      return;
+    }
+    this.pick(piece);
+  }
+
+  pick(piece) {
+    const p = this.state.position;
+    if (this.running || this.pending || p.turn.phase !== 'move' || !this.who.controls(p.turn.seat)) return;
+    this.tapped = null;
+    this.autoplaying = null;
+    this.clearNotice();
+    this.pending = true;
+    this.render({ interactive: false, status: this.view.status.textContent });
+    this.act.move(piece);
+  }
+
+  preview(piece) {
+    const p = this.state.position;
+    const move = piece === null ? null : this.state.legal.find((m) => m.piece === piece);
+    drawPreview(this.view.board, this.layout, p.turn.seat, move ?? null);
+  }
+
+  /** The person's request was refused: their controls come back, with the reason shown. */
+  refused(text) {
+    this.notice(text);
+  }
+
+  clearNotice() {
+    this.view.notice.textContent = '';
+    this.view.notice.hidden = true;
+  }
+
+  // --- drawing --------------------------------------------------------------------------------
+
+  /** The engine's numbers for a position's board and its rules in force, once per game. */
+  numbers(position) {
+    const key = JSON.stringify([position.rules, position.seats]);
+    if (!this.caches.has(key)) {
+      this.caches.set(key, { geometry: this.engine.board(position), inForce: this.engine.options(position) });
+    }
+    return this.caches.get(key);
+  }
+
+  /**
+   * Draws the table: `state` (default the one shown), the dice in `diceSeat`'s base showing
+   * `diceValues`, the status line (default from the state), and whether the person may act.
+   * Returns the board's layout.
+   */
+  render({ state = this.state, diceSeat, diceValues, status, interactive }) {
+    const { t } = this.view;
+    const p = state.position;
+    const { geometry } = this.numbers(p);
+    const over = p.turn.phase === 'over';
+    const seat = diceSeat ?? p.turn.seat;
+    const mine = interactive && !over && !this.pending && !this.queue.length && this.who.controls(p.turn.seat);
+    const choosing = mine && p.turn.phase === 'move' && this.autoplaying !== state;
+    this.layout = drawBoard(this.view.board, p, geometry, {
+      legal: choosing ? state.legal : [],
+      onPick: (piece, touch) => this.picked(piece, touch),
+      onPreview: (piece) => this.preview(piece),
+      active: over ? null : seat,
+      you: this.who.you,
+      youLabel: t('you'),
+      t,
+    });
+    const canThrow = mine && ['roll', 'rolloff'].includes(p.turn.phase);
+    if (!over) {
+      const values = diceValues !== undefined ? diceValues : p.turn.phase === 'move' ? p.turn.roll : null;
+      const count = values?.length ?? this.engine.diceToThrow(p);
+      drawDice(this.view.board, this.layout, seat, count, values, {
+        onThrow: canThrow ? () => this.throwPressed() : null, label: t('roll'), ready: canThrow,
+      });
+    }
+    this.view.roll.disabled = !canThrow;
+    this.view.status.textContent = status ?? this.statusWords(p);
+    this.view.status.classList.toggle('yours', mine);
+    this.drawPlayers(p, seat, state.deadline);
+    drawLog(this.view.log, this.lines.slice(0, this.shownLines));
+    this.drawEnd(p);
+    if (interactive) followFocus(this.view.board, this.view.roll);
+    return this.layout;
+  }
+
+  /** The seats in play order: mark, who plays it, "you", the seat to play highlighted with its clock. */
+  drawPlayers(p, active, deadline = null) {
+    const { t } = this.view;
+    const over = p.turn.phase === 'over';
+    const items = p.seats.map((seat) => {
+      const li = document.createElement('li');
+      li.dataset.seat = seat;
+      li.className = `seat-${seat}`;
+      if (!over && seat === active) li.classList.add('active');
+      if (p.done?.includes(seat)) li.classList.add('done');
+      const name = document.createElement('span');
+      name.className = 'who';
+      name.textContent = `${t(`seat.${seat}`)} ${this.who.name(seat)}`;
+      li.append(name);
+      if (seat === this.who.you) {
+        li.classList.add('you');
+        const badge = document.createElement('span');
+        badge.className = 'badge';
+        badge.textContent = t('you');
+        li.append(badge);
+      }
+      if (this.who.away?.(seat)) {
+        const away = document.createElement('span');
+        away.className = 'away';
+        away.textContent = t('online.away');
+        li.append(away);
+      }
+      const clock = document.createElement('span');
+      clock.className = 'seat-clock';
+      li.append(clock);
+      return li;
+    });
+    this.view.players.replaceChildren(...items);
+    const ticking = !over && deadline && p.turn.seat === active;
+    const clockBox = items.find((li) => li.dataset.seat === active)?.querySelector('.seat-clock');
+    const yours = p.turn.seat === this.who.you;
+    this.countdown.show(ticking ? clockBox : null, deadline, this.who.clockMs ?? deadline - Date.now(),
+      () => yours && sound.play('warning'));
+  }
+
+  /** At the end: the words for the person, and the places with "you" marked. */
+  drawEnd(p) {
+    const over = p.turn.phase === 'over';
+    this.view.end.hidden = !over;
+    drawPlaces(this.view.places, p, (seat) => this.who.name(seat), this.view.t, this.who.you);
+    if (over) this.view.end.querySelector('h2').textContent = this.endWords(p);
+  }
+
+  // --- words ----------------------------------------------------------------------------------
+
+  describe(event, before, after) {
+    const { t } = this.view;
+    let lines;
+    if (event.dice) {
+      const { inForce } = this.numbers(before);
+      event.outcome = throwOutcome(t, event.seat, event.dice, before, after, inForce.options);
+      lines = event.outcome.line ? [event.outcome.line] : [];
+    } else {
+      const { geometry } = this.numbers(after);
+      lines = [moveLine(t, event.seat, event.move, after, geometry.finished_from)];
+    }
+    return event.standIn ? lines.map((line) => byCpu(t, line)) : lines;
+  }
+
+  statusWords(p) {
+    const { t } = this.view;
+    if (p.turn.phase === 'over') return this.endWords(p);
+    const seat = p.turn.seat;
+    const phase = p.turn.phase;
+    if (this.who.controls(seat) && this.autoplaying === this.state && phase === 'move') return t('status.autoplay');
+    if (this.who.controls(seat) && seat === this.who.you) return t(`status.you.${phase}`);
+    if (this.who.controls(seat)) return t(`status.hot.${phase}`, { seat: t(`seat.${seat}`) });
+    const roll = phase === 'move' && p.turn.roll ? ` (${p.turn.roll.join(' + ')})` : '';
+    return t(`turn.${phase}`, { seat: t(`seat.${seat}`) }) + roll;
+  }
+
+  throwWords(seat, dice) {
+    const { t } = this.view;
+    return seat === this.who.you ? t('status.youThrew', { dice: dice.join(' + ') })
+      : t('status.threw', { seat: t(`seat.${seat}`), dice: dice.join(' + ') });
+  }
+
+  noMoveWords(seat, dice, outcome) {
+    const { t } = this.view;
+    const words = { seat: t(`seat.${seat}`), dice: dice.join(' + ') };
+    const you = seat === this.who.you ? 'you.' : '';
+    return t(`status.${you}${outcome.kind}`, words);
+  }
+
+  /** "You won!", "You came 2nd", or who won, for hot-seat games and watchers. */
+  endWords(p) {
+    const { t } = this.view;
+    const you = this.who.you;
+    if (you && p.places?.[you] === 1) return t('end.youWon');
+    if (you && p.places?.[you]) return t('end.youCame', { place: ordinal(t, p.places[you]) });
+    const winners = p.seats.filter((s) => p.places?.[s] === 1);
+    const names = winners.map((s) => `${t(`seat.${s}`)} ${this.who.name(s)}`.trim()).join(', ');
+    return t('end.won', { names });
+  }
+
+  /** The CPU played for the person: said where they will see it. */
+  standInNotice(event) {
+    if (!event.standIn || event.seat !== this.who.you) return;
+    const text = this.view.t(event.standIn === 'clock' ? 'clock.ranOut' : 'away.played');
+    if (this.view.notice.textContent !== text) this.notice(text);
+  }
+}

@@ -1,0 +1,163 @@
+//! The `action` broadcast says when the CPU played for a person, and why: `"stand_in":"clock"`
+//! or `"stand_in":"away"`. A person's own actions and a CPU seat's carry no `stand_in`.
+
+mod support;
+
+use serde_json::{Value, json};
+use support::{Client, host_and_cpu, spawn_server_with, turn_of};
+
+/// The action's `stand_in`, or `None` when the field is left out; it is never `null`.
+fn stand_in(action: &Value) -> Option<&str> {
+    action
+        .as_object()
+        .expect("a message is an object")
+        .get("stand_in")
+        .map(|v| {
+            v.as_str()
+                .unwrap_or_else(|| panic!("stand_in is a string: {action}"))
+        })
+}
+
+/// The request that plays `game`'s next action: a throw, or the first legal move.
+fn next_request(game: &Value) -> Value {
+    let (phase, _, version) = turn_of(game);
+    if phase == "move" {
+        json!({"t": "move", "piece": game["legal"][0]["piece"], "version": version})
+    } else {
+        json!({"t": "roll", "version": version})
+    }
+}
+
+/// Whether the turn has passed from `seat` (or the game is over) after this action.
+fn turn_passed(action: &Value, seat: &str) -> bool {
+    let (phase, to_act, _) = turn_of(&action["game"]);
+    to_act != seat || phase == "over"
+}
+
+#[tokio::test]
+async fn actions_played_when_the_clock_runs_out_say_clock_for_the_rest_of_the_turn() {
+    // A 30-second clock lasts 1.5 s here (50 ms a clock second), so that the people below
+    // comfortably play their own turns in time.
+    let server = spawn_server_with(|c| c.clock_second_ms = 50).await;
+    let (_code, mut host, mut guest) =
+        support::two_player_room(&server, json!({"clock": 30})).await;
+    host.send(json!({"t": "start"})).await;
+    let started = host.recv_until(|m| m["t"] == "game").await;
+    assert_eq!(turn_of(&started["game"]).1, "yellow");
+    // The host is connected but does nothing: the CPU plays yellow's whole first turn.
+    let mut stood_in = 0;
+    loop {
+        let action = host.recv_until(|m| m["t"] == "action").await;
+        assert_eq!(action["seat"], "yellow", "{action}");
+        assert_eq!(stand_in(&action), Some("clock"), "{action}");
+        stood_in += 1;
+        if turn_passed(&action, "yellow") {
+            break;
+        }
+    }
+    assert!(stood_in >= 1);
+    // Red's turn, then yellow's next: each person plays their own, and nothing says stand_in.
+    let mut yellow_own = 0;
+    loop {
+        let game = host.game.clone().expect("a game is on");
+        let (phase, seat, _) = turn_of(&game);
+        assert_ne!(phase, "over");
+        let player: &mut Client = if seat == "yellow" {
+            &mut host
+        } else {
+            &mut guest
+        };
+        player.send(next_request(&game)).await;
+        let action = host.recv_until(|m| m["t"] == "action").await;
+        assert_eq!(action["seat"], seat.as_str(), "{action}");
+        assert_eq!(stand_in(&action), None, "{action}");
+        if seat == "yellow" {
+            yellow_own += 1;
+            if turn_passed(&action, "yellow") {
+                break;
+            }
+        }
+    }
+    assert!(yellow_own >= 1);
+}
+
+#[tokio::test]
+async fn actions_the_cpu_plays_for_a_person_who_left_say_away() {
+    let server = spawn_server_with(|_| {}).await;
+    let (_code, mut host, guest) = support::two_player_room(&server, json!({})).await;
+    host.send(json!({"t": "start"})).await;
+    host.recv_until(|m| m["t"] == "game").await;
+    guest.close().await;
+    host.recv_until(|m| m["t"] == "room" && m["room"]["seats"]["red"]["connected"] == false)
+        .await;
+    // The host plays yellow; red's turns are played by the CPU after the grace period.
+    let mut red_turns = 0;
+    while red_turns < 2 {
+        let game = host.game.clone().expect("a game is on");
+        let (phase, seat, _) = turn_of(&game);
+        assert_ne!(phase, "over");
+        if seat == "yellow" {
+            host.send(next_request(&game)).await;
+        }
+        let action = host.recv_until(|m| m["t"] == "action").await;
+        assert_eq!(action["seat"], seat.as_str(), "{action}");
+        if seat == "red" {
+            assert_eq!(stand_in(&action), Some("away"), "{action}");
+            if turn_passed(&action, "red") {
+                red_turns += 1;
+            }
+        } else {
+            assert_eq!(stand_in(&action), None, "{action}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_person_who_left_is_stood_in_for_as_away_when_the_grace_period_ends_before_the_clock() {
+    // A 60-second clock lasts 6 s here; the grace period is 300 ms.
+    let server = spawn_server_with(|c| c.clock_second_ms = 100).await;
+    let (_code, mut host, guest) = support::two_player_room(&server, json!({"clock": 60})).await;
+    host.send(json!({"t": "start"})).await;
+    host.recv_until(|m| m["t"] == "game").await;
+    guest.close().await;
+    host.recv_until(|m| m["t"] == "room" && m["room"]["seats"]["red"]["connected"] == false)
+        .await;
+    loop {
+        let game = host.game.clone().expect("a game is on");
+        let (phase, seat, _) = turn_of(&game);
+        assert_ne!(phase, "over");
+        if seat == "yellow" {
+            host.send(next_request(&game)).await;
+        }
+        let action = host.recv_until(|m| m["t"] == "action").await;
+        if action["seat"] == "red" {
+            assert_eq!(stand_in(&action), Some("away"), "{action}");
+            if turn_passed(&action, "red") {
+                break;
+            }
+        } else {
+            assert_eq!(stand_in(&action), None, "{action}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_cpu_seats_actions_carry_no_stand_in() {
+    let (_server, mut host) = host_and_cpu().await;
+    host.send(json!({"t": "start"})).await;
+    host.recv_until(|m| m["t"] == "game").await;
+    let mut cpu_actions = 0;
+    while cpu_actions < 5 {
+        let game = host.game.clone().expect("a game is on");
+        let (phase, seat, _) = turn_of(&game);
+        assert_ne!(phase, "over");
+        if seat == "yellow" {
+            host.send(next_request(&game)).await;
+        }
+        let action = host.recv_until(|m| m["t"] == "action").await;
+        assert_eq!(stand_in(&action), None, "{action}");
+        if action["seat"] == "red" {
+            cpu_actions += 1;
+        }
+    }
+}
