@@ -17,10 +17,11 @@ export function launch() {
 /**
  * A person on their own device (a fresh browser context) with `path` open and the page ready;
  * `errors` collects every console error and uncaught exception. `pace` is the table's speed (0:
- * every event shown at once, as whole games played in tests want; 1: as people see it).
+ * every event shown at once, as whole games played in tests want; 1: as people see it); other
+ * `options` are the browser context's (a locale, a viewport).
  */
-export async function person(browser, path = '/', { pace = 0 } = {}) {
-  const context = await browser.newContext({ acceptDownloads: true });
+export async function person(browser, path = '/', { pace = 0, ...options } = {}) {
+  const context = await browser.newContext({ acceptDownloads: true, ...options });
   // Whole games are played here: every throw and move is shown at once, in order.
   await context.addInitScript((value) => localStorage.setItem('ludo.pace', String(value)), pace);
   const page = await context.newPage();
@@ -41,3 +42,36 @@ export async function step(page) {
 
 /** Whether the page shows a game that is over (its end screen). */
 export const over = async (page) => page.isVisible('#end');
+
+/**
+ * A page in `context` whose saved hot-seat game is `position`, resumed, shown as people see it
+ * (pace 1), with moves that have no choice left to the person unless `autoplay`.
+ */
+export async function resume(context, position, { autoplay = false, path = '/?cpu-delay=0',
+  players = { yellow: 'human', red: 'human' } } = {}) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url + path);
+  await page.waitForSelector('body[data-ready=true]');
+  await page.evaluate(({ game, autoplay }) => {
+    localStorage.setItem('ludo.local.v1', JSON.stringify(game));
+    localStorage.setItem('ludo.autoplay', autoplay ? 'yes' : 'no');
+  }, { game: { position, players, log: [] }, autoplay });
+  await page.reload();
+  await page.waitForSelector('body[data-ready=true]');
+  await page.click('#resume');
+  return { page, errors };
+}
+
+/** Yellow to move with a throw of `roll` (3), its pieces `yellow`, red's `red`. */
+export function yellowToMove(from, red, roll = [3], rest = ['base', 'base', 'base']) {
+  return {
+    rules: 'qdan',
+    seats: ['yellow', 'red'],
+    pieces: { yellow: [from, ...rest], red: [red, 'base', 'base', 'base'] },
+    // A six is qdan's bonus throw.
+    turn: { seat: 'yellow', phase: 'move', roll, bonus_streak: roll.includes(6) ? 1 : 0, throws: 1 },
+  };
+}

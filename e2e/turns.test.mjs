@@ -2,43 +2,12 @@
 // board and in the log, and nothing moves when reduced motion is asked for.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, url } from './browser.mjs';
+import { launch, resume, url, yellowToMove } from './browser.mjs';
 
 const browser = await launch();
 after(() => browser.close());
 
-/**
- * A page whose saved hot-seat game is `position`, resumed, shown as people see it (pace 1), with
- * moves that have no choice left to the person unless `autoplay`.
- */
-export async function resume(context, position, { autoplay = false, path = '/?cpu-delay=0' } = {}) {
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(url + path);
-  await page.waitForSelector('body[data-ready=true]');
-  await page.evaluate(({ game, autoplay }) => {
-    localStorage.setItem('ludo.local.v1', JSON.stringify(game));
-    localStorage.setItem('ludo.autoplay', autoplay ? 'yes' : 'no');
-  }, { game: { position, players: { yellow: 'human', red: 'human' }, log: [] }, autoplay });
-  await page.reload();
-  await page.waitForSelector('body[data-ready=true]');
-  await page.click('#resume');
-  return { page, errors };
-}
-
-/** Yellow to move with a throw of 3, its piece 0 at `from`, red's piece 0 at `red`. */
-export function yellowToMove(from, red, roll = [3]) {
-  return {
-    rules: 'qdan',
-    seats: ['yellow', 'red'],
-    pieces: { yellow: [from, 'base', 'base', 'base'], red: [red, 'base', 'base', 'base'] },
-    turn: { seat: 'yellow', phase: 'move', roll, bonus_streak: 0, throws: 1 },
-  };
-}
-
-test('a throw rolls the dice in the thrower's base, two dice for the Vietnamese rules', async () => {
+test("a throw rolls the dice in the thrower's base, two dice for the Vietnamese rules", async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(`${url}/?cpu-delay=0`);
@@ -47,7 +16,7 @@ test('a throw rolls the dice in the thrower's base, two dice for the Vietnamese 
   await page.selectOption('#hot-seat select[name=people]', '2');
   await page.click('#hot-seat button[type=submit]');
   await page.click('#roll');
-  assert.ok(await page.$('#die.rolling[data-seat="yellow"]'), 'the dice roll first, in yellow's base');
+  assert.ok(await page.$('#die.rolling[data-seat="yellow"]'), "the dice roll first, in yellow's base");
   await page.waitForSelector('#die[data-values*=","]');
   const shown = (await page.getAttribute('#die', 'data-values')).split(',').map(Number);
   assert.equal(shown.length, 2);

@@ -19,8 +19,9 @@ pub struct Config {
     /// The log filter, e.g. `info` or `ludo_server=debug` (`RUST_LOG` syntax).
     #[arg(long, env = "LUDO_LOG", default_value = "info")]
     pub log: String,
-    /// Milliseconds a CPU player waits before it acts, so people can follow.
-    #[arg(long, env = "LUDO_CPU_DELAY_MS", default_value_t = 700)]
+    /// Milliseconds a CPU player waits before it acts: about as long as the web client takes to
+    /// show a throw or a move, so people can follow.
+    #[arg(long, env = "LUDO_CPU_DELAY_MS", default_value_t = 1000)]
     pub cpu_delay_ms: u64,
     /// Milliseconds the CPU waits on the turn of a person who left before playing for them.
     #[arg(long, env = "LUDO_GRACE_MS", default_value_t = 8000)]

@@ -1,7 +1,7 @@
-// What makes a turn easy to follow: the dice rolling, the moved piece walking its path square by
-// square, a ring where a piece was captured or came home. Nothing moves when the person asked
-// their system for reduced motion; the board itself is always drawn from the position first, so
-// an animation cut short by the next action leaves nothing behind.
+// What makes a move easy to follow: the moved piece walking its path square by square, captured
+// pieces going home, a ring where a piece was captured or came home. (The dice roll in dice.js.)
+// Nothing moves when the person asked their system for reduced motion; the board itself is always
+// drawn from the position first, so an animation cut short leaves nothing behind.
 
 import { centreOf, pathOf } from './board.js';
 

@@ -8,7 +8,8 @@ import { optionLabel, ordered, valueLabel } from './options.js';
 const SVG = 'http://www.w3.org/2000/svg';
 export const COLOURS = ['yellow', 'blue', 'red', 'green'];
 const FILL = { yellow: '#f2c200', blue: '#1f6fd1', red: '#d3322f', green: '#1c9a4b' };
-const MARK = { yellow: '○', blue: '□', red: '△', green: '✚' };
+/** The owner marks that tell the seats apart without colour. */
+export const MARK = { yellow: '○', blue: '□', red: '△', green: '✚' };
 const CELL = 40;
 
 /** Turns a grid cell (or a point, with `size` 15) a quarter clockwise round the board. */
@@ -150,6 +151,7 @@ function drawBases(svg, layout, seats, t, marks) {
     const yard = el('rect', { x: (c0 + inset) * CELL, y: (r0 + inset) * CELL,
       width: (c1 - c0 + 1 - 2 * inset) * CELL, height: (r1 - r0 + 1 - 2 * inset) * CELL,
       fill: '#fff', rx: 8 }, svg);
+    yard.setAttribute('role', 'img');
     yard.setAttribute('aria-label', t(`seat.${colour}`));
     // The seat's mark in the yard, faint: between the spots of a square yard, behind the row of
     // spots of a flat one.
@@ -207,8 +209,8 @@ function drawCentre(svg, layout) {
   });
 }
 
-/** The smallest tap target, in CSS pixels, for anything a finger picks on the board. */
-const TARGET_PX = 44;
+/** The tap target, in CSS pixels, of anything a finger picks on the board: above the 44 px minimum. */
+const TARGET_PX = 48;
 
 /** SVG units in one CSS pixel of the board as it is shown (1 while it is not shown). */
 function unitsPerPixel(svg, width) {
@@ -280,11 +282,17 @@ export function drawBoard(svg, position, geometry, how = {}) {
   // The pieces that can move are drawn last, on top, so nothing covers them.
   drawn.sort((a, b) => Number(Boolean(a.target)) - Number(Boolean(b.target)));
   const centres = new Map(drawn.map((d) => [`${d.p.colour}/${d.p.index}`, d]));
+  const hits = [];
   for (const d of drawn) {
     const role = !d.target ? 'still' : d.target.pieces[0] === d.p.index ? 'target' : 'same';
-    const group = role === 'target'
-      ? d.target.pieces.map((i) => centres.get(`${d.p.colour}/${i}`)) : [];
-    drawPiece(svg, layout, d, role, group, d.target?.move, { onPick, onPreview, t });
+    if (role === 'target' && onPick) {
+      hits.push(hitArea(d.target.pieces.map((i) => centres.get(`${d.p.colour}/${i}`)), d.p.index, layout));
+    }
+  }
+  drawHits(svg, hits, onPick);
+  for (const d of drawn) {
+    const role = !d.target ? 'still' : d.target.pieces[0] === d.p.index ? 'target' : 'same';
+    drawPiece(svg, layout, d, role, d.target?.move, { onPick, onPreview, t });
   }
   return layout;
 }
@@ -300,11 +308,41 @@ function placeText(layout, progress, t) {
 let touching = false;
 
 /**
- * One piece. A `target` answers for every piece making its move (`group`, with their centres):
- * its hit area covers them all and is at least 44 CSS px across. A piece of the `same` move is
- * outlined but left to its target; a `still` piece is only described.
+ * The hit area of a target: a circle round the pieces making its move (`group`, with their
+ * centres), at least 48 CSS px across.
  */
-function drawPiece(svg, layout, { p, centre: [cx, cy], radius }, role, group, move, how) {
+function hitArea(group, piece, layout) {
+  const x = group.reduce((s, d) => s + d.centre[0], 0) / group.length;
+  const y = group.reduce((s, d) => s + d.centre[1], 0) / group.length;
+  const reach = Math.max(...group.map((d) => Math.hypot(d.centre[0] - x, d.centre[1] - y) + d.radius));
+  return { piece, x, y, r: Math.max(reach, (TARGET_PX / 2) * layout.unitsPerPixel) };
+}
+
+/**
+ * The hit areas, under every piece: a piece itself always answers for itself, and a tap beside
+ * the pieces goes to the nearest target whose area it falls in, so targets on neighbouring
+ * squares share the space between them fairly.
+ */
+function drawHits(svg, hits, onPick) {
+  if (!hits.length) return;
+  const layer = el('g', { class: 'hits' }, svg);
+  for (const hit of hits) {
+    const circle = el('circle', { cx: hit.x, cy: hit.y, r: hit.r, class: 'hit', 'data-piece': hit.piece }, layer);
+    circle.addEventListener('pointerdown', (e) => { touching = e.pointerType === 'touch'; });
+    circle.addEventListener('click', (e) => {
+      const point = new DOMPoint(e.clientX, e.clientY).matrixTransform(svg.getScreenCTM().inverse());
+      const nearest = hits.reduce((best, h) => (Math.hypot(h.x - point.x, h.y - point.y)
+        < Math.hypot(best.x - point.x, best.y - point.y) ? h : best));
+      onPick(nearest.piece, touching);
+    });
+  }
+}
+
+/**
+ * One piece. A `target` answers for every piece making its move; a piece of the `same` move is
+ * outlined but left to its target (its hit area covers it); a `still` piece is only described.
+ */
+function drawPiece(svg, layout, { p, centre: [cx, cy], radius }, role, move, how) {
   const { colour, index, progress } = p;
   const { onPick, onPreview, t } = how;
   const offered = role !== 'still';
@@ -321,13 +359,6 @@ function drawPiece(svg, layout, { p, centre: [cx, cy], radius }, role, group, mo
     g.setAttribute('aria-label', t('piece.at', { ...names, where: placeText(layout, progress, t) }));
     return;
   }
-  // The hit area: round the pieces of the move, never under 44 CSS px across.
-  const hx = group.reduce((s, d) => s + d.centre[0], 0) / group.length;
-  const hy = group.reduce((s, d) => s + d.centre[1], 0) / group.length;
-  const reach = Math.max(...group.map((d) => Math.hypot(d.centre[0] - hx, d.centre[1] - hy) + d.radius));
-  const hit = el('circle', { cx: hx, cy: hy, r: Math.max(reach, (TARGET_PX / 2) * layout.unitsPerPixel),
-    class: 'hit' }, g);
-  g.insertBefore(hit, g.firstChild);
   g.setAttribute('tabindex', '0');
   g.setAttribute('role', 'button');
   g.setAttribute('aria-label', t('piece.move', { ...names, to: placeText(layout, move.to, t) }));

@@ -44,6 +44,7 @@ export class LocalGame {
       // With one person at the table the game speaks to them; in hot-seat games, to each seat.
       you: people.length === 1 ? people[0] : null,
       name: (seat) => this.playerName(seat),
+      cpu: (seat) => (game.players[seat] === 'human' ? null : game.players[seat]),
       clockMs: null,
     }, { roll: () => this.roll(), move: (piece) => this.move(piece) });
     this.table.onIdle = () => this.cpuLater();

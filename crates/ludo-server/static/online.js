@@ -78,6 +78,10 @@ export class OnlineRoom {
       controls: (seat) => seat === room.mySeat(),
       get you() { return room.mySeat() ?? null; },
       name: (seat) => room.occupantName(seat),
+      cpu: (seat) => {
+        const occupant = room.room?.seats[seat]?.occupant;
+        return occupant?.kind === 'cpu' ? occupant.level : null;
+      },
       away: (seat) => room.room?.seats[seat]?.connected === false,
       get clockMs() { return room.room?.settings.clock ? room.room.settings.clock * 1000 : null; },
     }, {
@@ -98,6 +102,7 @@ export class OnlineRoom {
     };
     this.socket.onmessage = (event) => this.receive(JSON.parse(event.data));
     this.socket.onclose = () => {
+      this.view.connection.classList.remove('ok');
       this.view.connection.textContent = this.view.t('online.reconnecting');
       const wait = Math.min(5000, 300 * 2 ** this.retry++);
       setTimeout(() => this.connect(), wait);
@@ -129,6 +134,7 @@ export class OnlineRoom {
         this.room = message.room;
         this.game = message.game;
         this.view.connection.textContent = this.view.t('online.connected');
+        this.view.connection.classList.add('ok');
         if (this.game) this.table.reset(stateOf(this.game));
         break;
       case 'room':
@@ -217,6 +223,7 @@ export class OnlineRoom {
     document.body.classList.toggle('in-game', Boolean(this.game));
     document.body.classList.toggle('playing', Boolean(playing));
     this.drawSeats(playing);
+    this.view.board.closest('.table')?.classList.toggle('waiting', !this.game);
     if (!this.game) {
       this.view.status.textContent = t('online.waiting');
       this.view.roll.disabled = true;

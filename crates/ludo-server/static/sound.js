@@ -11,8 +11,12 @@ let unlocked = false;
 /** Starts the audio context on the person's first interaction, never before. */
 function unlock() {
   unlocked = true;
-  if (!context && globalThis.AudioContext) context = new AudioContext();
-  context?.resume?.();
+  try {
+    if (!context && globalThis.AudioContext) context = new AudioContext();
+    context?.resume?.();
+  } catch {
+    // No audio here: the game is played in silence.
+  }
 }
 for (const type of ['pointerdown', 'keydown']) addEventListener(type, unlock, { capture: true, once: false });
 

@@ -9,7 +9,7 @@
 // The table decides no rule: what can be played comes from the engine or the server, and a
 // choice is handed back through `act`.
 
-import { drawBoard, drawPreview, drawRulesInForce } from './board.js';
+import { MARK, drawBoard, drawPreview, drawRulesInForce } from './board.js';
 import { drawDice, rollDice } from './dice.js';
 import { reducedMotion, showMove, STEP_MS } from './animate.js';
 import { byCpu, drawLog, moveLine, throwOutcome } from './turnlog.js';
@@ -32,11 +32,13 @@ const ROLL_MS = 450;
 /** How long a throw's result shows before anything else happens. */
 const LANDED_MS = 550;
 /** How long "4 — no move" shows before the turn passes. */
-const NO_MOVE_MS = 1200;
+const NO_MOVE_MS = 1000;
 /** The pause after a move. */
 const MOVED_MS = 250;
 /** How long a move that plays itself shows where it goes first. */
 const AUTOPLAY_MS = 700;
+/** How long a notice stays over the board, unless the person acts first. */
+const NOTICE_MS = 8000;
 /** Events waiting beyond this many are shown at once, without animation. */
 const BACKLOG = 3;
 
@@ -93,7 +95,8 @@ export class Table {
     this.caches = new Map();
     this.spoken = [];
     view.roll.onclick = () => this.throwPressed();
-    addEventListener('visibilitychange', () => {
+    view.notice.onclick = () => this.clearNotice();
+    document.addEventListener('visibilitychange', () => {
       if (!document.hidden) document.title = view.t('title');
     });
   }
@@ -109,6 +112,7 @@ export class Table {
     this.queue = [];
     this.running = false;
     this.pending = false;
+    this.standingIn = null;
     this.state = state;
     this.latest = state;
     this.lines = [...lines];
@@ -154,6 +158,8 @@ export class Table {
     this.pending = false;
     this.view.notice.textContent = text;
     this.view.notice.hidden = !text;
+    clearTimeout(this.noticeTimer);
+    this.noticeTimer = setTimeout(() => this.clearNotice(), NOTICE_MS);
     if (text) this.view.announce(text);
     if (!this.running) this.render({ interactive: true });
   }
@@ -191,6 +197,8 @@ export class Table {
   /** Takes an event in without showing it: its result, its log lines, its dice. */
   apply(event) {
     this.state = event.after;
+    // The CPU plays the rest of a turn it stood in for: the person's controls wait for the next.
+    this.standingIn = event.standIn ? event.seat : null;
     this.shownLines += event.lines.length;
     this.spoken.push(...(event.lines.length ? event.lines.map((l) => l.text)
       : [this.throwWords(event.seat, event.dice)]));
@@ -247,7 +255,8 @@ export class Table {
     this.shownLines += event.lines.length;
     drawLog(this.view.log, this.lines.slice(0, this.shownLines));
     this.view.announce(event.lines.map((l) => l.text).join('. '));
-    this.holdUntil = performance.now() + MOVED_MS * PACE;
+    // The piece rests on its square (a capture or a finish ringed) before anything else happens.
+    await wait(MOVED_MS * PACE);
   }
 
   /** The latest state is on screen and nothing waits: the person may act. */
@@ -261,7 +270,7 @@ export class Table {
     if (!first) return;
     const p = state.position;
     const over = p.turn.phase === 'over';
-    const yours = !over && this.who.controls(p.turn.seat);
+    const yours = !over && this.plays(p.turn.seat);
     if (yours && this.turnSeat !== p.turn.seat && this.who.you) {
       sound.play('turn');
       this.tellHidden();
@@ -279,7 +288,7 @@ export class Table {
   autoplay(state) {
     clearTimeout(this.autoplayTimer);
     const p = state.position;
-    if (p.turn.phase !== 'move' || !this.who.controls(p.turn.seat) || !autoplayOn()) return;
+    if (p.turn.phase !== 'move' || !this.plays(p.turn.seat) || !autoplayOn()) return;
     const moves = distinctMoves(state.legal);
     if (moves.length !== 1) return;
     this.autoplaying = state;
@@ -308,10 +317,15 @@ export class Table {
 
   // --- the person's choices -------------------------------------------------------------------
 
+  /** Whether the person on this device plays `seat` now (not while the CPU finishes their turn). */
+  plays(seat) {
+    return this.who.controls(seat) && this.standingIn !== seat;
+  }
+
   canThrow() {
     const p = this.state?.position;
     return Boolean(p) && !this.running && !this.pending && !this.queue.length
-      && ['roll', 'rolloff'].includes(p.turn.phase) && this.who.controls(p.turn.seat);
+      && ['roll', 'rolloff'].includes(p.turn.phase) && this.plays(p.turn.seat);
   }
 
   throwPressed() {
@@ -334,7 +348,7 @@ export class Table {
 
   pick(piece) {
     const p = this.state.position;
-    if (this.running || this.pending || p.turn.phase !== 'move' || !this.who.controls(p.turn.seat)) return;
+    if (this.running || this.pending || p.turn.phase !== 'move' || !this.plays(p.turn.seat)) return;
     this.tapped = null;
     this.autoplaying = null;
     this.clearNotice();
@@ -381,7 +395,7 @@ export class Table {
     const { geometry } = this.numbers(p);
     const over = p.turn.phase === 'over';
     const seat = diceSeat ?? p.turn.seat;
-    const mine = interactive && !over && !this.pending && !this.queue.length && this.who.controls(p.turn.seat);
+    const mine = interactive && !over && !this.pending && !this.queue.length && this.plays(p.turn.seat);
     const choosing = mine && p.turn.phase === 'move' && this.autoplaying !== state;
     this.layout = drawBoard(this.view.board, p, geometry, {
       legal: choosing ? state.legal : [],
@@ -405,7 +419,8 @@ export class Table {
     this.view.status.classList.toggle('yours', mine);
     this.drawPlayers(p, seat, state.deadline);
     drawLog(this.view.log, this.lines.slice(0, this.shownLines));
-    this.drawEnd(p);
+    // The end shows once the last move has been seen, never under it.
+    this.drawEnd(p, over && interactive && !this.running);
     if (interactive) followFocus(this.view.board, this.view.roll);
     return this.layout;
   }
@@ -420,26 +435,45 @@ export class Table {
       li.className = `seat-${seat}`;
       if (!over && seat === active) li.classList.add('active');
       if (p.done?.includes(seat)) li.classList.add('done');
+      // The seat's colour is its chip's edge; its mark and who plays it are the words, in full
+      // for screen readers.
       const name = document.createElement('span');
       name.className = 'who';
-      name.textContent = `${t(`seat.${seat}`)} ${this.who.name(seat)}`;
-      li.append(name);
+      // A CPU is named by its level, with "CPU" beside it, so narrow chips keep the level.
+      const level = this.who.cpu?.(seat);
+      const player = level ? t(`level.${level}`) : this.who.name(seat);
+      const mark = document.createElement('span');
+      mark.setAttribute('aria-hidden', 'true');
+      mark.textContent = player ? `${MARK[seat]} ` : '';
+      const colour = document.createElement('span');
+      colour.className = player ? 'visually-hidden' : '';
+      colour.textContent = `${t(`seat.${seat}`)} `;
+      name.append(mark, colour, player);
+      const meta = document.createElement('span');
+      meta.className = 'meta';
+      li.append(name, meta);
       if (seat === this.who.you) {
         li.classList.add('you');
         const badge = document.createElement('span');
         badge.className = 'badge';
         badge.textContent = t('you');
-        li.append(badge);
+        meta.append(badge);
+      }
+      if (level) {
+        const tag = document.createElement('span');
+        tag.className = 'cpu-tag';
+        tag.textContent = t('cpu');
+        meta.append(tag);
       }
       if (this.who.away?.(seat)) {
         const away = document.createElement('span');
         away.className = 'away';
         away.textContent = t('online.away');
-        li.append(away);
+        meta.append(away);
       }
       const clock = document.createElement('span');
       clock.className = 'seat-clock';
-      li.append(clock);
+      meta.append(clock);
       return li;
     });
     this.view.players.replaceChildren(...items);
@@ -451,11 +485,11 @@ export class Table {
   }
 
   /** At the end: the words for the person, and the places with "you" marked. */
-  drawEnd(p) {
-    const over = p.turn.phase === 'over';
-    this.view.end.hidden = !over;
-    drawPlaces(this.view.places, p, (seat) => this.who.name(seat), this.view.t, this.who.you);
-    if (over) this.view.end.querySelector('h2').textContent = this.endWords(p);
+  drawEnd(p, shown) {
+    this.view.end.hidden = !shown;
+    drawPlaces(this.view.places, shown ? p : { ...p, turn: { ...p.turn, phase: 'roll' } },
+      (seat) => this.who.name(seat), this.view.t, this.who.you);
+    if (shown) this.view.end.querySelector('h2').textContent = this.endWords(p);
   }
 
   // --- words ----------------------------------------------------------------------------------
@@ -479,9 +513,9 @@ export class Table {
     if (p.turn.phase === 'over') return this.endWords(p);
     const seat = p.turn.seat;
     const phase = p.turn.phase;
-    if (this.who.controls(seat) && this.autoplaying === this.state && phase === 'move') return t('status.autoplay');
-    if (this.who.controls(seat) && seat === this.who.you) return t(`status.you.${phase}`);
-    if (this.who.controls(seat)) return t(`status.hot.${phase}`, { seat: t(`seat.${seat}`) });
+    if (this.plays(seat) && this.autoplaying === this.state && phase === 'move') return t('status.autoplay');
+    if (this.plays(seat) && seat === this.who.you) return t(`status.you.${phase}`);
+    if (this.plays(seat)) return t(`status.hot.${phase}`, { seat: t(`seat.${seat}`) });
     const roll = phase === 'move' && p.turn.roll ? ` (${p.turn.roll.join(' + ')})` : '';
     return t(`turn.${phase}`, { seat: t(`seat.${seat}`) }) + roll;
   }

@@ -25,7 +25,9 @@ async fn the_web_client_passes_its_browser_tests() {
     // Screenshots of every board go where LUDO_SHOTS says, else to a temporary directory.
     let shots = std::env::var_os("LUDO_SHOTS")
         .unwrap_or_else(|| std::env::temp_dir().join("ludo-shots").into_os_string());
-    let server = support::spawn_server().await;
+    // A clock second of 200 ms: a 30-second turn clock runs out in 6 s, long enough to see it
+    // count down and short enough to see it run out.
+    let server = support::spawn_server_with(|config| config.clock_second_ms = 200).await;
     let url = format!("http://{}", server.addr);
     let output = tokio::process::Command::new("node")
         .arg("--test")

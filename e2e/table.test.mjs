@@ -1,0 +1,367 @@
+// Playing a game as a person sees it, in a real Chromium: one timeline (the dice land and the
+// result shows before the turn passes, "no move" is said), "you" everywhere, a clock that ticks
+// and says when the CPU played for you, refusals shown translated by the control that caused
+// them, targets made for fingers, single moves playing themselves, sound that waits for the
+// person, a hidden tab told it is their turn, the horse board's numbered home cells, no serious
+// accessibility violation, and screenshots of every screen at three sizes.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { launch, person, resume, url, yellowToMove } from './browser.mjs';
+
+const shots = process.env.LUDO_SHOTS ?? '/tmp/ludo-shots';
+mkdirSync(shots, { recursive: true });
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+const browser = await launch();
+after(() => browser.close());
+
+const SEATS = { 'yellow ○': 'yellow', 'blue □': 'blue', 'red △': 'red', 'green ✚': 'green' };
+
+/** Axe-core's serious and critical violations on the page as it is now. */
+async function accessibilityViolations(page) {
+  await page.addScriptTag({ path: axePath });
+  const result = await page.evaluate(() => globalThis.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations.filter((v) => ['serious', 'critical'].includes(v.impact))
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** The words of the page's language for `key`, from its own tables. */
+const words = (page, key) => page.evaluate(async (k) => (await import('/i18n.js')).t(k), key);
+
+test('the status, the highlighted seat and the dice change together, only once a throw has landed', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${url}/`);
+  await page.waitForSelector('body[data-ready=true]');
+  await page.selectOption('select[name=level]', 'random');
+  await page.click('#vs-cpu button[type=submit]');
+  await page.evaluate(() => {
+    globalThis.seen = [];
+    const snap = () => {
+      const die = document.querySelector('#die');
+      globalThis.seen.push({
+        at: performance.now(),
+        status: document.querySelector('#status').textContent,
+        dieSeat: die?.dataset.seat ?? null,
+        dieValues: die?.dataset.values ?? '',
+        rolling: die?.classList.contains('rolling') ?? false,
+        active: document.querySelector('#players li.active')?.dataset.seat ?? null,
+      });
+    };
+    new MutationObserver(snap).observe(document.querySelector('#play'),
+      { childList: true, subtree: true, characterData: true, attributes: true });
+    snap();
+  });
+  const until = Date.now() + 14000;
+  while (Date.now() < until) {
+    if (await page.isEnabled('#roll')) await page.click('#roll').catch(() => {});
+    const legal = await page.$('.piece.legal');
+    if (legal) await legal.click().catch(() => {});
+    await page.waitForTimeout(100);
+  }
+  const seen = await page.evaluate(() => globalThis.seen);
+  assert.ok(seen.length > 50, `states seen: ${seen.length}`);
+  for (const s of seen) {
+    if (s.dieSeat && s.active) assert.equal(s.dieSeat, s.active, `the dice are in the highlighted seat's base: ${JSON.stringify(s)}`);
+    const named = Object.entries(SEATS).find(([name]) => s.status.startsWith(`${name} to `));
+    if (named && s.active) assert.equal(named[1], s.active, `the status names the highlighted seat: ${JSON.stringify(s)}`);
+  }
+  // Whenever the turn passes from one seat to another, that seat's dice had landed and shown.
+  let passes = 0;
+  for (let i = 1; i < seen.length; i++) {
+    const [was, now] = [seen[i - 1].active, seen[i].active];
+    if (!was || !now || was === now) continue;
+    passes++;
+    let j = i - 1;
+    while (j > 0 && seen[j - 1].active === was) j--;
+    const landed = seen.slice(j, i).some((s) => s.dieSeat === was && s.dieValues && !s.rolling);
+    assert.ok(landed, `${was}'s throw showed before ${now}'s turn`);
+  }
+  assert.ok(passes >= 3, `the turn passed ${passes} times`);
+  // A throw with no move says so, long enough to read, before the turn passes.
+  const noMove = seen.findIndex((s) => /— no move/.test(s.status));
+  assert.ok(noMove >= 0, 'a throw with no move is said');
+  const next = seen.findIndex((s, i) => i > noMove && s.active !== seen[noMove].active);
+  if (next > 0) {
+    const shown = seen[next].at - seen[noMove].at;
+    assert.ok(shown >= 900, `"no move" shows for ${shown.toFixed(0)} ms`);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a turn clock counts down on the seat, warns, and says when the CPU played the turn', async () => {
+  // The test server runs a clock second in 200 ms: a 30 s clock lasts 6 s.
+  const host = await person(browser, '/', { viewport: { width: 360, height: 640 } });
+  await host.page.fill('#friends input[name=name]', 'Ana');
+  await host.page.selectOption('#friends select[name=clock]', '30');
+  await host.page.click('#friends button[type=submit]');
+  await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
+  await host.page.waitForSelector('#seats li button');
+  await host.page.click('#seats li:nth-child(1) button');
+  await host.page.waitForFunction(() => document.querySelector('#seats li').textContent.includes('Ana'));
+  await host.page.click('#seats li:nth-child(3) button:has-text("Add a CPU")');
+  await host.page.waitForSelector('#start:not([disabled])');
+  await host.page.click('#start');
+  await host.page.waitForSelector('#players li.active.you .clock-left');
+  const first = Number((await host.page.textContent('#players li.active .clock-left')).split(' ')[0]);
+  await host.page.waitForTimeout(1500);
+  const later = Number((await host.page.textContent('#players li.active .clock-left')).split(' ')[0]);
+  assert.ok(later < first, `the countdown goes down: ${first} s, then ${later} s`);
+  assert.ok(await host.page.$('#players li.active .clock.warning'), 'the last ten seconds warn');
+  await host.page.screenshot({ path: `${shots}/online-clock-360x640-en.png` });
+  // The person does nothing: the clock runs out and the CPU plays for them, said on screen and in
+  // the log.
+  await host.page.waitForSelector('#notice:not([hidden])', { timeout: 15000 });
+  assert.equal(await host.page.textContent('#notice'), 'Time ran out — the CPU played this turn for you.');
+  await host.page.waitForSelector('#log li.by-cpu');
+  assert.match(await host.page.textContent('#log li.by-cpu'), /^yellow ○ .*\(played by the CPU\)$/);
+  await host.page.screenshot({ path: `${shots}/online-ran-out-360x640-en.png` });
+  assert.deepEqual(host.errors, []);
+});
+
+/** Lets every server message through to the page except those `drop` picks. */
+async function filterServer(page, drop) {
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((message) => server.send(message));
+    server.onMessage((message) => {
+      if (!drop(JSON.parse(message))) ws.send(message);
+    });
+  });
+}
+
+test('refusals are shown in the reader’s language by the control that caused them', async () => {
+  const french = { locale: 'fr-FR' };
+  const host = await person(browser, '/', french);
+  await host.page.fill('#friends input[name=name]', 'Ana');
+  await host.page.click('#friends button[type=submit]');
+  await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
+  const link = new URL(host.page.url()).pathname;
+  await host.page.waitForSelector('#seats li button');
+  await host.page.click('#seats li:nth-child(1) button');
+  // A guest whose page misses the table's changes offers a seat that is no longer free.
+  const guest = await person(browser, '/', french);
+  await filterServer(guest.page, (m) => m.t === 'room');
+  await guest.page.goto(url + link);
+  await guest.page.waitForSelector('#seats li:nth-child(3) button');
+  // The host puts a CPU in red's seat (the second button there).
+  await host.page.click('#seats li:nth-child(3) button >> nth=1');
+  await host.page.waitForFunction(() => document.querySelectorAll('#seats li:nth-child(3) button').length === 1);
+  await guest.page.click('#seats li:nth-child(3) button:first-of-type');
+  await guest.page.waitForSelector('#lobby-notice:not(:empty)');
+  const taken = await words(guest.page, 'refusal.seat_taken');
+  assert.equal(await guest.page.textContent('#lobby-notice'), taken);
+  assert.notEqual(taken, 'Someone already sits there.', 'not English');
+  // A second tab of the host's that missed a throw: its own throw is refused, said by the dice.
+  const tab = await host.page.context().newPage();
+  await filterServer(tab, (m) => m.t === 'action');
+  await tab.goto(url + link);
+  await tab.waitForSelector('body[data-ready=true]');
+  await host.page.click('#start');
+  await tab.waitForSelector('#roll:not([disabled])');
+  await host.page.click('#roll');
+  await host.page.waitForSelector('#log li, #die[data-values]:not([data-values=""])');
+  await tab.click('#roll');
+  await tab.waitForSelector('#notice:not([hidden])');
+  const notice = await tab.textContent('#notice');
+  const refusals = await Promise.all(['refusal.stale_version', 'refusal.not_your_turn', 'refusal.illegal_move']
+    .map((key) => words(tab, key)));
+  assert.ok(refusals.includes(notice), `a translated refusal: ${notice}`);
+  assert.ok(!/[a-z]+_[a-z]+|the game is at version/.test(notice), 'no code and no server English');
+  // The notice sits right under the board, by the dice that caused it.
+  const [board, box] = [await tab.$eval('#board', (b) => b.getBoundingClientRect().bottom),
+    await tab.$eval('#notice', (n) => n.getBoundingClientRect().top)];
+  assert.ok(box - board < 20, 'the notice is by the board');
+  assert.deepEqual([...host.errors, ...guest.errors], []);
+});
+
+test('a move with no choice plays itself after showing where it goes', async () => {
+  const context = await browser.newContext();
+  const { page, errors } = await resume(context, yellowToMove(20, 'base'), { autoplay: true });
+  assert.equal(await page.$$eval('.piece.legal', (p) => p.length), 0, 'nothing to tap');
+  assert.ok(await page.$('#board .preview'), 'the destination is previewed');
+  assert.equal(await page.textContent('#status'), 'Your only move — it plays itself');
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ludo.local.v1')).position.pieces.yellow[0] === 23);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('on a phone every target is 44 px or more; a first tap previews, a second plays; a tap on the dice throws', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  // A six with two pieces stacked on one square and two in the base: two moves, two targets.
+  const { page, errors } = await resume(context, yellowToMove(20, 'base', [6], [20, 'base', 'base']));
+  assert.equal(await page.$$eval('.piece.legal', (n) => n.length), 2,
+    'the stacked pieces are one target, the base pieces another');
+  const targets = await page.$$eval('#board .hit', (nodes) => nodes.map((n) => {
+    const r = n.getBoundingClientRect();
+    return [r.width, r.height];
+  }));
+  assert.equal(targets.length, 2, 'each target has its hit area');
+  for (const [w, h] of targets) assert.ok(w >= 44 && h >= 44, `a target of ${w}×${h} px`);
+  const saved = () => page.evaluate(() => JSON.parse(localStorage.getItem('ludo.local.v1')).position);
+  const before = await saved();
+  await page.tap('.piece.legal[data-piece="0"]');
+  assert.ok(await page.$('#board .preview'), 'the first tap shows where the piece goes');
+  assert.deepEqual(await saved(), before, 'and plays nothing');
+  await page.tap('.piece.legal[data-piece="0"]');
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ludo.local.v1')).position.pieces.yellow[0] === 26);
+  // A six gives another throw: the dice are a target of their own, the whole base with them.
+  await page.waitForSelector('#die.ready');
+  const die = await page.$eval('#die', (d) => d.getBoundingClientRect());
+  assert.ok(die.width >= 44 && die.height >= 44, `the dice's target is ${die.width}×${die.height} px`);
+  await page.tap('#die');
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ludo.local.v1')).position.turn.throws === 2
+    || JSON.parse(localStorage.getItem('ludo.local.v1')).position.turn.seat === 'red');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('on a 360×640 phone the board, dice, status and latest log line show without scrolling, and the game says "you"', async () => {
+  const context = await browser.newContext({ viewport: { width: 360, height: 640 }, hasTouch: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${url}/?cpu-delay=0`);
+  await page.waitForSelector('body[data-ready=true]');
+  await page.click('#vs-cpu button[type=submit]');
+  assert.equal(await page.textContent('#status'), 'Your turn — throw');
+  assert.equal(await page.textContent('#players li.you .badge'), 'you');
+  assert.equal(await page.textContent('#board .you-label'), 'you');
+  await page.waitForSelector('#log li', { timeout: 20000 }).catch(() => {});
+  for (let i = 0; i < 40 && !(await page.$('#log li')); i++) {
+    if (await page.isEnabled('#roll')) await page.click('#roll');
+    await page.waitForTimeout(200);
+  }
+  const boxes = await page.evaluate(() => Object.fromEntries(['#status', '#board', '#die', '#log li:last-child']
+    .map((s) => [s, document.querySelector(s)?.getBoundingClientRect().bottom ?? null])));
+  for (const [selector, bottom] of Object.entries(boxes)) {
+    assert.ok(bottom !== null && bottom <= 640, `${selector} ends at ${bottom} px`);
+  }
+  assert.equal(await page.evaluate(() => scrollY), 0, 'nothing scrolled');
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 360, `no sideways scrolling (${width}px)`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a hidden tab catches up at once and its title says it is the person’s turn', async () => {
+  const context = await browser.newContext();
+  await context.addInitScript(() => {
+    globalThis.pageHidden = false;
+    Object.defineProperty(Document.prototype, 'hidden', { get: () => globalThis.pageHidden, configurable: true });
+  });
+  const position = { ...yellowToMove(20, 10), turn: { seat: 'red', phase: 'roll', roll: null, bonus_streak: 0, throws: 0 } };
+  const page = await context.newPage();
+  await page.goto(`${url}/?cpu-delay=0`);
+  await page.waitForSelector('body[data-ready=true]');
+  await page.evaluate((game) => localStorage.setItem('ludo.local.v1', JSON.stringify(game)),
+    { position, players: { yellow: 'human', red: 'medium' }, log: [] });
+  await page.reload();
+  await page.waitForSelector('body[data-ready=true]');
+  await page.evaluate(() => { globalThis.pageHidden = true; });
+  const began = Date.now();
+  await page.click('#resume');
+  await page.waitForFunction(() => document.title === 'Your turn — Ludo');
+  assert.ok(Date.now() - began < 1500, `the CPU's turn was caught up in ${Date.now() - began} ms`);
+  await page.evaluate(() => {
+    globalThis.pageHidden = false;
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  assert.equal(await page.title(), 'Ludo');
+  await context.close();
+});
+
+test('sound waits for the first tap, and muting is remembered', async () => {
+  const context = await browser.newContext();
+  await context.addInitScript(() => {
+    globalThis.audioContexts = 0;
+    const Real = globalThis.AudioContext;
+    globalThis.AudioContext = class extends Real {
+      constructor(...args) { super(...args); globalThis.audioContexts++; }
+    };
+  });
+  const page = await context.newPage();
+  await page.goto(`${url}/?cpu-delay=0`);
+  await page.waitForSelector('body[data-ready=true]');
+  assert.equal(await page.evaluate(() => globalThis.audioContexts), 0, 'no audio before the person acts');
+  await page.click('#vs-cpu button[type=submit]');
+  await page.click('#roll');
+  await page.waitForFunction(async () => ((await import('/sound.js')).played.throw ?? 0) >= 1);
+  assert.equal(await page.getAttribute('#sound', 'aria-pressed'), 'true');
+  await page.click('#sound');
+  assert.equal(await page.getAttribute('#sound', 'aria-label'), 'Sound off');
+  await page.reload();
+  await page.waitForSelector('body[data-ready=true]');
+  await page.click('#resume');
+  assert.equal(await page.getAttribute('#sound', 'aria-pressed'), 'false', 'still muted after a reload');
+  const before = await page.evaluate(async () => (await import('/sound.js')).played.throw ?? 0);
+  await page.waitForSelector('#roll:not([disabled])', { timeout: 20000 });
+  await page.click('#roll');
+  await page.waitForTimeout(800);
+  assert.equal(await page.evaluate(async () => (await import('/sound.js')).played.throw ?? 0), before, 'muted: silent');
+  await context.close();
+});
+
+test('the horse board numbers its home cells 1 to 6', async () => {
+  const page = await browser.newPage();
+  await page.goto(`${url}/?cpu-delay=0`);
+  await page.waitForSelector('body[data-ready=true]');
+  await page.selectOption('select[name=preset]', 'vietnamese');
+  await page.selectOption('select[name=opponents]', '1');
+  await page.click('#vs-cpu button[type=submit]');
+  const numbers = await page.$$eval('#board .home-number', (n) => n.map((t) => t.textContent));
+  // Four arms of six cells, each numbered from the track inwards.
+  assert.deepEqual(numbers, Array.from({ length: 4 }, () => ['1', '2', '3', '4', '5', '6']).flat());
+  await page.close();
+});
+
+test('the game, the room and the end screen have no serious accessibility violations, and are photographed', async () => {
+  for (const language of ['en', 'fr']) {
+    for (const [width, height] of [[360, 640], [390, 844], [1280, 800]]) {
+      const context = await browser.newContext({ viewport: { width, height }, locale: language });
+      await context.addInitScript(() => localStorage.setItem('ludo.pace', '1'));
+      const size = `${width}x${height}-${language}`;
+      // The game.
+      const page = await context.newPage();
+      await page.goto(`${url}/?cpu-delay=0`);
+      await page.waitForSelector('body[data-ready=true]');
+      await page.screenshot({ path: `${shots}/home-${size}.png` });
+      await page.click('#vs-cpu button[type=submit]');
+      for (let i = 0; i < 12; i++) {
+        if (await page.isEnabled('#roll')) await page.click('#roll');
+        await page.waitForTimeout(250);
+      }
+      await page.screenshot({ path: `${shots}/game-${size}.png` });
+      if (width === 390) assert.deepEqual(await accessibilityViolations(page), [], `the game (${language})`);
+      // The end: one move from winning (in a context of its own, where no other game is saved).
+      await page.close();
+      const endContext = await browser.newContext({ viewport: { width, height }, locale: language });
+      const end = await resume(endContext, yellowToMove(53, 'base', [3], [56, 56, 56]),
+        { players: { yellow: 'human', red: 'medium' } });
+      await end.page.click('.piece.legal');
+      await end.page.waitForSelector('#end:not([hidden])');
+      assert.equal(await end.page.textContent('#end h2'), await words(end.page, 'end.youWon'));
+      await end.page.screenshot({ path: `${shots}/end-${size}.png`, fullPage: true });
+      if (width === 390) assert.deepEqual(await accessibilityViolations(end.page), [], `the end (${language})`);
+      await endContext.close();
+      // A room before its game.
+      const room = await context.newPage();
+      await room.goto(`${url}/`);
+      await room.waitForSelector('body[data-ready=true]');
+      await room.fill('#friends input[name=name]', 'Ana');
+      await room.click('#friends button[type=submit]');
+      await room.waitForURL(/\/r\/[a-z0-9]+$/);
+      await room.waitForSelector('#seats li button');
+      await room.click('#seats li:nth-child(1) button');
+      await room.waitForSelector('#seats .badge');
+      await room.screenshot({ path: `${shots}/room-${size}.png` });
+      if (width === 390) assert.deepEqual(await accessibilityViolations(room), [], `the room (${language})`);
+      await context.close();
+    }
+  }
+});
