@@ -37,6 +37,10 @@ test('two browsers play an online game from the invitation link to the end', asy
       await guest.page.waitForSelector('body[data-ready=true]');
       await guest.page.waitForFunction(() => /red △: Player$/.test(
         document.querySelector('#seats li:nth-child(3) span')?.textContent ?? ''));
+      // The game's log so far comes back too, from the game's record.
+      await guest.page.waitForFunction(() => document.querySelectorAll('#log li').length >= 10);
+      assert.equal(await guest.page.textContent('#log li:first-child'),
+        await host.page.textContent('#log li:first-child'));
     }
   }
   assert.ok(reloaded, 'the reload happened');

@@ -114,6 +114,7 @@ test('a turn clock counts down on the seat, warns, and says when the CPU played 
   assert.ok(later < first, `the countdown goes down: ${first} s, then ${later} s`);
   assert.ok(await host.page.$('#players li.active .clock.warning'), 'the last ten seconds warn');
   await host.page.screenshot({ path: `${shots}/online-clock-360x640-en.png` });
+  await host.page.waitForFunction(async () => ((await import('/sound.js')).played.warning ?? 0) >= 1);
   // The person does nothing: the clock runs out and the CPU plays for them, said on screen and in
   // the log.
   await host.page.waitForSelector('#notice:not([hidden])', { timeout: 15000 });
@@ -232,6 +233,10 @@ test('on a 360×640 phone the board, dice, status and latest log line show witho
   assert.equal(await page.textContent('#status'), 'Your turn — throw');
   assert.equal(await page.textContent('#players li.you .badge'), 'you');
   assert.equal(await page.textContent('#board .you-label'), 'you');
+  // The dice are a button: Space on them throws.
+  await page.focus('#die');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ludo.local.v1')).actions.length >= 1);
   await page.waitForSelector('#log li', { timeout: 20000 }).catch(() => {});
   for (let i = 0; i < 40 && !(await page.$('#log li')); i++) {
     if (await page.isEnabled('#roll')) await page.click('#roll');

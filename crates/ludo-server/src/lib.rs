@@ -25,8 +25,18 @@ pub use config::Config;
 pub use room::Rooms;
 pub use store::{Backend, RatingChange, SqliteBackend, Store, StoreError};
 
-/// Every file of the web client built into the server: path, content type, bytes, gzipped.
-pub fn assets() -> &'static [(&'static str, &'static str, &'static [u8], &'static [u8])] {
+/// A file of the web client built into the server: path, content type, bytes, gzipped bytes,
+/// Brotli bytes.
+pub type Asset = (
+    &'static str,
+    &'static str,
+    &'static [u8],
+    &'static [u8],
+    &'static [u8],
+);
+
+/// Every file of the web client built into the server.
+pub fn assets() -> &'static [Asset] {
     routes::pages::generated::ASSETS
 }
 

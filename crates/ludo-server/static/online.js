@@ -6,6 +6,7 @@ import { COLOURS } from './board.js';
 import { rememberMe } from './ranked.js';
 import { t } from './i18n.js';
 import { Table } from './table.js';
+import { recordLines } from './turnlog.js';
 
 const DEVICE_KEY = 'ludo.device';
 const NAME_KEY = 'ludo.name';
@@ -133,9 +134,11 @@ export class OnlineRoom {
         rememberMe(message.you);
         this.room = message.room;
         this.game = message.game;
+        this.sameGame = this.gameId === this.game?.id;
+        this.gameId = this.game?.id;
         this.view.connection.textContent = this.view.t('online.connected');
         this.view.connection.classList.add('ok');
-        if (this.game) this.table.reset(stateOf(this.game));
+        if (this.game) this.showGame();
         break;
       case 'room':
         this.room = message.room;
@@ -144,7 +147,9 @@ export class OnlineRoom {
       case 'game':
         // A new game, or the game as it is now after a request on an old state.
         this.game = message.game;
-        this.table.reset(stateOf(this.game));
+        this.sameGame = this.gameId === this.game.id;
+        this.gameId = this.game.id;
+        this.showGame();
         break;
       case 'action':
         this.acted(message);
@@ -160,6 +165,19 @@ export class OnlineRoom {
         break;
     }
     this.drawRoom();
+  }
+
+  /** Shows the game as the server sent it whole; the log is kept when it is the same game. */
+  showGame() {
+    this.table.reset(stateOf(this.game), this.sameGame ? this.table.log : []);
+    if (!this.sameGame && this.game.version > 0) this.restoreLog(this.game);
+  }
+
+  /** The log of a game joined part-way (after a reload, say), from its record. */
+  async restoreLog({ id, version }) {
+    const record = await fetch(`/api/games/${id}`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+    if (!record || this.gameId !== id) return;
+    this.table.prependLog(recordLines(this.engine, this.view.t, record, version));
   }
 
   /** An accepted action: handed to the table with the move the engine plays for it. */

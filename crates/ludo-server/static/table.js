@@ -140,6 +140,14 @@ export class Table {
     this.pump();
   }
 
+  /** Puts the lines of what happened before this page joined the game at the top of its log. */
+  prependLog(lines) {
+    this.lines = [...lines, ...this.lines];
+    this.shownLines += lines.length;
+    this.view.log.replaceChildren();
+    drawLog(this.view.log, this.lines.slice(0, this.shownLines));
+  }
+
   /** Stops showing anything: the game was left or replaced. */
   stop() {
     this.generation++;

@@ -50,6 +50,31 @@ export function moveLine(t, seat, move, after, finishedFrom) {
   return { text, kind: victims.length ? 'capture' : finished ? 'finish' : 'move', finished };
 }
 
+/**
+ * The log of the first `count` actions of a game (`rules`, `seats`, `actions` as in its record),
+ * replayed with the engine: what a page that was not there sees of the game so far.
+ */
+export function recordLines(engine, t, { rules, seats, actions }, count = actions.length) {
+  let position = engine.newGame(rules, seats);
+  const { options } = engine.options(position);
+  const { finished_from: finishedFrom } = engine.board(position);
+  const lines = [];
+  for (const action of actions.slice(0, count)) {
+    const seat = position.turn.seat;
+    if ('throw' in action) {
+      const after = engine.roll(position, action.throw);
+      const { line } = throwOutcome(t, seat, action.throw, position, after, options);
+      if (line) lines.push(line);
+      position = after;
+    } else {
+      const { position: after, move } = engine.move(position, action.move);
+      lines.push(moveLine(t, seat, move, after, finishedFrom));
+      position = after;
+    }
+  }
+  return lines;
+}
+
 /** A log line marked as played by the CPU for a person. */
 export function byCpu(t, line) {
   return { ...line, text: t('log.byCpu', { line: line.text }), cpu: true };

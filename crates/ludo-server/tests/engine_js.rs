@@ -18,7 +18,7 @@ fn the_browser_engine_module_plays_a_game_under_node() {
     let dir = std::env::temp_dir().join(format!("ludo-engine-js-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let wasm = dir.join("engine.wasm");
-    let (_, _, bytes, _) = ludo_server::assets()
+    let (_, _, bytes, ..) = ludo_server::assets()
         .iter()
         .find(|(path, ..)| *path == "/engine.wasm")
         .copied()

@@ -28,6 +28,29 @@ fn next_request(game: &Value) -> Value {
     }
 }
 
+/// The next action the host sees: it plays yellow's turns itself (throws, first legal moves)
+/// and waits for everyone else's. Returns the action and the seat that was to act.
+async fn host_plays_yellow(host: &mut Client) -> (Value, String) {
+    let game = host.game.clone().expect("a game is on");
+    let (phase, seat, _) = turn_of(&game);
+    assert_ne!(phase, "over");
+    if seat == "yellow" {
+        host.send(next_request(&game)).await;
+    }
+    let action = host.recv_until(|m| m["t"] == "action").await;
+    assert_eq!(action["seat"], seat.as_str(), "{action}");
+    (action, seat)
+}
+
+/// Starts the game of a two-player room and closes the guest's (red's) connection.
+async fn start_and_lose_red(host: &mut Client, guest: Client) {
+    host.send(json!({"t": "start"})).await;
+    host.recv_until(|m| m["t"] == "game").await;
+    guest.close().await;
+    host.recv_until(|m| m["t"] == "room" && m["room"]["seats"]["red"]["connected"] == false)
+        .await;
+}
+
 /// Whether the turn has passed from `seat` (or the game is over) after this action.
 fn turn_passed(action: &Value, seat: &str) -> bool {
     let (phase, to_act, _) = turn_of(&action["game"]);
@@ -85,22 +108,11 @@ async fn actions_played_when_the_clock_runs_out_say_clock_for_the_rest_of_the_tu
 async fn actions_the_cpu_plays_for_a_person_who_left_say_away() {
     let server = spawn_server_with(|_| {}).await;
     let (_code, mut host, guest) = support::two_player_room(&server, json!({})).await;
-    host.send(json!({"t": "start"})).await;
-    host.recv_until(|m| m["t"] == "game").await;
-    guest.close().await;
-    host.recv_until(|m| m["t"] == "room" && m["room"]["seats"]["red"]["connected"] == false)
-        .await;
+    start_and_lose_red(&mut host, guest).await;
     // The host plays yellow; red's turns are played by the CPU after the grace period.
     let mut red_turns = 0;
     while red_turns < 2 {
-        let game = host.game.clone().expect("a game is on");
-        let (phase, seat, _) = turn_of(&game);
-        assert_ne!(phase, "over");
-        if seat == "yellow" {
-            host.send(next_request(&game)).await;
-        }
-        let action = host.recv_until(|m| m["t"] == "action").await;
-        assert_eq!(action["seat"], seat.as_str(), "{action}");
+        let (action, seat) = host_plays_yellow(&mut host).await;
         if seat == "red" {
             assert_eq!(stand_in(&action), Some("away"), "{action}");
             if turn_passed(&action, "red") {
@@ -117,19 +129,9 @@ async fn a_person_who_left_is_stood_in_for_as_away_when_the_grace_period_ends_be
     // A 60-second clock lasts 6 s here; the grace period is 300 ms.
     let server = spawn_server_with(|c| c.clock_second_ms = 100).await;
     let (_code, mut host, guest) = support::two_player_room(&server, json!({"clock": 60})).await;
-    host.send(json!({"t": "start"})).await;
-    host.recv_until(|m| m["t"] == "game").await;
-    guest.close().await;
-    host.recv_until(|m| m["t"] == "room" && m["room"]["seats"]["red"]["connected"] == false)
-        .await;
+    start_and_lose_red(&mut host, guest).await;
     loop {
-        let game = host.game.clone().expect("a game is on");
-        let (phase, seat, _) = turn_of(&game);
-        assert_ne!(phase, "over");
-        if seat == "yellow" {
-            host.send(next_request(&game)).await;
-        }
-        let action = host.recv_until(|m| m["t"] == "action").await;
+        let (action, _) = host_plays_yellow(&mut host).await;
         if action["seat"] == "red" {
             assert_eq!(stand_in(&action), Some("away"), "{action}");
             if turn_passed(&action, "red") {
@@ -148,13 +150,7 @@ async fn a_cpu_seats_actions_carry_no_stand_in() {
     host.recv_until(|m| m["t"] == "game").await;
     let mut cpu_actions = 0;
     while cpu_actions < 5 {
-        let game = host.game.clone().expect("a game is on");
-        let (phase, seat, _) = turn_of(&game);
-        assert_ne!(phase, "over");
-        if seat == "yellow" {
-            host.send(next_request(&game)).await;
-        }
-        let action = host.recv_until(|m| m["t"] == "action").await;
+        let (action, _) = host_plays_yellow(&mut host).await;
         assert_eq!(stand_in(&action), None, "{action}");
         if action["seat"] == "red" {
             cpu_actions += 1;

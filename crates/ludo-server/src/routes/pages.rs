@@ -1,6 +1,6 @@
 //! The web client's files, built into the binary (see `build.rs`): the home page, the same page
-//! for an invitation link, the scripts, and the engine in WebAssembly. Sent gzipped to browsers
-//! that accept it.
+//! for an invitation link, the scripts, and the engine in WebAssembly. Sent compressed with
+//! Brotli to browsers that accept it, else gzipped, else as they are.
 
 use axum::Router;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
@@ -38,28 +38,102 @@ async fn home_page(headers: HeaderMap) -> Response {
     asset("/index.html", &headers)
 }
 
-/// One built-in file, gzipped when the browser accepts it; 404 for anything else.
+/// Whether the `Accept-Encoding` header lists `coding` (with a weight above zero).
+fn accepts(headers: &HeaderMap, coding: &str) -> bool {
+    let Some(value) = headers
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return false;
+    };
+    value.split(',').any(|item| {
+        let mut parts = item.split(';').map(str::trim);
+        let named = parts
+            .next()
+            .is_some_and(|name| name.eq_ignore_ascii_case(coding));
+        let refused = parts.any(|p| {
+            p.strip_prefix("q=")
+                .and_then(|q| q.parse::<f32>().ok())
+                .is_some_and(|q| q <= 0.0)
+        });
+        named && !refused
+    })
+}
+
+/// One built-in file, compressed as the browser accepts; 404 for anything else.
 fn asset(path: &str, headers: &HeaderMap) -> Response {
-    let Some(&(_, content_type, raw, gzipped)) =
+    let Some(&(_, content_type, raw, gzipped, brotli)) =
         generated::ASSETS.iter().find(|(p, ..)| *p == path)
     else {
         return (StatusCode::NOT_FOUND, "not found").into_response();
     };
-    let accepts_gzip = headers
-        .get(header::ACCEPT_ENCODING)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.contains("gzip"));
-    let mut response = if accepts_gzip {
-        let mut r = gzipped.into_response();
-        r.headers_mut()
-            .insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
-        r
+    let (body, coding) = if accepts(headers, "br") {
+        (brotli, Some("br"))
+    } else if accepts(headers, "gzip") {
+        (gzipped, Some("gzip"))
     } else {
-        raw.into_response()
+        (raw, None)
     };
+    let mut response = body.into_response();
+    if let Some(coding) = coding {
+        response
+            .headers_mut()
+            .insert(header::CONTENT_ENCODING, HeaderValue::from_static(coding));
+    }
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn asking(value: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::ACCEPT_ENCODING,
+            HeaderValue::from_str(value).unwrap(),
+        );
+        headers
+    }
+
+    fn coding_sent(value: &str) -> Option<String> {
+        let response = asset("/engine.wasm", &asking(value));
+        response
+            .headers()
+            .get(header::CONTENT_ENCODING)
+            .map(|v| v.to_str().unwrap().to_owned())
+    }
+
+    #[test]
+    fn brotli_is_sent_to_browsers_that_accept_it_and_gzip_to_the_others() {
+        assert_eq!(
+            coding_sent("gzip, deflate, br, zstd").as_deref(),
+            Some("br")
+        );
+        assert_eq!(coding_sent("gzip").as_deref(), Some("gzip"));
+        assert_eq!(coding_sent("br;q=0, gzip;q=0.8").as_deref(), Some("gzip"));
+        assert_eq!(coding_sent("identity"), None);
+        assert_eq!(
+            coding_sent("brotli"),
+            None,
+            "only the token br names Brotli"
+        );
+    }
+
+    #[test]
+    fn every_built_in_file_is_smaller_with_brotli_than_gzip_or_tiny() {
+        for &(path, _, raw, gzipped, brotli) in generated::ASSETS {
+            assert!(!brotli.is_empty(), "{path}");
+            assert!(
+                brotli.len() <= gzipped.len() || raw.len() < 512,
+                "{path}: {} bytes with Brotli, {} gzipped",
+                brotli.len(),
+                gzipped.len()
+            );
+        }
+    }
 }
