@@ -177,13 +177,16 @@ test('the house rules chosen are the rules played: auto_exit brings a piece out 
   assert.equal(position.rules.no_piece_out, 'auto_exit');
   assert.deepEqual(position.pieces.yellow, [0, 'base', 'base', 'base'], 'the first throw brought a piece out');
   assert.equal(position.turn.seat, 'red', 'and ended the turn');
-  // A contradictory mix is refused with the engine's words, and no game starts.
+  // A contradictory mix is refused in the reader's words, chosen by the engine's code, with the
+  // option at fault in focus, and no game starts.
   await page.click('#back');
   await page.waitForSelector('body[data-ready=true]');
   await page.click('#house-rules summary');
   await page.selectOption('select[data-option=dice]', '2');
   await page.click('#hot-seat button[type=submit]');
-  assert.match(await page.textContent('#options-error'), /dice/);
+  assert.equal(await page.textContent('#options-error'),
+    'With two dice, “Throws that give another throw” must be empty: a double gives another throw instead.');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.option), 'bonus_values');
   assert.ok(await page.isHidden('#play'));
   assert.deepEqual(errors, []);
   await page.close();

@@ -27,8 +27,9 @@ async function accessibilityViolations(page) {
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-/** The words of the page's language for `key`, from its own tables. */
-const words = (page, key) => page.evaluate(async (k) => (await import('/i18n.js')).t(k), key);
+/** The words of the page's language for `key` (with `values`), from its own tables. */
+const words = (page, key, values = {}) => page.evaluate(async ([k, v]) => (await import('/i18n.js')).t(k, v),
+  [key, values]);
 
 test('the status, the highlighted seat and the dice change together, only once a throw has landed', async () => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
@@ -181,6 +182,36 @@ test('refusals are shown in the reader’s language by the control that caused t
   assert.deepEqual([...host.errors, ...guest.errors], []);
 });
 
+test('a ranked table offers no CPU, and no start before two people sit', async () => {
+  const host = await person(browser, '/');
+  await host.page.fill('#friends input[name=name]', 'Ana');
+  await host.page.check('#friends input[name=ranked]');
+  await host.page.click('#friends button[type=submit]');
+  await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
+  await host.page.waitForSelector('#seats li button');
+  await host.page.click('#seats li:nth-child(1) button');
+  await host.page.waitForSelector('#seats .badge');
+  const buttons = await host.page.$$eval('#seats button', (b) => b.map((n) => n.textContent));
+  assert.ok(!buttons.includes('Add a CPU'), buttons.join(', '));
+  assert.ok(await host.page.isDisabled('#start'), 'one seat cannot start');
+  assert.equal(await host.page.textContent('#lobby-notice'), '');
+  assert.deepEqual(host.errors, []);
+});
+
+test('house rules that contradict each other are refused in the reader’s language', async () => {
+  const { page, errors } = await person(browser, '/', { locale: 'ru-RU' });
+  await page.click('#house-rules summary');
+  await page.selectOption('select[name=preset]', 'vietnamese');
+  await page.click('#house-rules input[data-option=exact_finish]');
+  await page.click('#hot-seat button[type=submit]');
+  const option = await words(page, 'option.exact_finish');
+  const expected = await words(page, 'rules.error.horse_inexact_finish', { option });
+  assert.equal(await page.textContent('#options-error'), expected);
+  assert.match(expected, /[а-я]/, 'in Russian');
+  assert.ok(await page.isHidden('#play'), 'no game starts');
+  assert.deepEqual(errors, []);
+});
+
 test('a move with no choice plays itself after showing where it goes', async () => {
   const context = await browser.newContext();
   const { page, errors } = await resume(context, yellowToMove(20, 'base'), { autoplay: true });
@@ -254,11 +285,16 @@ test('on a 360×640 phone the board, dice, status and latest log line show witho
   await context.close();
 });
 
-test('a hidden tab catches up at once and its title says it is the person’s turn', async () => {
-  const context = await browser.newContext();
+test('a hidden tab catches up at once, and its title and a notification say it is the person’s turn', async () => {
+  const context = await browser.newContext({ permissions: ['notifications'] });
   await context.addInitScript(() => {
     globalThis.pageHidden = false;
     Object.defineProperty(Document.prototype, 'hidden', { get: () => globalThis.pageHidden, configurable: true });
+    globalThis.notices = [];
+    const Real = globalThis.Notification;
+    globalThis.Notification = class extends Real {
+      constructor(title, options) { globalThis.notices.push(title); super(title, options); }
+    };
   });
   const position = { ...yellowToMove(20, 10), turn: { seat: 'red', phase: 'roll', roll: null, bonus_streak: 0, throws: 0 } };
   const page = await context.newPage();
@@ -273,6 +309,7 @@ test('a hidden tab catches up at once and its title says it is the person’s tu
   await page.click('#resume');
   await page.waitForFunction(() => document.title === 'Your turn — Ludo');
   assert.ok(Date.now() - began < 1500, `the CPU's turn was caught up in ${Date.now() - began} ms`);
+  assert.deepEqual(await page.evaluate(() => globalThis.notices), ['Your turn — Ludo'], 'one notification');
   await page.evaluate(() => {
     globalThis.pageHidden = false;
     document.dispatchEvent(new Event('visibilitychange'));

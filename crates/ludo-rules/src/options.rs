@@ -326,6 +326,33 @@ impl fmt::Display for OptionsError {
 
 impl std::error::Error for OptionsError {}
 
+impl OptionsError {
+    /// A stable code for the contradiction, for programs (a client shows it in its own words).
+    pub const fn code(&self) -> &'static str {
+        match self {
+            OptionsError::DiceCount(_) => "dice_count",
+            OptionsError::DoubleWithOneDie(_) => "double_with_one_die",
+            OptionsError::BonusValuesWithTwoDice => "bonus_values_with_two_dice",
+            OptionsError::NoWayOut => "no_way_out",
+            OptionsError::HorseLayout => "horse_layout",
+            OptionsError::HorseInexactFinish => "horse_inexact_finish",
+            OptionsError::TwoDiceExactFinish => "two_dice_exact_finish",
+        }
+    }
+
+    /// The option a contradiction is first about (the one a person would change).
+    pub const fn option(&self) -> &'static str {
+        match self {
+            OptionsError::DiceCount(_) => "dice",
+            OptionsError::DoubleWithOneDie(option) => option,
+            OptionsError::BonusValuesWithTwoDice => "bonus_values",
+            OptionsError::NoWayOut => "exit_values",
+            OptionsError::HorseLayout => "layout",
+            OptionsError::HorseInexactFinish | OptionsError::TwoDiceExactFinish => "exact_finish",
+        }
+    }
+}
+
 impl Options {
     /// Checks that the values make sense together.
     ///

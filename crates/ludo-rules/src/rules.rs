@@ -30,6 +30,25 @@ impl Rules {
         Ok(Rules { preset, options })
     }
 
+    /// Reads a ruleset as a position's `rules` field holds it (`"classic"`, or a preset and
+    /// options over it), telling a contradiction between options apart from unreadable JSON.
+    ///
+    /// # Errors
+    /// `Err(Ok(contradiction))` when the options contradict each other; `Err(Err(message))` when
+    /// the JSON is not a ruleset.
+    pub fn check_json(json: &str) -> Result<Rules, Result<OptionsError, String>> {
+        let value: serde_json::Value =
+            serde_json::from_str(json).map_err(|e| Err(e.to_string()))?;
+        let overrides = match value {
+            serde_json::Value::String(_) => Overrides {
+                preset: serde_json::from_value(value).map_err(|e| Err(e.to_string()))?,
+                ..Overrides::default()
+            },
+            other => serde_json::from_value(other).map_err(|e| Err(e.to_string()))?,
+        };
+        overrides.resolve().map_err(Ok)
+    }
+
     /// The preset's own rules.
     pub const fn preset(preset: Preset) -> Rules {
         Rules {
@@ -176,6 +195,35 @@ mod tests {
 
     fn parse(json: &str) -> Result<Rules, String> {
         serde_json::from_str(json).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_contradiction_is_told_apart_from_unreadable_rules_and_has_a_code() {
+        let contradiction = Rules::check_json(r#"{"preset": "qdan", "dice": 2}"#)
+            .unwrap_err()
+            .unwrap();
+        assert_eq!(contradiction.code(), "bonus_values_with_two_dice");
+        assert_eq!(contradiction.option(), "bonus_values");
+        let one_die = Rules::check_json(r#"{"preset": "classic", "exit_on_double": true}"#)
+            .unwrap_err()
+            .unwrap();
+        assert_eq!(
+            (one_die.code(), one_die.option()),
+            ("double_with_one_die", "exit_on_double")
+        );
+        assert!(
+            Rules::check_json(r#"{"preset": "qdan", "turbo": true}"#)
+                .unwrap_err()
+                .is_err()
+        );
+        assert_eq!(
+            Rules::check_json(r#""classic""#),
+            Ok(Rules::preset(Preset::Classic))
+        );
+        assert_eq!(
+            Rules::check_json(r#"{"preset": "qdan", "safe": "none"}"#),
+            parse(r#"{"preset": "qdan", "safe": "none"}"#).map_err(Err)
+        );
     }
 
     #[test]

@@ -261,10 +261,17 @@ async function main() {
   $('rotate').onchange = () => localStorage.setItem(ROTATE_KEY, $('rotate').checked ? 'yes' : 'no');
   const begin = (players) => {
     try {
-      show(LocalGame.start(engine, chosenRules(), players, view));
+      const rules = chosenRules();
+      engine.checkRules(rules);
+      show(LocalGame.start(engine, rules, players, view));
     } catch (error) {
-      view.announce(error.message);
-      $('options-error').textContent = error.message;
+      // A contradiction between house rules, in the reader's words, by the option at fault.
+      const text = error.code ? t(`rules.error.${error.code}`, { option: optionLabel(error.option, t) })
+        : t('rules.error.other');
+      view.announce(text);
+      $('options-error').textContent = text;
+      $('house-rules').open = true;
+      $('options').querySelector(`[data-option="${error.option}"]`)?.focus();
     }
   };
   $('vs-cpu').addEventListener('submit', (event) => {

@@ -1,10 +1,20 @@
 // The rules engine and the CPU players, compiled to WebAssembly from the same Rust code the
 // server runs. JSON goes in and out; no rule is decided in JavaScript.
 
-const OPS = { new: 1, roll: 2, legal: 3, move: 4, bot: 5, verify: 6, dice: 7, board: 8, options: 9 };
+const OPS = { new: 1, roll: 2, legal: 3, move: 4, bot: 5, verify: 6, dice: 7, board: 8, options: 9, rules: 10 };
 
-/** An error the engine answered with: an illegal action or a position that cannot occur. */
-export class EngineError extends Error {}
+/**
+ * An error the engine answered with: an illegal action, a position that cannot occur, or rules
+ * whose options contradict each other (then `code` names the contradiction and `option` the
+ * option at fault, for the page to say it in the reader's words).
+ */
+export class EngineError extends Error {
+  constructor(message, code = null, option = null) {
+    super(message);
+    this.code = code;
+    this.option = option;
+  }
+}
 
 /**
  * Loads the engine. `source` is a URL (default `/engine.wasm`) or the module's bytes.
@@ -32,8 +42,13 @@ export class Engine {
     const length = this.exports.call(op);
     const out = new Uint8Array(this.exports.memory.buffer, this.exports.output(), length);
     const answer = JSON.parse(this.decoder.decode(out));
-    if ('error' in answer) throw new EngineError(answer.error);
+    if ('error' in answer) throw new EngineError(answer.error, answer.code, answer.option);
     return answer.ok;
+  }
+
+  /** Checks rules (a preset name or object): the rules as written, or an `EngineError` with a code. */
+  checkRules(rules) {
+    return this.call(OPS.rules, rules);
   }
 
   /** The starting position for these rules (a preset name or object) and seats. */

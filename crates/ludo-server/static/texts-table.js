@@ -1,9 +1,18 @@
 // The words of the table while a game is played: whose turn it is and what each throw and move
-// did, "you", the clock, the end of a game, refusals, sound and settings. Merged into the
+// did, "you", the clock, the end of a game, refusals (the server's by their code, the engine's
+// contradictions between house rules by theirs), sound and settings. Merged into the
 // translation tables by i18n.js.
 
 export const TABLE_TEXTS = {
   en: {
+    'rules.error.dice_count': 'The dice must be 1 or 2.',
+    'rules.error.double_with_one_die': '“{option}” needs two dice.',
+    'rules.error.bonus_values_with_two_dice': 'With two dice, “{option}” must be empty: a double gives another throw instead.',
+    'rules.error.no_way_out': 'No throw would ever bring a piece out: choose at least one in “{option}”.',
+    'rules.error.horse_layout': 'The horse board has one layout only: “{option}” must be the cross.',
+    'rules.error.horse_inexact_finish': 'On the horse board, “{option}” must stay on.',
+    'rules.error.two_dice_exact_finish': 'With two dice on the Ludo board, “{option}” must be off.',
+    'rules.error.other': 'These house rules cannot be played together.',
     'you': 'you',
     'players.title': 'Players',
     'cpu.named': 'CPU · {level}',
@@ -75,6 +84,14 @@ export const TABLE_TEXTS = {
     'refusal.other': 'The server refused that request.',
   },
   fr: {
+    'rules.error.dice_count': 'Il faut 1 ou 2 dés.',
+    'rules.error.double_with_one_die': '« {option} » demande deux dés.',
+    'rules.error.bonus_values_with_two_dice': 'Avec deux dés, « {option} » doit rester vide : c’est un double qui fait rejouer.',
+    'rules.error.no_way_out': 'Aucun lancer ne ferait sortir une pièce : choisissez-en au moins un dans « {option} ».',
+    'rules.error.horse_layout': 'Le plateau des chevaux n’a qu’une disposition : « {option} » doit être la croix.',
+    'rules.error.horse_inexact_finish': 'Sur le plateau des chevaux, « {option} » doit rester activé.',
+    'rules.error.two_dice_exact_finish': 'Avec deux dés sur le plateau de Ludo, « {option} » doit être désactivé.',
+    'rules.error.other': 'Ces règles ne peuvent pas être jouées ensemble.',
     'you': 'vous',
     'players.title': 'Joueurs',
     'cpu.named': 'CPU · {level}',
@@ -146,6 +163,14 @@ export const TABLE_TEXTS = {
     'refusal.other': 'Le serveur a refusé cette demande.',
   },
   pt: {
+    'rules.error.dice_count': 'São precisos 1 ou 2 dados.',
+    'rules.error.double_with_one_die': '«{option}» precisa de dois dados.',
+    'rules.error.bonus_values_with_two_dice': 'Com dois dados, «{option}» tem de ficar vazio: é um duplo que dá outro lançamento.',
+    'rules.error.no_way_out': 'Nenhum lançamento tiraria uma peça da casa: escolhe pelo menos um em «{option}».',
+    'rules.error.horse_layout': 'O tabuleiro dos cavalos só tem uma disposição: «{option}» tem de ser a cruz.',
+    'rules.error.horse_inexact_finish': 'No tabuleiro dos cavalos, «{option}» tem de ficar ativo.',
+    'rules.error.two_dice_exact_finish': 'Com dois dados no tabuleiro de Ludo, «{option}» tem de ficar desativado.',
+    'rules.error.other': 'Estas regras não podem ser jogadas juntas.',
     'you': 'tu',
     'players.title': 'Jogadores',
     'cpu.named': 'CPU · {level}',
@@ -217,6 +242,14 @@ export const TABLE_TEXTS = {
     'refusal.other': 'O servidor recusou esse pedido.',
   },
   ru: {
+    'rules.error.dice_count': 'Кубиков должно быть 1 или 2.',
+    'rules.error.double_with_one_die': '«{option}» требует двух кубиков.',
+    'rules.error.bonus_values_with_two_dice': 'С двумя кубиками «{option}» должно быть пустым: ещё бросок даёт дубль.',
+    'rules.error.no_way_out': 'Ни один бросок не выведет фишку: выберите хотя бы один в «{option}».',
+    'rules.error.horse_layout': 'У доски с лошадьми одна раскладка: «{option}» — только крест.',
+    'rules.error.horse_inexact_finish': 'На доске с лошадьми «{option}» должно быть включено.',
+    'rules.error.two_dice_exact_finish': 'С двумя кубиками на доске Лудо «{option}» должно быть выключено.',
+    'rules.error.other': 'Эти правила нельзя сочетать.',
     'you': 'вы',
     'players.title': 'Игроки',
     'cpu.named': 'CPU · {level}',
@@ -288,6 +321,14 @@ export const TABLE_TEXTS = {
     'refusal.other': 'Сервер отклонил этот запрос.',
   },
   vi: {
+    'rules.error.dice_count': 'Phải chơi với 1 hoặc 2 xúc xắc.',
+    'rules.error.double_with_one_die': '“{option}” cần hai xúc xắc.',
+    'rules.error.bonus_values_with_two_dice': 'Với hai xúc xắc, “{option}” phải để trống: gieo đôi mới được gieo thêm.',
+    'rules.error.no_way_out': 'Không lần gieo nào đưa được quân ra: hãy chọn ít nhất một số trong “{option}”.',
+    'rules.error.horse_layout': 'Bàn cờ cá ngựa chỉ có một kiểu: “{option}” phải là chữ thập.',
+    'rules.error.horse_inexact_finish': 'Trên bàn cờ cá ngựa, “{option}” phải bật.',
+    'rules.error.two_dice_exact_finish': 'Với hai xúc xắc trên bàn Ludo, “{option}” phải tắt.',
+    'rules.error.other': 'Không thể chơi các luật này cùng nhau.',
     'you': 'bạn',
     'players.title': 'Người chơi',
     'cpu.named': 'Máy · {level}',

@@ -26,6 +26,9 @@ pub const DICE: u32 = 7;
 pub const BOARD: u32 = 8;
 /// A position → every option in force (the preset's values with the overrides applied).
 pub const OPTIONS: u32 = 9;
+/// Checks a ruleset (a preset name, or a preset and options): the rules back as they are written,
+/// or an error whose `code` and `option` say which options contradict each other.
+pub const RULES: u32 = 10;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -71,9 +74,26 @@ fn position(game: &Game) -> Value {
 
 /// Runs operation `op` on `input`: `{"ok": …}` or `{"error": "…"}`.
 pub fn call(op: u32, input: &str) -> Value {
+    if op == RULES {
+        return check_rules(input);
+    }
     match run(op, input) {
         Ok(value) => json!({ "ok": value }),
         Err(error) => json!({ "error": error }),
+    }
+}
+
+/// `{"ok": rules}`, or `{"error", "code", "option"}` for a contradiction (`{"error"}` alone for
+/// JSON that is not a ruleset).
+fn check_rules(input: &str) -> Value {
+    match ludo_rules::Rules::check_json(input) {
+        Ok(rules) => json!({ "ok": rules }),
+        Err(Ok(contradiction)) => json!({
+            "error": contradiction.to_string(),
+            "code": contradiction.code(),
+            "option": contradiction.option(),
+        }),
+        Err(Err(message)) => json!({ "error": message }),
     }
 }
 
@@ -243,6 +263,17 @@ mod tests {
             (horse["finished_from"].as_u64(), horse["last"].as_u64()),
             (Some(56), Some(61))
         );
+    }
+
+    #[test]
+    fn contradictory_rules_answer_a_code_and_the_option_at_fault() {
+        let answer = call(RULES, r#"{"preset": "vietnamese", "exact_finish": false}"#);
+        assert_eq!(answer["code"], "horse_inexact_finish");
+        assert_eq!(answer["option"], "exact_finish");
+        assert!(answer["error"].is_string());
+        assert_eq!(call(RULES, r#""classic""#)["ok"]["preset"], "classic");
+        let unreadable = call(RULES, "{");
+        assert!(unreadable["error"].is_string() && unreadable.get("code").is_none());
     }
 
     #[test]
