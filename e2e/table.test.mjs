@@ -182,6 +182,39 @@ test('refusals are shown in the reader’s language by the control that caused t
   assert.deepEqual([...host.errors, ...guest.errors], []);
 });
 
+test('a room with friends plays the house rules chosen, and says which differ from the preset', async () => {
+  const host = await person(browser, '/');
+  await host.page.click('#house-rules summary');
+  await host.page.selectOption('select[data-option=passing]', '"free"');
+  await host.page.selectOption('select[data-option=safe]', '"none"');
+  await host.page.fill('#friends input[name=name]', 'Ana');
+  await host.page.click('#friends button[type=submit]');
+  await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
+  const code = host.page.url().split('/').pop();
+  const room = await (await fetch(`${url}/api/rooms/${code}`)).json();
+  assert.deepEqual(room.settings.rules, { preset: 'qdan', safe: 'none', passing: 'free' });
+  await host.page.waitForSelector('#seats li button');
+  await host.page.click('#seats li:nth-child(1) button');
+  await host.page.waitForFunction(() => document.querySelector('#seats li').textContent.includes('Ana'));
+  await host.page.click('#seats li:nth-child(3) button >> nth=1');
+  await host.page.waitForSelector('#start:not([disabled])');
+  await host.page.click('#start');
+  await host.page.waitForSelector('#players li');
+  await host.page.click('#game-rules summary');
+  assert.equal(await host.page.textContent('#rules-in-force caption'), 'Qdan, 2 house rules changed');
+  const changed = await host.page.$$eval('#rules-in-force tr.changed', (rows) => rows.map((r) => r.textContent));
+  assert.deepEqual(changed, ['Safe squaresNone (changed)', 'What blocks a pieceNothing (changed)']);
+  // A contradictory mix is refused before any room is made, in the reader's words.
+  const again = await person(browser, '/');
+  await again.page.click('#house-rules summary');
+  await again.page.selectOption('select[data-option=dice]', '2');
+  await again.page.fill('#friends input[name=name]', 'Bo');
+  await again.page.click('#friends button[type=submit]');
+  await again.page.waitForSelector('#friends-error:not(:empty)');
+  assert.match(await again.page.textContent('#friends-error'), /^With two dice/);
+  assert.deepEqual([...host.errors, ...again.errors], []);
+});
+
 test('a ranked table offers no CPU, and no start before two people sit', async () => {
   const host = await person(browser, '/');
   await host.page.fill('#friends input[name=name]', 'Ana');

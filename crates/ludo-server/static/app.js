@@ -5,7 +5,7 @@ import { LocalGame, savedGame } from './local.js';
 import { LANGUAGES, chooseLanguage, pickLanguage, t } from './i18n.js';
 import { COLOURS } from './board.js';
 import { optionLabel, ordered, valueLabel } from './options.js';
-import { OnlineRoom, createRoom, playerName, setPlayerName } from './online.js';
+import { OnlineRoom, createRoom, playerName, refusalText, setPlayerName } from './online.js';
 import { myId, seekRanked } from './ranked.js';
 import { fetchRecord, showLeaderboard, showPlayer } from './records.js';
 import { downloadRecord, localRecord, readRecordFile, showReplay } from './replay.js';
@@ -290,13 +290,18 @@ async function main() {
   friends.addEventListener('submit', async (event) => {
     event.preventDefault();
     setPlayerName(friends.elements.name.value);
-    const preset = new FormData($('vs-cpu')).get('preset');
     const clock = Number(friends.elements.clock.value) || null;
+    // The house rules chosen above play online too; a ranked room plays its preset's own.
+    const ranked = friends.elements.ranked.checked;
+    const rules = ranked ? new FormData($('vs-cpu')).get('preset') : chosenRules();
     try {
-      const code = await createRoom(preset, clock, friends.elements.ranked.checked);
+      engine.checkRules(rules);
+      const code = await createRoom(rules, clock, ranked);
       location.assign(`/r/${code}`);
     } catch (error) {
-      $('friends-error').textContent = error.message;
+      $('friends-error').textContent = error.code && !error.option ? refusalText(t, error.code)
+        : error.code ? t(`rules.error.${error.code}`, { option: optionLabel(error.option, t) })
+          : t('refusal.other');
     }
   });
   rankedForm();

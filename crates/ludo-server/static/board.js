@@ -421,18 +421,29 @@ export function statusText(position, t) {
   return t(`turn.${position.turn.phase}`, { seat: t(`seat.${position.turn.seat}`) }) + roll;
 }
 
-/** Fills `table` with every option in force (`engine.options(position)`), one row each. */
-export function drawRulesInForce(table, inForce, t) {
+/**
+ * Fills `table` with every option in force (`engine.options(position)`), one row each; with the
+ * preset's own options (`defaults`), the caption names the preset and how many house rules
+ * differ from it, and each of those rows is marked.
+ */
+export function drawRulesInForce(table, inForce, t, defaults = null) {
+  const changed = (name, value) => defaults && JSON.stringify(defaults[name]) !== JSON.stringify(value);
   const rows = ordered(inForce.options).map(([name, value]) => {
     const row = document.createElement('tr');
     const label = document.createElement('th');
     label.textContent = optionLabel(name, t);
     const cell = document.createElement('td');
     cell.textContent = valueLabel(value, t);
+    if (changed(name, value)) {
+      row.className = 'changed';
+      cell.textContent += ` (${t('rules.changedMark')})`;
+    }
     row.append(label, cell);
     return row;
   });
+  const count = Object.entries(inForce.options).filter(([name, value]) => changed(name, value)).length;
   const caption = document.createElement('caption');
-  caption.textContent = t(`preset.${inForce.preset}`);
+  const preset = t(`presetName.${inForce.preset}`);
+  caption.textContent = count ? t('rules.withChanges', { preset, n: count }) : preset;
   table.replaceChildren(caption, ...rows);
 }

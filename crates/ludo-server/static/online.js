@@ -31,7 +31,15 @@ export function setPlayerName(name) {
   localStorage.setItem(NAME_KEY, name.trim().slice(0, 24) || t('player.default'));
 }
 
-/** Creates a room hosted by this device; its code. */
+/** A request the server refused: its stable code, for the page to say it in its own words. */
+export class Refused extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** Creates a room hosted by this device, with `rules` (a preset, or a preset and house rules); its code. */
 export async function createRoom(rules, clock = null, ranked = false) {
   const response = await fetch('/api/rooms', {
     method: 'POST',
@@ -39,7 +47,7 @@ export async function createRoom(rules, clock = null, ranked = false) {
     body: JSON.stringify({ device: deviceSecret(), name: playerName(), rules, clock, ranked }),
   });
   const answer = await response.json();
-  if (!response.ok) throw new Error(answer.message);
+  if (!response.ok) throw new Refused(answer.code, answer.message);
   return answer.code;
 }
 

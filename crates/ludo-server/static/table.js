@@ -118,7 +118,8 @@ export class Table {
     this.lines = [...lines];
     this.shownLines = this.lines.length;
     this.view.log.replaceChildren();
-    drawRulesInForce(this.view.rulesInForce, this.numbers(state.position).inForce, this.view.t);
+    const { inForce, presetOptions } = this.numbers(state.position);
+    drawRulesInForce(this.view.rulesInForce, inForce, this.view.t, presetOptions);
     this.spoken = [];
     this.settledState = null;
     this.settle();
@@ -387,7 +388,10 @@ export class Table {
   numbers(position) {
     const key = JSON.stringify([position.rules, position.seats]);
     if (!this.caches.has(key)) {
-      this.caches.set(key, { geometry: this.engine.board(position), inForce: this.engine.options(position) });
+      const inForce = this.engine.options(position);
+      // The preset's own options, to tell the house rules changed from it.
+      const presetOptions = this.engine.options(this.engine.newGame(inForce.preset, position.seats)).options;
+      this.caches.set(key, { geometry: this.engine.board(position), inForce, presetOptions });
     }
     return this.caches.get(key);
   }

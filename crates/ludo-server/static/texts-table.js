@@ -5,6 +5,11 @@
 
 export const TABLE_TEXTS = {
   en: {
+    'presetName.qdan': 'Qdan',
+    'presetName.classic': 'Classic',
+    'presetName.vietnamese': 'Vietnamese (cờ cá ngựa)',
+    'rules.withChanges': '{preset}, {n} house rules changed',
+    'rules.changedMark': 'changed',
     'rules.error.dice_count': 'The dice must be 1 or 2.',
     'rules.error.double_with_one_die': '“{option}” needs two dice.',
     'rules.error.bonus_values_with_two_dice': 'With two dice, “{option}” must be empty: a double gives another throw instead.',
@@ -84,6 +89,11 @@ export const TABLE_TEXTS = {
     'refusal.other': 'The server refused that request.',
   },
   fr: {
+    'presetName.qdan': 'Qdan',
+    'presetName.classic': 'Classique',
+    'presetName.vietnamese': 'Vietnamien (cờ cá ngựa)',
+    'rules.withChanges': '{preset}, {n} règles maison modifiées',
+    'rules.changedMark': 'modifié',
     'rules.error.dice_count': 'Il faut 1 ou 2 dés.',
     'rules.error.double_with_one_die': '« {option} » demande deux dés.',
     'rules.error.bonus_values_with_two_dice': 'Avec deux dés, « {option} » doit rester vide : c’est un double qui fait rejouer.',
@@ -163,6 +173,11 @@ export const TABLE_TEXTS = {
     'refusal.other': 'Le serveur a refusé cette demande.',
   },
   pt: {
+    'presetName.qdan': 'Qdan',
+    'presetName.classic': 'Clássico',
+    'presetName.vietnamese': 'Vietnamita (cờ cá ngựa)',
+    'rules.withChanges': '{preset}, {n} regras da casa alteradas',
+    'rules.changedMark': 'alterado',
     'rules.error.dice_count': 'São precisos 1 ou 2 dados.',
     'rules.error.double_with_one_die': '«{option}» precisa de dois dados.',
     'rules.error.bonus_values_with_two_dice': 'Com dois dados, «{option}» tem de ficar vazio: é um duplo que dá outro lançamento.',
@@ -242,6 +257,11 @@ export const TABLE_TEXTS = {
     'refusal.other': 'O servidor recusou esse pedido.',
   },
   ru: {
+    'presetName.qdan': 'Qdan',
+    'presetName.classic': 'Классические',
+    'presetName.vietnamese': 'Вьетнамские (cờ cá ngựa)',
+    'rules.withChanges': '{preset}, изменено правил: {n}',
+    'rules.changedMark': 'изменено',
     'rules.error.dice_count': 'Кубиков должно быть 1 или 2.',
     'rules.error.double_with_one_die': '«{option}» требует двух кубиков.',
     'rules.error.bonus_values_with_two_dice': 'С двумя кубиками «{option}» должно быть пустым: ещё бросок даёт дубль.',
@@ -321,6 +341,11 @@ export const TABLE_TEXTS = {
     'refusal.other': 'Сервер отклонил этот запрос.',
   },
   vi: {
+    'presetName.qdan': 'Qdan',
+    'presetName.classic': 'Cổ điển',
+    'presetName.vietnamese': 'Cờ cá ngựa Việt Nam',
+    'rules.withChanges': '{preset}, đã đổi {n} luật',
+    'rules.changedMark': 'đã đổi',
     'rules.error.dice_count': 'Phải chơi với 1 hoặc 2 xúc xắc.',
     'rules.error.double_with_one_die': '“{option}” cần hai xúc xắc.',
     'rules.error.bonus_values_with_two_dice': 'Với hai xúc xắc, “{option}” phải để trống: gieo đôi mới được gieo thêm.',
