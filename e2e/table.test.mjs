@@ -187,12 +187,14 @@ test('a room with friends plays the house rules chosen, and says which differ fr
   await host.page.click('#house-rules summary');
   await host.page.selectOption('select[data-option=passing]', '"free"');
   await host.page.selectOption('select[data-option=safe]', '"none"');
+  await host.page.uncheck('#rotate');
   await host.page.fill('#friends input[name=name]', 'Ana');
   await host.page.click('#friends button[type=submit]');
   await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
   const code = host.page.url().split('/').pop();
   const room = await (await fetch(`${url}/api/rooms/${code}`)).json();
   assert.deepEqual(room.settings.rules, { preset: 'qdan', safe: 'none', passing: 'free' });
+  assert.equal(room.settings.rotate, false, 'the same seat starts every game, as chosen');
   await host.page.waitForSelector('#seats li button');
   await host.page.click('#seats li:nth-child(1) button');
   await host.page.waitForFunction(() => document.querySelector('#seats li').textContent.includes('Ana'));

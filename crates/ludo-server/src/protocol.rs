@@ -140,6 +140,15 @@ pub struct Settings {
     pub clock: Option<u32>,
     /// Ranked or friendly.
     pub ranked: bool,
+    /// Whether each new game at the table starts with the seat after the one that started the
+    /// last (the house rule "the next player starts when playing again", on by default); off,
+    /// the same seat starts again while it is taken. Always on at a ranked table.
+    #[serde(default = "rotate_by_default")]
+    pub rotate: bool,
+}
+
+const fn rotate_by_default() -> bool {
+    true
 }
 
 impl Settings {
@@ -160,6 +169,12 @@ impl Settings {
                     "ranked games play the {} rules without house-rule changes",
                     preset.name()
                 ),
+            ));
+        }
+        if self.ranked && !self.rotate {
+            return Err(Refusal::new(
+                "unranked_rules",
+                "a ranked table always passes the first throw on to the next seat",
             ));
         }
         Ok(())

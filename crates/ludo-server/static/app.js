@@ -296,7 +296,8 @@ async function main() {
     const rules = ranked ? new FormData($('vs-cpu')).get('preset') : chosenRules();
     try {
       engine.checkRules(rules);
-      const code = await createRoom(rules, clock, ranked);
+      // "The next seat starts when playing again" is a house rule too; a ranked room always rotates.
+      const code = await createRoom(rules, clock, ranked, ranked || $('rotate').checked);
       location.assign(`/r/${code}`);
     } catch (error) {
       $('friends-error').textContent = error.code && !error.option ? refusalText(t, error.code)

@@ -39,12 +39,15 @@ export class Refused extends Error {
   }
 }
 
-/** Creates a room hosted by this device, with `rules` (a preset, or a preset and house rules); its code. */
-export async function createRoom(rules, clock = null, ranked = false) {
+/**
+ * Creates a room hosted by this device, with `rules` (a preset, or a preset and house rules);
+ * `rotate` says whether each new game starts with the next seat. Its code.
+ */
+export async function createRoom(rules, clock = null, ranked = false, rotate = true) {
   const response = await fetch('/api/rooms', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ device: deviceSecret(), name: playerName(), rules, clock, ranked }),
+    body: JSON.stringify({ device: deviceSecret(), name: playerName(), rules, clock, ranked, rotate }),
   });
   const answer = await response.json();
   if (!response.ok) throw new Refused(answer.code, answer.message);

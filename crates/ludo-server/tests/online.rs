@@ -4,7 +4,10 @@ mod support;
 
 use ludo_fair::Record;
 use serde_json::{Value, json};
-use support::{Client, GUEST, host_and_cpu, http, play_until_over, spawn_server, turn_of};
+use support::{
+    Client, GUEST, HOST, create_room, host_and_cpu, host_and_cpu_with, http, play_until_over,
+    spawn_server, turn_of,
+};
 
 /// A fresh server with a two-player room.
 async fn two_player_room(settings: Value) -> (support::Server, String, Client, Client) {
@@ -145,6 +148,35 @@ async fn play_again_keeps_the_table_and_the_next_seat_starts() {
         json!(["red", "yellow"])
     );
     assert_eq!(second["game"]["version"], 0);
+}
+
+#[tokio::test]
+async fn a_table_that_does_not_rotate_starts_every_game_with_the_same_seat() {
+    let (server, mut host) = host_and_cpu_with(json!({"rotate": false})).await;
+    host.send(json!({"t": "start"})).await;
+    let first = host.recv_until(|m| m["t"] == "game").await;
+    assert_eq!(first["game"]["position"]["seats"], json!(["yellow", "red"]));
+    play_until_over(&mut host, "yellow").await;
+    host.send(json!({"t": "play_again"})).await;
+    let second = host.recv_until(|m| m["t"] == "game").await;
+    assert_eq!(
+        second["game"]["position"]["seats"],
+        json!(["yellow", "red"])
+    );
+    // A ranked table always passes the first throw on.
+    let body = json!({"device": HOST, "name": "Host", "ranked": true, "rotate": false});
+    let (status, text) = http(server.addr, "POST", "/api/rooms", Some(&body.to_string())).await;
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("unranked_rules"), "{text}");
+    // Rooms say whether they rotate; by default they do.
+    for (asked, said) in [
+        (json!({}), r#""rotate":true"#),
+        (json!({"rotate": false}), r#""rotate":false"#),
+    ] {
+        let code = create_room(server.addr, GUEST, asked).await;
+        let (_, room) = http(server.addr, "GET", &format!("/api/rooms/{code}"), None).await;
+        assert!(room.contains(said), "{room}");
+    }
 }
 
 #[tokio::test]

@@ -170,6 +170,7 @@ async fn form_tables(waiting: &mut Vec<Waiting>, rooms: &Rooms, params: &Params,
             rules: Rules::preset(preset),
             clock: Some(MATCHED_CLOCK),
             ranked: true,
+            rotate: true,
         };
         match rooms.create_matched(people, settings).await {
             Ok(code) => {

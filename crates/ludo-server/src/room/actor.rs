@@ -506,11 +506,15 @@ impl Room {
             ));
         }
         // Seats in clockwise order; each new game at the table starts with the seat after the
-        // one that started the last game.
+        // one that started the last game, or with that same seat when the table does not rotate.
         let clockwise: Vec<Colour> = self.state.seats.keys().copied().collect();
+        let rotate = self.state.settings.rotate;
         let first = match self.state.last_first {
             None => 0,
-            Some(last) => clockwise.iter().position(|&c| c > last).unwrap_or(0),
+            Some(last) => clockwise
+                .iter()
+                .position(|&c| if rotate { c > last } else { c >= last })
+                .unwrap_or(0),
         };
         let seats: Vec<Colour> = clockwise[first..]
             .iter()

@@ -67,6 +67,12 @@ struct NewRoom {
     clock: Option<u32>,
     #[serde(default)]
     ranked: bool,
+    #[serde(default = "yes")]
+    rotate: bool,
+}
+
+const fn yes() -> bool {
+    true
 }
 
 async fn create(
@@ -96,6 +102,7 @@ async fn create(
         rules: room.rules,
         clock: room.clock,
         ranked: room.ranked,
+        rotate: room.rotate,
     };
     settings
         .check()

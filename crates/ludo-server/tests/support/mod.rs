@@ -246,8 +246,13 @@ pub async fn two_player_room(server: &Server, settings: Value) -> (String, Clien
 
 /// A fresh server with a room: the host in yellow, a random CPU in red, the host joined.
 pub async fn host_and_cpu() -> (Server, Client) {
+    host_and_cpu_with(json!({})).await
+}
+
+/// [`host_and_cpu`] in a room created with these settings (`{"rotate": false}`, say).
+pub async fn host_and_cpu_with(settings: Value) -> (Server, Client) {
     let server = spawn_server().await;
-    let code = create_room(server.addr, HOST, json!({})).await;
+    let code = create_room(server.addr, HOST, settings).await;
     let mut host = Client::join(server.addr, &code, HOST, "Host").await;
     host.send(json!({"t": "sit", "colour": "yellow"})).await;
     host.send(json!({"t": "add_cpu", "colour": "red", "level": "random"}))
