@@ -19,6 +19,17 @@ after(() => browser.close());
 
 const SEATS = { 'yellow ○': 'yellow', 'blue □': 'blue', 'red △': 'red', 'green ✚': 'green' };
 
+/** In the room open on `page`, its host (named Ana) sits at yellow, puts a CPU at red and starts. */
+async function startWithCpu(page) {
+  await page.waitForSelector('#seats li button');
+  await page.click('#seats li:nth-child(1) button');
+  await page.waitForFunction(() => document.querySelector('#seats li').textContent.includes('Ana'));
+  // Red's second button adds a CPU, in any language.
+  await page.click('#seats li:nth-child(3) button >> nth=1');
+  await page.waitForSelector('#start:not([disabled])');
+  await page.click('#start');
+}
+
 /** Axe-core's serious and critical violations on the page as it is now. */
 async function accessibilityViolations(page) {
   await page.addScriptTag({ path: axePath });
@@ -102,12 +113,7 @@ test('a turn clock counts down on the seat, warns, and says when the CPU played 
   await host.page.selectOption('#friends select[name=clock]', '30');
   await host.page.click('#friends button[type=submit]');
   await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
-  await host.page.waitForSelector('#seats li button');
-  await host.page.click('#seats li:nth-child(1) button');
-  await host.page.waitForFunction(() => document.querySelector('#seats li').textContent.includes('Ana'));
-  await host.page.click('#seats li:nth-child(3) button:has-text("Add a CPU")');
-  await host.page.waitForSelector('#start:not([disabled])');
-  await host.page.click('#start');
+  await startWithCpu(host.page);
   await host.page.waitForSelector('#players li.active.you .clock-left');
   const first = Number((await host.page.textContent('#players li.active .clock-left')).split(' ')[0]);
   await host.page.waitForTimeout(1500);
@@ -195,12 +201,7 @@ test('a room with friends plays the house rules chosen, and says which differ fr
   const room = await (await fetch(`${url}/api/rooms/${code}`)).json();
   assert.deepEqual(room.settings.rules, { preset: 'qdan', safe: 'none', passing: 'free' });
   assert.equal(room.settings.rotate, false, 'the same seat starts every game, as chosen');
-  await host.page.waitForSelector('#seats li button');
-  await host.page.click('#seats li:nth-child(1) button');
-  await host.page.waitForFunction(() => document.querySelector('#seats li').textContent.includes('Ana'));
-  await host.page.click('#seats li:nth-child(3) button >> nth=1');
-  await host.page.waitForSelector('#start:not([disabled])');
-  await host.page.click('#start');
+  await startWithCpu(host.page);
   await host.page.waitForSelector('#players li');
   await host.page.click('#game-rules summary');
   assert.equal(await host.page.textContent('#rules-in-force caption'), 'Qdan, 2 house rules changed');

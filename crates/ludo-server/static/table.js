@@ -189,7 +189,11 @@ export class Table {
       const fast = PACE === 0 || document.hidden || this.queue.length > BACKLOG;
       const event = this.queue.shift();
       if (fast) {
+        // Shown at once: its lines join the log, and what it did is said when all have been.
         this.apply(event);
+        this.shownLines += event.lines.length;
+        this.spoken.push(...(event.lines.length ? event.lines.map((l) => l.text)
+          : [this.throwWords(event.seat, event.dice)]));
         continue;
       }
       const hold = this.holdUntil - performance.now();
@@ -203,14 +207,11 @@ export class Table {
     this.settle();
   }
 
-  /** Takes an event in without showing it: its result, its log lines, its dice. */
+  /** Takes an event's result in: the state after it, and whether the CPU stood in. */
   apply(event) {
     this.state = event.after;
     // The CPU plays the rest of a turn it stood in for: the person's controls wait for the next.
     this.standingIn = event.standIn ? event.seat : null;
-    this.shownLines += event.lines.length;
-    this.spoken.push(...(event.lines.length ? event.lines.map((l) => l.text)
-      : [this.throwWords(event.seat, event.dice)]));
     this.standInNotice(event);
   }
 
@@ -225,7 +226,7 @@ export class Table {
     if (!current()) return;
     // Landed: the result shows, and with it the state after the throw.
     this.apply(event);
-    this.spoken = [];
+    this.shownLines += event.lines.length;
     const outcome = event.outcome;
     if (outcome.kind === 'move') {
       this.view.announce(this.throwWords(seat, dice));
@@ -246,8 +247,6 @@ export class Table {
     const { seat, move } = event;
     const roll = this.state.position.turn.roll;
     this.apply(event);
-    this.spoken = [];
-    this.shownLines -= event.lines.length;
     // The piece walks on the board after the move; the status and the dice stay with the mover
     // until it arrives.
     const layout = this.render({ diceSeat: seat, diceValues: roll, status: this.view.status.textContent,
@@ -499,9 +498,9 @@ export class Table {
   /** At the end: the words for the person, and the places with "you" marked. */
   drawEnd(p, shown) {
     this.view.end.hidden = !shown;
-    drawPlaces(this.view.places, shown ? p : { ...p, turn: { ...p.turn, phase: 'roll' } },
-      (seat) => this.who.name(seat), this.view.t, this.who.you);
-    if (shown) this.view.end.querySelector('h2').textContent = this.endWords(p);
+    if (!shown) return;
+    drawPlaces(this.view.places, p, (seat) => this.who.name(seat), this.view.t, this.who.you);
+    this.view.end.querySelector('h2').textContent = this.endWords(p);
   }
 
   // --- words ----------------------------------------------------------------------------------
