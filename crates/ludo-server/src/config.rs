@@ -51,6 +51,10 @@ pub struct Config {
         hide = true
     )]
     pub match_second_ms: u64,
+    /// A directory whose files are served instead of the built-in copies of the same name, read
+    /// from disk at each request: for working on the web client without rebuilding the server.
+    #[arg(long, env = "LUDO_STATIC_DIR")]
+    pub static_dir: Option<PathBuf>,
 }
 
 impl Config {
@@ -66,6 +70,7 @@ impl Config {
             match_second_ms: 1000,
             room_idle_secs: 600.0,
             rate: 100_000,
+            static_dir: None,
         }
     }
 

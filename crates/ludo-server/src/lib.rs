@@ -70,6 +70,8 @@ pub struct AppState {
     pub rate: u32,
     /// Turns `true` when the server shuts down: connections say goodbye and close.
     pub stopping: tokio::sync::watch::Receiver<bool>,
+    /// Where the web client's files are read from disk instead of the built-in copies, if set.
+    pub static_dir: Option<Arc<std::path::Path>>,
 }
 
 /// A bound, ready server.
@@ -113,6 +115,7 @@ impl Application {
             next_conn: Arc::default(),
             rate: config.rate.max(1),
             stopping,
+            static_dir: config.static_dir.as_deref().map(Arc::from),
         };
         let listener = TcpListener::bind(config.addr).await?;
         Ok(Application {

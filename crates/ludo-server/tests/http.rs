@@ -24,6 +24,42 @@ async fn the_home_page_is_served_at_the_root_and_for_invitation_links() {
 }
 
 #[tokio::test]
+async fn each_preset_has_a_rules_page_at_its_own_address_and_no_other_name_does() {
+    let server = spawn_server().await;
+    for preset in ["qdan", "classic", "vietnamese"] {
+        let (status, body) = http(
+            server.addr,
+            "GET",
+            &format!("/rules/{preset}?lang=fr"),
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{preset}");
+        assert!(body.contains("<title>Ludo</title>"));
+    }
+    assert_eq!(
+        http(server.addr, "GET", "/rules/monopoly", None).await.0,
+        404
+    );
+}
+
+#[tokio::test]
+async fn a_static_directory_serves_its_files_in_place_of_the_built_in_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("app.css"), "body { color: red }").unwrap();
+    let static_dir = dir.path().to_owned();
+    let server =
+        support::spawn_server_with(move |config| config.static_dir = Some(static_dir)).await;
+    assert_eq!(
+        http(server.addr, "GET", "/app.css", None).await,
+        (200, "body { color: red }".to_owned())
+    );
+    let (status, body) = http(server.addr, "GET", "/", None).await;
+    assert_eq!(status, 200, "files it lacks are the built-in ones");
+    assert!(body.contains("<title>Ludo</title>"));
+}
+
+#[tokio::test]
 async fn the_rules_api_lists_every_preset_with_its_options() {
     let server = spawn_server().await;
     let (status, body) = http(server.addr, "GET", "/api/rules", None).await;

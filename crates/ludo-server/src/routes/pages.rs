@@ -3,6 +3,7 @@
 //! Brotli to browsers that accept it, else gzipped, else as they are.
 
 use axum::Router;
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -17,10 +18,7 @@ pub mod generated {
 /// The page routes.
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route(
-            "/",
-            get(|headers: HeaderMap| async move { asset("/index.html", &headers) }),
-        )
+        .route("/", get(home_page))
         .route("/r/{code}", get(home_page))
         .route("/ranked", get(home_page))
         .route("/leaderboard", get(home_page))
@@ -28,14 +26,60 @@ pub fn router() -> Router<AppState> {
         .route("/players/{id}", get(home_page))
         .route("/games/{id}", get(home_page))
         .route("/replay", get(home_page))
-        .fallback(get(|uri: Uri, headers: HeaderMap| async move {
-            asset(uri.path(), &headers)
-        }))
+        .route("/rules/{preset}", get(rules_page))
+        .fallback(get(
+            |State(state): State<AppState>, uri: Uri, headers: HeaderMap| async move {
+                file(&state, uri.path(), &headers)
+            },
+        ))
 }
 
 /// The page every client route starts from; the script reads the path.
-async fn home_page(headers: HeaderMap) -> Response {
-    asset("/index.html", &headers)
+async fn home_page(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    file(&state, "/index.html", &headers)
+}
+
+/// A preset's rules page: the home page, which draws it; 404 for a preset that does not exist.
+async fn rules_page(
+    State(state): State<AppState>,
+    Path(preset): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    if preset.parse::<ludo_rules::Preset>().is_err() {
+        return (StatusCode::NOT_FOUND, "no such rules").into_response();
+    }
+    file(&state, "/index.html", &headers)
+}
+
+/// The file at `path`: from the directory given with `--static-dir` when it holds one by that
+/// name, else the built-in copy.
+fn file(state: &AppState, path: &str, headers: &HeaderMap) -> Response {
+    if let Some(dir) = &state.static_dir
+        && let Some(response) = from_disk(dir, path)
+    {
+        return response;
+    }
+    asset(path, headers)
+}
+
+/// A file read from `dir` as it is now, uncompressed, with the built-in copy's content type.
+fn from_disk(dir: &std::path::Path, path: &str) -> Option<Response> {
+    let name = path.trim_start_matches('/');
+    if name.is_empty() || name.contains("..") || name.contains('/') {
+        return None;
+    }
+    let body = std::fs::read(dir.join(name)).ok()?;
+    let content_type = generated::ASSETS
+        .iter()
+        .find(|(p, ..)| *p == path)
+        .map_or("application/octet-stream", |&(_, content_type, ..)| {
+            content_type
+        });
+    let mut response = body.into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    Some(response)
 }
 
 /// Whether the `Accept-Encoding` header lists `coding` (with a weight above zero).
