@@ -1,5 +1,7 @@
 // What the browser tests share: Debian's Chromium, started once per test file, and the server's
 // address (from `cargo test`, crates/ludo-server/tests/browser.rs).
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 
 /** The server under test. */
@@ -74,4 +76,18 @@ export function yellowToMove(from, red, roll = [3], rest = ['base', 'base', 'bas
     // A six is qdan's bonus throw.
     turn: { seat: 'yellow', phase: 'move', roll, bonus_streak: roll.includes(6) ? 1 : 0, throws: 1 },
   };
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Axe-core's serious and critical violations on the page as it is now. Axe is evaluated in the
+ * page (as a browser extension would be), not added as a script, which the page's Content
+ * Security Policy rightly refuses.
+ */
+export async function accessibilityViolations(page) {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(() => globalThis.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations.filter((v) => ['serious', 'critical'].includes(v.impact))
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

@@ -227,3 +227,36 @@ test("a game's house rules are one tap away during play", async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a saved game that no longer reads is not resumed, and the reason is said in the reader’s language', async () => {
+  const page = await browser.newPage();
+  const errors = await open(page, '/?cpu-delay=0&pace=0&lang=fr');
+  await page.selectOption('#hot-seat select[name=people]', '2');
+  await page.click('#hot-seat button[type=submit]');
+  await page.evaluate(() => {
+    const saved = JSON.parse(localStorage.getItem('ludo.local.v1'));
+    saved.position.pieces.red = ['base', 'base', 'base'];
+    localStorage.setItem('ludo.local.v1', JSON.stringify(saved));
+  });
+  await page.reload();
+  await page.waitForSelector('body[data-ready=true]');
+  await page.click('#resume');
+  assert.equal(await page.textContent('#resume-error'),
+    'La partie enregistrée ne peut pas reprendre : Chaque joueur a 4 pièces, pas 3.');
+  assert.ok(await page.isHidden('#play'), 'no game is shown');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('an imported record the rules refuse is refused in the reader’s language', async () => {
+  const page = await browser.newPage();
+  const errors = await open(page, '/replay?lang=fr');
+  const record = { game_id: 'x', rules: 'qdan', seats: ['yellow', 'red'], commitment: '0'.repeat(64),
+    actions: [{ move: 0 }] };
+  await page.setInputFiles('#import', { name: 'record.json', mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(record)) });
+  await page.waitForFunction(() => /illisible/.test(document.body.textContent));
+  assert.match(await page.textContent('#records-view'), /Pas maintenant : c’est le moment de lancer\./);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

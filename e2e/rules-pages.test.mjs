@@ -1,50 +1,347 @@
-// The rules pages: one per preset, reached from the home screen, written from the option names
-// the settings use, each starting a local game with its rules.
+// The rules pages: one per preset at /rules/<preset>, in every language (?lang=), stating every
+// fact the players' rules pages state, true for that preset's options, in the players' own words;
+// offering only the house-rule choices the engine accepts; and starting games of those rules.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, url } from './browser.mjs';
+import { mkdirSync } from 'node:fs';
+import { accessibilityViolations, launch, url } from './browser.mjs';
+import { DRIFT, TERMS } from './terms.mjs';
+
+const shots = process.env.LUDO_SHOTS ?? '/tmp/ludo-shots';
+mkdirSync(shots, { recursive: true });
 
 const browser = await launch();
 after(() => browser.close());
 
-for (const [preset, name] of [['qdan', 'Qdan'], ['classic', 'Classic'], ['vietnamese', 'Vietnamese']]) {
-  test(`the ${preset} rules page shows its rules, house rules, words and questions, and plays them`, async () => {
-    const page = await browser.newPage({ viewport: { width: 360, height: 640 } });
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    await page.goto(`${url}/?cpu-delay=0`);
-    await page.waitForSelector('body[data-ready=true]');
-    await page.click(`#rules-pages a[href="#rules/${preset}"]`);
-    await page.waitForSelector('#rules-page:not([hidden]) h2');
-    assert.match(await page.textContent('#rules-page h2'), new RegExp(name));
-    assert.ok(await page.isHidden('#home'));
-    // Every option, except the layout on the horse board, where it does not apply.
-    const rows = await page.$$eval('#rules-page tbody tr', (r) => r.map((row) => row.cells[0].textContent));
-    assert.equal(rows.length, preset === 'vietnamese' ? 17 : 18, 'every option that applies');
-    assert.equal(rows.includes('Layout'), preset !== 'vietnamese');
-    const table = await page.textContent('#rules-page table');
-    assert.match(table, /Throws that bring a piece out/, 'named as in the settings');
-    assert.equal(await page.$$eval('#rules-page dt', (d) => d.length), 8 + 4, 'words and questions');
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
-    assert.ok(width <= 360, `no horizontal scrolling on a phone (${width}px)`);
-    await page.click('#rules-page .play-rules');
-    await page.waitForSelector('#play:not([hidden])');
-    const position = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.local.v1')).position);
-    assert.deepEqual(position.rules, { preset });
-    assert.ok(await page.isHidden('#rules-page'));
-    assert.deepEqual(errors, []);
-    await page.close();
-  });
+const PRESETS = ['qdan', 'classic', 'vietnamese'];
+const LANGUAGES = ['en', 'fr', 'pt', 'ru', 'vi'];
+
+/** What every Ludo-board page states (words.md, "What each rules page says"). */
+const LUDO_FACTS = ['players', 'pieces', 'board-shape', 'owner-marks', 'first-player', 'turn', 'exit',
+  'no-piece-out', 'bonus', 'three-in-a-row', 'capture', 'capture-throw', 'safe', 'stacking',
+  'home-column', 'exact', 'no-move', 'winner', 'places'];
+
+/** The facts each page must carry, by its `data-fact` name. */
+const FACTS = {
+  qdan: [...LUDO_FACTS, 'star', 'blockade'],
+  classic: [...LUDO_FACTS, 'passing'],
+  vietnamese: ['players', 'pieces', 'board-shape', 'owner-marks', 'dice', 'exit', 'total', 'bonus',
+    'passing', 'capture', 'capture-throw', 'stacking', 'safe', 'home-column', 'no-move', 'winner',
+    'friendly'],
+};
+
+/** Every page: the site's defaults, the words, the questions. */
+const COMMON_FACTS = ['site-players', 'site-clock', 'site-leave', 'site-shared-place', 'term-base',
+  'term-start', 'term-home-column', 'term-finish', 'term-safe', 'term-blockade', 'faq-exit',
+  'faq-capture', 'faq-no-capture', 'faq-bigger', 'house-rotate'];
+
+/** The vocabulary entry of each concept, by its fact name. */
+const VOCABULARY = { 'term-base': 'base', 'term-start': 'start', 'term-home-column': 'homeColumn',
+  'term-finish': 'finish', 'term-safe': 'safeSquare', 'term-star': 'star', 'term-blockade': 'blockade' };
+
+/** Vietnamese words, kept here: cờ cá ngựa's on the horse board, Ludo's on the Ludo board. */
+const VIETNAMESE = {
+  base: 'chuồng', start: 'ô xuất phát', homeColumn: 'đường về đích', finish: 'đích',
+  safeSquare: 'ô an toàn', star: 'ô sao', blockade: 'hàng rào', houseRules: 'luật riêng',
+};
+const VIETNAMESE_PIECE = { ludo: 'quân', horse: 'ngựa' };
+
+/** Facts that must say what each preset's options do (English texts). */
+const TRUE_FOR = {
+  qdan: { safe: /start is a safe square/, star: /star/, 'capture-throw': /gives another throw/,
+    blockade: /blockade.*neither pass it nor land/, 'first-player': /first player at the table/,
+    places: /placed by pieces finished, then pieces out of the base, then total progress/,
+    'no-move': /even a 6/, 'three-in-a-row': /three in a row end the turn/, exit: /a 6 brings/,
+    'board-shape': /cross .*whatever the number of players/, 'owner-marks': /○.*□.*△.*✚.*base.*home column/ },
+  classic: { safe: /no safe squares/, 'capture-throw': /no extra throw/, passing: /No piece may pass an opponent/,
+    'first-player': /highest throw starts/, places: /play on/, 'no-move': /except a 6: you throw again/ },
+  vietnamese: { dice: /two dice/, exit: /1 or 6 on either die or any double.*uses the throw/,
+    total: /total of both dice.*cannot be split/, bonus: /double gives another throw/,
+    passing: /No horse may jump any other horse, yours or an opponent’s/, safe: /no safe squares/,
+    stacking: /may not land on your own horse/, 'home-column': /deepest free cell.*6, then 5, 4 and 3.*exact total/,
+    winner: /four horses home/, friendly: /more than two players.*never rated/, 'faq-bigger': /^Can.*No:/s },
+};
+
+
+/** A fresh person's page with `path` open and the rules page drawn; `errors` collects errors. */
+async function open(path, viewport = { width: 360, height: 640 }, context = null) {
+  const owned = context ?? await browser.newContext({ viewport });
+  const page = await owned.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto(url + path);
+  await page.waitForSelector('body[data-ready=true]');
+  return { page, errors, context: owned };
 }
 
-test('a rules page opens from its address and goes back home', async () => {
-  const page = await browser.newPage();
-  await page.goto(`${url}/#rules/vietnamese`);
-  await page.waitForSelector('body[data-ready=true]');
-  assert.match(await page.textContent('#rules-page'), /1, 6, any double/);
-  await page.click('#rules-page a[href="#"]');
+const shown = (page) => page.waitForSelector('#rules-page:not([hidden]) h2');
+
+/**
+ * For each house rule on the page, the values the engine accepts with the rest of the preset
+ * unchanged (other than the preset's own), asked of the page's own engine.
+ */
+const acceptedChoices = (page, preset) => page.evaluate(async (name) => {
+  const { loadEngine } = await import('/engine.js');
+  const engine = await loadEngine();
+  const answer = await (await fetch('/api/rules')).json();
+  const { options } = answer.presets.find((p) => p.preset === name);
+  const accepted = {};
+  for (const [option, values] of Object.entries(answer.choices)) {
+    if (option === 'layout' && options.board === 'horse') continue;
+    accepted[option] = values.filter((value) => {
+      if (JSON.stringify(value) === JSON.stringify(options[option])) return false;
+      try {
+        engine.checkRules({ ...options, [option]: value });
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  }
+  return accepted;
+}, preset);
+
+for (const preset of PRESETS) {
+  for (const language of LANGUAGES) {
+    test(`the ${preset} rules page in ${language} states every fact in the players' words and offers only what the engine accepts`, async () => {
+      const { page, errors, context } = await open(`/rules/${preset}?lang=${language}`);
+      await shown(page);
+      assert.equal(await page.getAttribute('html', 'lang'), language);
+      assert.equal(new URL(page.url()).pathname, `/rules/${preset}`);
+      assert.ok(await page.isHidden('#home'));
+      assert.equal(await page.getAttribute('#rules-page', 'data-preset'), preset);
+      const facts = await page.$$eval('#rules-page [data-fact]', (n) => n.map((e) => e.dataset.fact));
+      const missingFacts = [...FACTS[preset], ...COMMON_FACTS].filter((f) => !facts.includes(f));
+      assert.deepEqual(missingFacts, [], 'every fact the page must state');
+      assert.equal(facts.includes('term-star'), preset === 'qdan', 'the star, where it is a safe square');
+
+      // One heading structure: the site's h1, the page's h2, sections in h3, house rules in h4.
+      const headings = await page.$$eval('h1, h2, h3, h4', (n) => n.filter((h) => h.offsetParent)
+        .map((h) => h.tagName));
+      assert.equal(headings.filter((h) => h === 'H1').length, 1);
+      assert.equal(headings.filter((h) => h === 'H2').length, 1);
+      assert.ok(headings.filter((h) => h === 'H3').length >= 5);
+
+      // No English left on a page in another language, and no raw key.
+      const missing = await page.evaluate(async () => (await import('/i18n.js')).missingKeys());
+      assert.deepEqual(missing, [], `keys ${language} lacks`);
+      const text = await page.textContent('#rules-page');
+      assert.doesNotMatch(text, /\b(fact|hr|term|faq|rules|site|ways)\.[a-zA-Z_.]+/);
+
+      // The players' terms where each concept is named, and none of the words that drift.
+      const board = preset === 'vietnamese' ? 'horse' : 'ludo';
+      const term = (concept) => (language === 'vi' ? VIETNAMESE[concept] : TERMS[concept][language]);
+      const lower = (s) => s.toLocaleLowerCase(language);
+      for (const [fact, concept] of Object.entries(VOCABULARY)) {
+        if (!facts.includes(fact)) continue;
+        const named = await page.textContent(`#rules-page [data-fact="${fact}"] dt`);
+        assert.ok(lower(named).includes(lower(term(concept))), `${fact} is named “${term(concept)}” (${named})`);
+      }
+      assert.ok(lower(await page.textContent('#rules-house')).includes(lower(term('houseRules'))));
+      const drift = (DRIFT[language] ?? []).filter((word) => lower(text).includes(word));
+      assert.deepEqual(drift, [], 'words that drift from the players’');
+      if (language === 'vi') {
+        // The horse board says ngựa, the Ludo board quân, each throughout ("cờ cá ngựa" is a name).
+        const other = VIETNAMESE_PIECE[board === 'horse' ? 'ludo' : 'horse'];
+        assert.ok(!lower(text).replaceAll('cá ngựa', '').includes(other), `no “${other}” on the ${board} board`);
+        assert.ok(lower(await page.textContent('[data-fact=pieces]')).includes(VIETNAMESE_PIECE[board]));
+      } else if (board === 'ludo') {
+        assert.ok(lower(await page.textContent('[data-fact=pieces]')).includes(lower(TERMS.piece[language])));
+      }
+      if (language === 'en') {
+        for (const [fact, pattern] of Object.entries(TRUE_FOR[preset])) {
+          assert.match(await page.textContent(`#rules-page [data-fact="${fact}"]`), pattern, fact);
+        }
+      }
+      // Numbers and marks are the same in every language.
+      assert.match(await page.textContent('[data-fact=players]'), /2.*4.*20/);
+      assert.match(await page.textContent('[data-fact=owner-marks]'), /○.*□.*△.*✚/);
+      if (preset === 'vietnamese') assert.match(await page.textContent('[data-fact=home-column]'), /6.*5.*4.*3/);
+
+      // House rules by the settings' names, each with its default and only the engine's choices.
+      const names = await page.$$eval('#rules-page [data-option] h4', (n) => n.map((e) => e.textContent));
+      const settingsNames = await page.evaluate(async (options) => {
+        const { t } = await import('/i18n.js');
+        const { optionLabel } = await import('/options.js');
+        return options.map((name) => (name === 'rotate' ? t('home.rotate') : optionLabel(name, t)));
+      }, await page.$$eval('#rules-page [data-option]', (n) => n.map((e) => e.dataset.option)));
+      assert.deepEqual(names, settingsNames, 'the option names the settings use');
+      if (board === 'ludo' && language !== 'vi') {
+        const exit = await page.textContent('[data-option=exit_values] h4');
+        assert.ok(lower(exit).includes(lower(TERMS.piece[language])), exit);
+      }
+      const offered = Object.fromEntries(await page.$$eval('#rules-page [data-option]', (n) => n
+        .map((e) => [e.dataset.option, JSON.parse(e.querySelector('[data-choices]').dataset.choices)])));
+      const accepted = await acceptedChoices(page, preset);
+      assert.deepEqual(offered, { ...accepted, rotate: [false] }, 'choices the engine accepts, and no other');
+      if (preset === 'qdan') assert.deepEqual(offered.dice, [], 'no two dice while the finish needs the exact count');
+      if (preset === 'vietnamese') {
+        assert.deepEqual(offered.exact_finish, [], 'the horse board always needs the exact count');
+        assert.ok(!('layout' in offered), 'no layout on the horse board');
+      }
+      for (const item of await page.$$('#rules-page [data-option]')) {
+        assert.equal(await item.$$eval('p', (p) => p.length), 2, 'what it does, then its default and choices');
+      }
+
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 360, `no horizontal scrolling on a phone (${width}px)`);
+      assert.deepEqual(await accessibilityViolations(page), []);
+      if (['en', 'fr', 'vi'].includes(language)) {
+        await page.screenshot({ path: `${shots}/rules-${preset}-${language}-360.png`, fullPage: true });
+      }
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+
+    test(`the ${preset} rules page in ${language} plays its rules against the CPU, on this device and with friends`, async () => {
+      const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
+      const local = async (kind) => {
+        const { page, errors } = await open(`/rules/${preset}?lang=${language}&cpu-delay=0`, undefined, context);
+        await shown(page);
+        await page.click(`#rules-page [data-play=${kind}]`);
+        await page.waitForSelector('#play:not([hidden])');
+        const game = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.local.v1')));
+        assert.deepEqual(game.position.rules, { preset }, `${kind}: the preset's own rules`);
+        assert.equal(new URL(page.url()).pathname, '/');
+        assert.ok(await page.isHidden('#rules-page'));
+        assert.deepEqual(errors, []);
+        await page.close();
+        return Object.values(game.players);
+      };
+      const cpu = await local('cpu');
+      assert.equal(cpu.filter((p) => p === 'human').length, 1, 'one person against the CPU');
+      const device = await local('device');
+      assert.ok(device.length >= 2 && device.every((p) => p === 'human'), 'people only, on one device');
+
+      const { page, errors } = await open(`/rules/${preset}?lang=${language}`, undefined, context);
+      await shown(page);
+      const created = page.waitForRequest((r) => r.url().endsWith('/api/rooms') && r.method() === 'POST');
+      // No name was given before on this device: the page asks for one.
+      assert.ok(await page.isVisible('#rules-page .play-friends input[name=name]'));
+      await page.fill('#rules-page .play-friends input[name=name]', 'Ana');
+      await page.click('#rules-page [data-play=friends]');
+      const request = JSON.parse((await created).postData());
+      assert.deepEqual(request.rules, { preset });
+      assert.equal(request.name, 'Ana');
+      assert.equal(request.ranked, false);
+      await page.waitForURL(/\/r\/[a-z0-9]+$/);
+      await page.waitForSelector('body[data-ready=true]');
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+  }
+}
+
+test('with a name given before, "with friends" creates the room at once under that name', async () => {
+  const context = await browser.newContext();
+  await context.addInitScript(() => localStorage.setItem('ludo.name', 'Bao'));
+  const { page, errors } = await open('/rules/classic', undefined, context);
+  await shown(page);
+  assert.ok(await page.isHidden('#rules-page .play-friends input[name=name]'));
+  const created = page.waitForRequest((r) => r.url().endsWith('/api/rooms') && r.method() === 'POST');
+  await page.click('#rules-page [data-play=friends]');
+  const request = JSON.parse((await created).postData());
+  assert.deepEqual([request.name, request.rules], ['Bao', { preset: 'classic' }]);
+  await page.waitForURL(/\/r\/[a-z0-9]+$/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the home page links to each rules page at its own address, and Back returns home', async () => {
+  const { page, errors, context } = await open('/', { width: 1280, height: 800 });
+  for (const preset of PRESETS) {
+    await page.click(`#rules-pages a[href="/rules/${preset}"]`);
+    await page.waitForFunction((name) => document.querySelector('#rules-page').dataset.preset === name
+      && !document.querySelector('#rules-page').hidden, preset);
+    assert.equal(new URL(page.url()).pathname, `/rules/${preset}`);
+    assert.ok(await page.isHidden('#home'));
+    await page.goBack();
+    await page.waitForSelector('#home:not([hidden])');
+    assert.equal(new URL(page.url()).pathname, '/');
+    assert.ok(await page.isHidden('#rules-page'));
+  }
+  // Forward shows the page again; its own link goes home.
+  await page.goForward();
+  await shown(page);
+  await page.click('#rules-page a[href="/"]');
   await page.waitForSelector('#home:not([hidden])');
-  assert.ok(await page.isHidden('#rules-page'));
-  await page.close();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('an old #rules/… address leads to the page at its own address', async () => {
+  const { page, errors, context } = await open('/#rules/vietnamese');
+  await shown(page);
+  assert.equal(new URL(page.url()).pathname, '/rules/vietnamese');
+  assert.equal(new URL(page.url()).hash, '');
+  assert.equal(await page.getAttribute('#rules-page', 'data-preset'), 'vietnamese');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a preset that does not exist has no rules page', async () => {
+  const response = await fetch(`${url}/rules/monopoly`);
+  assert.equal(response.status, 404);
+});
+
+test('?lang= chooses the language for that visit, and the switcher still chooses another', async () => {
+  const { page, errors, context } = await open('/rules/qdan?lang=fr');
+  await shown(page);
+  assert.equal(await page.getAttribute('html', 'lang'), 'fr');
+  assert.match(await page.textContent('#rules-page h2'), /Règles/);
+  await page.selectOption('#language', 'pt');
+  await page.waitForURL((u) => !u.search.includes('lang='));
+  await page.waitForSelector('body[data-ready=true]');
+  await shown(page);
+  assert.equal(await page.getAttribute('html', 'lang'), 'pt');
+  assert.equal(new URL(page.url()).pathname, '/rules/qdan');
+  // Without ?lang=, the language picked is remembered.
+  await page.goto(`${url}/`);
+  await page.waitForSelector('body[data-ready=true]');
+  assert.equal(await page.getAttribute('html', 'lang'), 'pt');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the in-game rules panel links to the game's rules page", async () => {
+  const { page, errors, context } = await open('/rules/vietnamese?cpu-delay=0');
+  await shown(page);
+  await page.click('#rules-page [data-play=device]');
+  await page.waitForSelector('#play:not([hidden])');
+  await page.click('#game-rules summary');
+  assert.equal(await page.getAttribute('#rules-page-link', 'href'), '/rules/vietnamese');
+  assert.ok(await page.isVisible('#rules-page-link'));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the rules pages read well on a wide screen', async () => {
+  for (const [preset, language] of [['qdan', 'en'], ['vietnamese', 'vi'], ['classic', 'fr']]) {
+    const { page, errors, context } = await open(`/rules/${preset}?lang=${language}`, { width: 1280, height: 800 });
+    await shown(page);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 1280, `${preset} in ${language}: ${width}px`);
+    await page.screenshot({ path: `${shots}/rules-${preset}-${language}-1280.png` });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('once loaded, the rules pages work offline', async () => {
+  const { page, errors, context } = await open('/');
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.reload();
+  await page.waitForSelector('body[data-ready=true]');
+  await context.setOffline(true);
+  for (const preset of PRESETS) {
+    await page.goto(`${url}/rules/${preset}?lang=vi`);
+    await page.waitForSelector('body[data-ready=true]');
+    await shown(page);
+    assert.equal(await page.getAttribute('#rules-page', 'data-preset'), preset);
+  }
+  await page.click('#rules-page [data-play=device]');
+  await page.waitForSelector('#play:not([hidden])');
+  assert.deepEqual(errors, []);
+  await context.close();
 });

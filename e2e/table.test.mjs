@@ -7,12 +7,10 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { launch, person, resume, url, yellowToMove } from './browser.mjs';
+import { accessibilityViolations, launch, person, resume, url, yellowToMove } from './browser.mjs';
 
 const shots = process.env.LUDO_SHOTS ?? '/tmp/ludo-shots';
 mkdirSync(shots, { recursive: true });
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 const browser = await launch();
 after(() => browser.close());
@@ -30,13 +28,6 @@ async function startWithCpu(page) {
   await page.click('#start');
 }
 
-/** Axe-core's serious and critical violations on the page as it is now. */
-async function accessibilityViolations(page) {
-  await page.addScriptTag({ path: axePath });
-  const result = await page.evaluate(() => globalThis.axe.run(document, { resultTypes: ['violations'] }));
-  return result.violations.filter((v) => ['serious', 'critical'].includes(v.impact))
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** The words of the page's language for `key` (with `values`), from its own tables. */
 const words = (page, key, values = {}) => page.evaluate(async ([k, v]) => (await import('/i18n.js')).t(k, v),

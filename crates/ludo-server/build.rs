@@ -130,15 +130,6 @@ fn write_table(out: &Path, assets: &[(String, Vec<u8>)]) {
     fs::write(out.join("assets.rs"), table).expect("OUT_DIR is writable");
 }
 
-fn content_type(path: &str) -> &'static str {
-    match path.rsplit('.').next() {
-        Some("html") => "text/html; charset=utf-8",
-        Some("js") | Some("mjs") => "text/javascript; charset=utf-8",
-        Some("css") => "text/css; charset=utf-8",
-        Some("wasm") => "application/wasm",
-        Some("json") | Some("webmanifest") => "application/json",
-        Some("svg") => "image/svg+xml",
-        Some("png") => "image/png",
-        _ => "application/octet-stream",
-    }
-}
+// The content type of a file by its name, shared with the server (which serves files from disk
+// with `--static-dir`).
+include!("src/content_type.rs");

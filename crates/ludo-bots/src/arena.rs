@@ -1,7 +1,9 @@
 //! Bot arenas: many games between CPU levels, the bots rotating through the seats so that none
 //! keeps the first-move advantage, with win rates and mean places and their 95% intervals.
 
-use ludo_rules::{Colour, Game, PositionError, Rules};
+use std::fmt;
+
+use ludo_rules::{Colour, Game, PositionError, PositionFault, Rules};
 
 use crate::levels::Level;
 use crate::player::Player;
@@ -10,6 +12,35 @@ use crate::rng::Rng;
 
 /// A game longer than this many actions is a bug, not bad luck.
 const MAX_ACTIONS: u64 = 1_000_000;
+
+/// Why an arena could not be run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArenaError {
+    /// Not 2 to 4 entrants, or seats the rules refuse.
+    Seats(PositionError),
+    /// A game went on past the action limit (a bug, not bad luck).
+    Unfinished {
+        /// The game's number, from 0.
+        game: u64,
+    },
+}
+
+impl fmt::Display for ArenaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArenaError::Seats(e) => write!(f, "{e}"),
+            ArenaError::Unfinished { game } => write!(f, "arena game {game} did not end"),
+        }
+    }
+}
+
+impl std::error::Error for ArenaError {}
+
+impl From<PositionError> for ArenaError {
+    fn from(e: PositionError) -> ArenaError {
+        ArenaError::Seats(e)
+    }
+}
 
 /// The seats of an `n`-seat game, clockwise; two seats face each other.
 pub fn seats_for(n: usize) -> Option<&'static [Colour]> {
@@ -86,10 +117,14 @@ pub fn run_arena(
     games: u64,
     seed: u64,
     mut progress: impl FnMut(u64),
-) -> Result<Standings, PositionError> {
-    let seats = seats_for(levels.len()).ok_or_else(|| PositionError {
-        field: "bots".to_owned(),
-        reason: format!("{} bots; an arena seats 2 to 4", levels.len()),
+) -> Result<Standings, ArenaError> {
+    let seats = seats_for(levels.len()).ok_or_else(|| {
+        PositionError::new(
+            "bots",
+            PositionFault::SeatCount {
+                count: levels.len(),
+            },
+        )
     })?;
     let start = Game::new(rules, seats)?;
     let n = levels.len();
@@ -118,10 +153,7 @@ pub fn run_arena(
             seated.push(player.as_mut());
         }
         let one = play_out(&mut game, &mut dice, &mut seated, &mut choices, MAX_ACTIONS)
-            .ok_or_else(|| PositionError {
-                field: String::new(),
-                reason: format!("arena game {g} did not end"),
-            })?;
+            .ok_or(ArenaError::Unfinished { game: g })?;
         tally += one;
         for (s, &colour) in seats.iter().enumerate() {
             let place = u64::from(game.place(colour).unwrap_or(n as u8));

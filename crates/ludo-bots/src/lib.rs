@@ -20,7 +20,7 @@ mod playout;
 mod rng;
 mod rollout;
 
-pub use arena::{Entrant, Standings, run_arena, seats_for};
+pub use arena::{ArenaError, Entrant, Standings, run_arena, seats_for};
 pub use danger::Danger;
 pub use hard::{Evaluation, HardPlayer};
 pub use heuristic::{Scorer, Weights};

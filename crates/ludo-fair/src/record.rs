@@ -86,6 +86,55 @@ impl fmt::Display for VerifyError {
 
 impl std::error::Error for VerifyError {}
 
+impl VerifyError {
+    /// The codes of a record's own faults; a setup that makes no game and an illegal action
+    /// answer the engine's codes ([`ludo_rules::all_codes`]).
+    pub const CODES: &'static [&'static str] = &["no_seed", "commitment", "wrong_throw"];
+
+    /// The stable code: the engine's for a setup or an action it refuses, else the record's own.
+    pub fn code(&self) -> &'static str {
+        match self {
+            VerifyError::Setup(e) => e.code(),
+            VerifyError::Illegal { error, .. } => error.code(),
+            VerifyError::NoSeed(_) => "no_seed",
+            VerifyError::Commitment => "commitment",
+            VerifyError::WrongThrow { .. } => "wrong_throw",
+        }
+    }
+
+    /// The values the fault speaks of; an action's fault also gives its `index` in the record.
+    pub fn params(&self) -> serde_json::Value {
+        let with_index = |mut params: serde_json::Value, index: &usize| {
+            params["index"] = serde_json::json!(index);
+            params
+        };
+        match self {
+            VerifyError::Setup(e) => e.params(),
+            VerifyError::Illegal { index, error } => with_index(error.params(), index),
+            VerifyError::NoSeed(detail) => serde_json::json!({ "detail": detail }),
+            VerifyError::Commitment => serde_json::json!({}),
+            VerifyError::WrongThrow {
+                index,
+                recorded,
+                derived,
+            } => with_index(
+                serde_json::json!({ "recorded": recorded, "derived": derived }),
+                index,
+            ),
+        }
+    }
+}
+
+impl ludo_rules::Fault for VerifyError {
+    fn code(&self) -> &'static str {
+        VerifyError::code(self)
+    }
+
+    fn params(&self) -> serde_json::Value {
+        VerifyError::params(self)
+    }
+}
+
 impl Record {
     /// The starting position.
     ///
@@ -231,5 +280,33 @@ mod tests {
         assert_eq!(record.verify(), Err(VerifyError::Commitment));
         record.seed = None;
         assert!(matches!(record.verify(), Err(VerifyError::NoSeed(_))));
+    }
+
+    #[test]
+    fn a_record_fault_answers_its_own_code_or_the_engines_with_the_action_index() {
+        let faults = [
+            VerifyError::NoSeed(String::new()),
+            VerifyError::Commitment,
+            VerifyError::WrongThrow {
+                index: 3,
+                recorded: Throw::one(2),
+                derived: Throw::one(5),
+            },
+        ];
+        let codes: Vec<&str> = faults.iter().map(VerifyError::code).collect();
+        assert_eq!(codes, VerifyError::CODES);
+        assert_eq!(
+            faults[2].params(),
+            serde_json::json!({"index": 3, "recorded": [2], "derived": [5]})
+        );
+        let illegal = VerifyError::Illegal {
+            index: 7,
+            error: PlayError::NoSuchPiece(9),
+        };
+        assert_eq!(illegal.code(), "no_such_piece");
+        assert_eq!(
+            illegal.params(),
+            serde_json::json!({"index": 7, "piece": 9})
+        );
     }
 }

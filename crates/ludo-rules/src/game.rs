@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::Geometry;
 use crate::colour::{BySeat, Colour};
-use crate::error::PositionError;
+use crate::error::{PositionError, PositionFault};
 use crate::options::{FirstPlayer, Layout, Options};
 use crate::progress::Progress;
 use crate::rules::Rules;
@@ -339,7 +339,7 @@ pub(crate) fn check_seats(
     if !(2..=4).contains(&seats.len()) {
         return Err(PositionError::new(
             "seats",
-            format!("{} seats; a game has 2 to 4", seats.len()),
+            PositionFault::SeatCount { count: seats.len() },
         ));
     }
     let mut list = ColourList::EMPTY;
@@ -348,7 +348,7 @@ pub(crate) fn check_seats(
         if list.contains(seat) {
             return Err(PositionError::new(
                 "seats",
-                format!("{seat} is listed twice"),
+                PositionFault::ListedTwice { seat },
             ));
         }
         list.push(seat);
@@ -363,13 +363,11 @@ pub(crate) fn check_seats(
             .windows(2)
             .all(|w| (w[0].fixed_arm() + 4 - first) % 4 < (w[1].fixed_arm() + 4 - first) % 4);
         if !clockwise {
-            let names: Vec<&str> = seats.iter().map(|c| c.name()).collect();
             return Err(PositionError::new(
                 "seats",
-                format!(
-                    "{} are not in clockwise order (yellow, blue, red, green from any seat)",
-                    names.join(", ")
-                ),
+                PositionFault::NotClockwise {
+                    seats: seats.to_vec(),
+                },
             ));
         }
     }

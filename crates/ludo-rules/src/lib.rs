@@ -32,7 +32,7 @@ mod turn;
 
 pub use board::Geometry;
 pub use colour::{BySeat, Colour, UnknownColour};
-pub use error::{PlayError, PositionError};
+pub use error::{Act, Fault, PlayError, PositionError, PositionFault, all_codes};
 pub use game::{Game, Phase};
 pub use moves::{Captures, Move, MoveList};
 pub use options::{

@@ -326,7 +326,39 @@ impl fmt::Display for OptionsError {
 
 impl std::error::Error for OptionsError {}
 
+impl crate::error::Fault for OptionsError {
+    fn code(&self) -> &'static str {
+        OptionsError::code(self)
+    }
+
+    fn params(&self) -> serde_json::Value {
+        OptionsError::params(self)
+    }
+}
+
 impl OptionsError {
+    /// Every code a contradiction may have.
+    pub const CODES: &'static [&'static str] = &[
+        "dice_count",
+        "double_with_one_die",
+        "bonus_values_with_two_dice",
+        "no_way_out",
+        "horse_layout",
+        "horse_inexact_finish",
+        "two_dice_exact_finish",
+    ];
+
+    /// The values the contradiction speaks of: the `option` at fault, and for `dice_count` the
+    /// `dice` given.
+    pub fn params(&self) -> serde_json::Value {
+        match self {
+            OptionsError::DiceCount(dice) => {
+                serde_json::json!({ "option": self.option(), "dice": dice })
+            }
+            _ => serde_json::json!({ "option": self.option() }),
+        }
+    }
+
     /// A stable code for the contradiction, for programs (a client shows it in its own words).
     pub const fn code(&self) -> &'static str {
         match self {
@@ -392,6 +424,34 @@ impl Options {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_contradiction_has_a_listed_code_and_names_its_option() {
+        let errors = [
+            OptionsError::DiceCount(3),
+            OptionsError::DoubleWithOneDie("exit_on_double"),
+            OptionsError::BonusValuesWithTwoDice,
+            OptionsError::NoWayOut,
+            OptionsError::HorseLayout,
+            OptionsError::HorseInexactFinish,
+            OptionsError::TwoDiceExactFinish,
+        ];
+        for e in &errors {
+            match e {
+                OptionsError::DiceCount(_)
+                | OptionsError::DoubleWithOneDie(_)
+                | OptionsError::BonusValuesWithTwoDice
+                | OptionsError::NoWayOut
+                | OptionsError::HorseLayout
+                | OptionsError::HorseInexactFinish
+                | OptionsError::TwoDiceExactFinish => {}
+            }
+            assert_eq!(e.params()["option"], e.option());
+        }
+        let codes: Vec<&str> = errors.iter().map(OptionsError::code).collect();
+        assert_eq!(codes, OptionsError::CODES);
+        assert_eq!(errors[0].params()["dice"], 3);
+    }
 
     #[test]
     fn every_preset_is_consistent() {

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::Geometry;
 use crate::colour::{BySeat, Colour};
-use crate::error::PositionError;
+use crate::error::{PositionError, PositionFault as F};
 use crate::game::{
     ColourList, Game, OFF_TRACK, Phase, ROLLOFF_OUT, ROLLOFF_WAITING, Turn, check_seats,
     next_seats, start_squares,
@@ -60,8 +60,23 @@ pub struct TurnSetup {
     pub rolloff: Option<BTreeMap<Colour, Option<u8>>>,
 }
 
-fn err<T>(field: impl Into<String>, reason: impl Into<String>) -> Result<T, PositionError> {
+fn err<T>(field: impl Into<String>, reason: F) -> Result<T, PositionError> {
     Err(PositionError::new(field, reason))
+}
+
+/// Why a position's JSON does not read: a contradiction between its rules' options when that is
+/// the cause, else the JSON reader's message.
+fn unreadable(json: &str, field: String, detail: String) -> PositionError {
+    let contradiction = field
+        .starts_with("rules")
+        .then(|| serde_json::from_str::<serde_json::Value>(json).ok())
+        .flatten()
+        .and_then(|position| Rules::check_json(&position.get("rules")?.to_string()).err())
+        .and_then(Result::ok);
+    match contradiction {
+        Some(e) => PositionError::new("rules", F::Options(e)),
+        None => PositionError::new(field, F::Unreadable { detail }),
+    }
 }
 
 impl Game {
@@ -75,7 +90,7 @@ impl Game {
         let setup: Setup = serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
             let field = if path == "." { String::new() } else { path };
-            PositionError::new(field, e.into_inner().to_string())
+            unreadable(json, field, e.into_inner().to_string())
         })?;
         Game::from_setup(&setup)
     }
@@ -98,7 +113,7 @@ impl Game {
         let done = read_done(setup, &seats)?;
         let t = &setup.turn;
         if !seats.contains(t.seat) {
-            return err("turn.seat", format!("{} does not play", t.seat));
+            return err("turn.seat", F::NotPlaying { seat: t.seat });
         }
         let mut turn = Turn {
             seat: t.seat,
@@ -112,7 +127,7 @@ impl Game {
             (Phase::Rolloff, rolloff) => {
                 turn.rolloff = read_rolloff(setup, rolloff.as_ref())?;
             }
-            (_, Some(_)) => return err("turn.rolloff", "only a position in phase rolloff has one"),
+            (_, Some(_)) => return err("turn.rolloff", F::RolloffOutsidePhase),
             (_, None) => {}
         }
         let game = Game {
@@ -171,9 +186,9 @@ impl Game {
             let finished = self.all_finished(seat);
             if finished != self.done.contains(seat) {
                 let reason = if finished {
-                    format!("{seat} has finished every piece but is not listed")
+                    F::FinishedNotListed { seat }
                 } else {
-                    format!("{seat} is listed but has pieces still to finish")
+                    F::ListedNotFinished { seat }
                 };
                 return err("done", reason);
             }
@@ -192,9 +207,12 @@ impl Game {
         };
         if !fits {
             let reason = if over {
-                format!("a finished game has {expected_when_over} done seat(s) here, not {done}")
+                F::DoneCountOver {
+                    expected: expected_when_over,
+                    done,
+                }
             } else {
-                format!("{done} done seat(s) would have ended the game")
+                F::DoneEndsGame { done }
             };
             return err("done", reason);
         }
@@ -205,37 +223,24 @@ impl Game {
         let t = &self.turn;
         let options = self.options();
         if t.phase != Phase::Over && self.done.contains(t.seat) {
-            return err(
-                "turn.seat",
-                format!("{} is done and never throws again", t.seat),
-            );
+            return err("turn.seat", F::SeatDone { seat: t.seat });
         }
         if t.phase != Phase::Move && t.roll.is_some() {
-            return err("turn.roll", format!("must be null in phase {}", t.phase));
+            return err("turn.roll", F::RollOutsideMove { phase: t.phase });
         }
         if t.bonus_streak > t.throws {
-            return err(
-                "turn.bonus_streak",
-                "is more than the throws made this turn",
-            );
+            return err("turn.bonus_streak", F::StreakOverThrows);
         }
         if options.three_bonus_forfeit && t.bonus_streak >= 3 {
-            return err(
-                "turn.bonus_streak",
-                "a third bonus throw in a row ends the turn",
-            );
+            return err("turn.bonus_streak", F::ThirdBonus);
         }
         match t.phase {
-            Phase::Rolloff | Phase::Over if t.throws != 0 || t.bonus_streak != 0 => err(
-                "turn.throws",
-                format!("counters are 0 in phase {}", t.phase),
-            ),
+            Phase::Rolloff | Phase::Over if t.throws != 0 || t.bonus_streak != 0 => {
+                err("turn.throws", F::CountersNotZero { phase: t.phase })
+            }
             Phase::Over => {
                 if self.done.as_slice().last() != Some(&t.seat) {
-                    return err(
-                        "turn.seat",
-                        "in phase over, it is the seat that finished last",
-                    );
+                    return err("turn.seat", F::OverSeatNotLast);
                 }
                 Ok(())
             }
@@ -248,56 +253,43 @@ impl Game {
         let t = &self.turn;
         let options = self.options();
         let Some(throw) = t.roll else {
-            return err("turn.roll", "phase move needs the throw being played");
+            return err("turn.roll", F::MoveWithoutRoll);
         };
         if throw.dice() != options.dice {
             return err(
                 "turn.roll",
-                format!(
-                    "these rules throw {} dice, not {}",
-                    options.dice,
-                    throw.dice()
-                ),
+                F::RollDice {
+                    wanted: options.dice,
+                    given: throw.dice(),
+                },
             );
         }
         if t.throws == 0 {
-            return err("turn.throws", "phase move counts the throw being played");
+            return err("turn.throws", F::MoveWithoutThrows);
         }
         if options.is_bonus_throw(throw) != (t.bonus_streak > 0) {
-            return err(
-                "turn.bonus_streak",
-                format!("does not match the throw {throw} being played"),
-            );
+            return err("turn.bonus_streak", F::StreakMismatch { throw });
         }
         if self.legal_moves().is_empty() {
-            return err(
-                "turn.roll",
-                format!("{throw} offers no legal move, so phase move cannot occur"),
-            );
+            return err("turn.roll", F::RollWithoutMove { throw });
         }
         Ok(())
     }
 
     fn with_places(mut self, setup: &Setup) -> Result<Game, PositionError> {
         match (self.turn.phase, &setup.places) {
-            (Phase::Over, None) => err("places", "a finished game has every seat's place"),
+            (Phase::Over, None) => err("places", F::PlacesMissing),
             (Phase::Over, Some(given)) => {
                 let places = self.compute_places();
                 let expected: BTreeMap<Colour, u8> =
                     self.seats().iter().map(|&s| (s, places[s])).collect();
                 if *given != expected {
-                    return err(
-                        "places",
-                        format!(
-                            "do not follow from the position: expected {}",
-                            serde_json::to_string(&expected).unwrap_or_default()
-                        ),
-                    );
+                    return err("places", F::PlacesWrong { expected });
                 }
                 self.places = Some(places);
                 Ok(self)
             }
-            (_, Some(_)) => err("places", "must be null until the game is over"),
+            (_, Some(_)) => err("places", F::PlacesEarly),
             (_, None) => Ok(self),
         }
     }
@@ -308,29 +300,25 @@ fn read_pieces(setup: &Setup, g: &Geometry) -> Result<BySeat<[Progress; 4]>, Pos
     let mut pieces = BySeat([[Progress::BASE; 4]; 4]);
     for colour in setup.pieces.keys() {
         if !setup.seats.contains(colour) {
-            return err(
-                format!("pieces.{colour}"),
-                format!("{colour} does not play"),
-            );
+            return err(format!("pieces.{colour}"), F::NotPlaying { seat: *colour });
         }
     }
     for &seat in &setup.seats {
         let field = format!("pieces.{seat}");
         let Some(given) = setup.pieces.get(&seat) else {
-            return err(field, "missing");
+            return err(field, F::PiecesMissing);
         };
         let Ok(four) = <[Progress; 4]>::try_from(given.as_slice()) else {
-            return err(field, format!("{} pieces; every seat has 4", given.len()));
+            return err(field, F::PieceCount { count: given.len() });
         };
         for (i, p) in four.iter().enumerate() {
             if let Some(steps) = p.steps()
                 && steps > g.last()
             {
+                let (progress, last) = (steps, g.last());
                 let reason = match options.board {
-                    Board::Ludo => format!("progress {steps} is beyond the finish ({})", g.last()),
-                    Board::Horse => {
-                        format!("progress {steps} is beyond home cell 6 ({})", g.last())
-                    }
+                    Board::Ludo => F::BeyondFinish { progress, last },
+                    Board::Horse => F::BeyondHome { progress, last },
                 };
                 return err(format!("{field}[{i}]"), reason);
             }
@@ -366,10 +354,7 @@ fn check_horse_home(
     if filled_in_order {
         Ok(())
     } else {
-        err(
-            field,
-            "horses home must fill cells 6, 5, 4, 3 in that order, without a gap",
-        )
+        err(field, F::HorseHomeOrder)
     }
 }
 
@@ -381,7 +366,11 @@ fn check_no_stacks(field: &str, pieces: &[Progress; 4], g: &Geometry) -> Result<
             if a == b && !a.is_base() && !(g.board() == Board::Ludo && g.is_finished(a.raw())) {
                 return err(
                     field,
-                    format!("pieces {i} and {j} share progress {a}, but stacking is off"),
+                    F::Stacked {
+                        first: i as u8,
+                        second: j as u8,
+                        progress: a.raw(),
+                    },
                 );
             }
         }
@@ -412,10 +401,11 @@ fn check_no_foreign_neighbours(
                 Some(other) if other != seat && !g.is_safe(square) => {
                     return err(
                         "pieces",
-                        format!(
-                            "{other} and {seat} share track square {square}, which is not safe \
-                             (the later one would have captured the other)"
-                        ),
+                        F::SharedSquare {
+                            first: other,
+                            second: seat,
+                            square,
+                        },
                     );
                 }
                 _ => owner[square as usize] = Some(seat),
@@ -429,10 +419,10 @@ fn read_done(setup: &Setup, seats: &ColourList) -> Result<ColourList, PositionEr
     let mut done = ColourList::EMPTY;
     for &seat in &setup.done {
         if !seats.contains(seat) {
-            return err("done", format!("{seat} does not play"));
+            return err("done", F::NotPlaying { seat });
         }
         if done.contains(seat) {
-            return err("done", format!("{seat} is listed twice"));
+            return err("done", F::ListedTwice { seat });
         }
         done.push(seat);
     }
@@ -445,11 +435,11 @@ fn read_rolloff(
 ) -> Result<BySeat<u8>, PositionError> {
     let field = "turn.rolloff";
     if setup.rules.options().first_player != FirstPlayer::HighestRoll {
-        return err("turn.phase", "a roll-off needs first_player = highest_roll");
+        return err("turn.phase", F::RolloffNotInRules);
     }
     let all_in_base = setup.pieces.values().flatten().all(|p| p.is_base());
     if !all_in_base || !setup.done.is_empty() {
-        return err("turn.phase", "a roll-off comes before any piece has moved");
+        return err("turn.phase", F::RolloffAfterStart);
     }
     let mut rolloff = BySeat([ROLLOFF_OUT; 4]);
     match given {
@@ -461,12 +451,12 @@ fn read_rolloff(
         Some(map) => {
             for (&seat, &face) in map {
                 if !setup.seats.contains(&seat) {
-                    return err(field, format!("{seat} does not play"));
+                    return err(field, F::NotPlaying { seat });
                 }
                 rolloff[seat] = match face {
                     None => ROLLOFF_WAITING,
                     Some(f @ 1..=6) => f,
-                    Some(f) => return err(field, format!("die face {f} is outside 1..6")),
+                    Some(face) => return err(field, F::RolloffFace { face }),
                 };
             }
         }
@@ -478,13 +468,13 @@ fn read_rolloff(
         .filter(|&e| e != ROLLOFF_OUT)
         .collect();
     if order.len() < 2 {
-        return err(field, "a roll-off is between two seats or more");
+        return err(field, F::RolloffTooFew);
     }
     let Some(waiting) = order.iter().position(|&e| e == ROLLOFF_WAITING) else {
-        return err(field, "every seat has thrown, so the roll-off is decided");
+        return err(field, F::RolloffDecided);
     };
     if order[waiting..].iter().any(|&e| e != ROLLOFF_WAITING) {
-        return err(field, "seats throw in seat order");
+        return err(field, F::RolloffOrder);
     }
     let next = setup
         .seats
@@ -492,13 +482,15 @@ fn read_rolloff(
         .copied()
         .find(|&s| rolloff[s] == ROLLOFF_WAITING);
     if next != Some(setup.turn.seat) {
-        return err(
-            "turn.seat",
-            "in a roll-off, the first seat still to throw acts",
-        );
+        return err("turn.seat", F::RolloffSeat);
     }
     if setup.turn.roll.is_some() {
-        return err("turn.roll", "must be null in phase rolloff");
+        return err(
+            "turn.roll",
+            F::RollOutsideMove {
+                phase: Phase::Rolloff,
+            },
+        );
     }
     Ok(rolloff)
 }

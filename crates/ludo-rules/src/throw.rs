@@ -31,6 +31,37 @@ impl fmt::Display for ThrowError {
 
 impl std::error::Error for ThrowError {}
 
+impl ThrowError {
+    /// Every code a throw error may have.
+    pub const CODES: &'static [&'static str] = &["face", "dice_in_throw"];
+
+    /// The stable code of the error.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            ThrowError::Face(_) => "face",
+            ThrowError::DiceCount(_) => "dice_in_throw",
+        }
+    }
+
+    /// The values the error speaks of: the `face`, or the `count` of dice.
+    pub fn params(&self) -> serde_json::Value {
+        match self {
+            ThrowError::Face(face) => serde_json::json!({ "face": face }),
+            ThrowError::DiceCount(count) => serde_json::json!({ "count": count }),
+        }
+    }
+}
+
+impl crate::error::Fault for ThrowError {
+    fn code(&self) -> &'static str {
+        ThrowError::code(self)
+    }
+
+    fn params(&self) -> serde_json::Value {
+        ThrowError::params(self)
+    }
+}
+
 impl Throw {
     /// A throw of the given dice (one or two faces, each 1..=6).
     ///
@@ -139,6 +170,19 @@ mod tests {
         assert_eq!(Throw::new(&[0, 3]), Err(ThrowError::Face(0)));
         assert_eq!(Throw::new(&[1, 2, 3]), Err(ThrowError::DiceCount(3)));
         assert_eq!(Throw::new(&[]), Err(ThrowError::DiceCount(0)));
+    }
+
+    #[test]
+    fn every_throw_error_has_a_listed_code_and_its_values() {
+        let errors = [ThrowError::Face(0), ThrowError::DiceCount(3)];
+        for e in &errors {
+            match e {
+                ThrowError::Face(_) | ThrowError::DiceCount(_) => {}
+            }
+        }
+        let codes: Vec<&str> = errors.iter().map(ThrowError::code).collect();
+        assert_eq!(codes, ThrowError::CODES);
+        assert_eq!(errors[1].params(), serde_json::json!({"count": 3}));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! passing and the end of the game.
 
 use crate::colour::Colour;
-use crate::error::PlayError;
+use crate::error::{Act, PlayError};
 use crate::game::{Game, Phase, ROLLOFF_OUT, ROLLOFF_WAITING, Turn};
 use crate::moves::{Move, MoveList};
 use crate::options::NoPieceOut;
@@ -20,7 +20,7 @@ impl Game {
             Phase::Roll | Phase::Rolloff => {}
             phase => {
                 return Err(PlayError::WrongPhase {
-                    wanted: "a throw needs phase roll or rolloff",
+                    wanted: Act::Throw,
                     phase,
                 });
             }
@@ -80,7 +80,7 @@ impl Game {
     pub fn play(&mut self, piece: u8) -> Result<Move, PlayError> {
         if self.turn.phase != Phase::Move {
             return Err(PlayError::WrongPhase {
-                wanted: "a move needs phase move",
+                wanted: Act::Move,
                 phase: self.turn.phase,
             });
         }

@@ -555,7 +555,7 @@ fn contradictory_options_are_refused_naming_them() {
         match Game::from_json(&position.to_string()) {
             Ok(_) => failures.push(format!("[{rule}] {rules_json} accepted")),
             Err(e) => {
-                if e.field != field || !e.reason.contains(named) {
+                if e.field != field || !e.reason.to_string().contains(named) {
                     failures.push(format!(
                         "[{rule}] want field `{field}` naming `{named}`, got {e}"
                     ));
@@ -2697,7 +2697,7 @@ fn positions_that_cannot_occur_are_refused_naming_the_field() {
         match Game::from_json(&position.to_string()) {
             Ok(_) => failures.push(format!("[{rule}] accepted: {position}")),
             Err(e) => {
-                if e.field != field || !e.reason.contains(words) {
+                if e.field != field || !e.reason.to_string().contains(words) {
                     failures.push(format!(
                         "[{rule}] want field `{field}` saying `{words}`, got field `{}`: {}",
                         e.field, e.reason

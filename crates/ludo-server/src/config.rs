@@ -30,6 +30,40 @@ pub struct Config {
     /// with `rate_limited`.
     #[arg(long, env = "LUDO_RATE", default_value_t = 30)]
     pub rate: u32,
+    /// Messages refused for rate within 10 seconds after which a connection is closed.
+    #[arg(long, env = "LUDO_RATE_REFUSALS", default_value_t = 30)]
+    pub rate_refusals: u32,
+    /// Messages waiting to be sent to one connection; a client that falls further behind is
+    /// disconnected (it reconnects and gets the whole state again).
+    #[arg(long, env = "LUDO_OUTBOX_MESSAGES", default_value_t = 64)]
+    pub outbox_messages: usize,
+    /// KiB of messages waiting to be sent to one connection; a client that falls further behind
+    /// is disconnected.
+    #[arg(long, env = "LUDO_OUTBOX_KIB", default_value_t = 64)]
+    pub outbox_kib: usize,
+    /// Milliseconds one write to a WebSocket may take before the connection is closed.
+    #[arg(long, env = "LUDO_WRITE_TIMEOUT_MS", default_value_t = 5000)]
+    pub write_timeout_ms: u64,
+    /// Milliseconds a new WebSocket has to say `hello` (or `seek`) before it is closed.
+    #[arg(long, env = "LUDO_HELLO_TIMEOUT_MS", default_value_t = 10_000)]
+    pub hello_timeout_ms: u64,
+    /// Milliseconds a client has to send a request's headers, counted from the connection's
+    /// start or the end of its previous request: also how long an idle keep-alive connection
+    /// stays open.
+    #[arg(long, env = "LUDO_HEADER_TIMEOUT_MS", default_value_t = 10_000)]
+    pub header_timeout_ms: u64,
+    /// Milliseconds an ordinary HTTP request (body included) may take; slower ones are answered
+    /// 408.
+    #[arg(long, env = "LUDO_REQUEST_TIMEOUT_MS", default_value_t = 30_000)]
+    pub request_timeout_ms: u64,
+    /// Open connections (HTTP and WebSocket) served at once; more are answered 503, except
+    /// `/healthz` and `/metrics`.
+    #[arg(long, env = "LUDO_MAX_CONNECTIONS", default_value_t = 10_000)]
+    pub max_connections: usize,
+    /// Open connections served at once from one IP address; more are answered 503, except
+    /// `/healthz` and `/metrics`.
+    #[arg(long, env = "LUDO_MAX_CONNECTIONS_PER_IP", default_value_t = 64)]
+    pub max_connections_per_ip: usize,
     /// Milliseconds in one second of a turn clock: 1000, except to test clocks quickly.
     #[arg(
         long,
@@ -55,10 +89,25 @@ pub struct Config {
     /// from disk at each request: for working on the web client without rebuilding the server.
     #[arg(long, env = "LUDO_STATIC_DIR")]
     pub static_dir: Option<PathBuf>,
+    /// Origins besides the server's own (the origin of the `Host` the request names, over http
+    /// or https) whose pages may open a WebSocket, e.g. `https://ludo.example` when a proxy in
+    /// front rewrites `Host`; comma-separated, or the flag given again. A browser's upgrade from
+    /// any other origin is refused with 403; a client that sends no `Origin` (not a browser) is
+    /// let in.
+    #[arg(
+        long = "allowed-origin",
+        env = "LUDO_ALLOWED_ORIGINS",
+        value_delimiter = ','
+    )]
+    pub allowed_origins: Vec<String>,
 }
 
+/// Seconds (of matchmaking) the people of a matched table have to arrive before it is cancelled.
+pub const MATCHED_ARRIVAL_SECONDS: u32 = 30;
+
 impl Config {
-    /// A configuration for tests: loopback, a free port, this database, CPUs without delay.
+    /// A configuration for tests: loopback, a free port, this database, CPUs without delay, and
+    /// limits on clients too wide to get in the way (the tests of the limits set their own).
     pub fn for_tests(db: PathBuf) -> Config {
         Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
@@ -70,7 +119,17 @@ impl Config {
             match_second_ms: 1000,
             room_idle_secs: 600.0,
             rate: 100_000,
+            rate_refusals: 1_000_000,
+            outbox_messages: 100_000,
+            outbox_kib: 64 * 1024,
+            write_timeout_ms: 5000,
+            hello_timeout_ms: 10_000,
+            header_timeout_ms: 10_000,
+            request_timeout_ms: 30_000,
+            max_connections: 10_000,
+            max_connections_per_ip: 10_000,
             static_dir: None,
+            allowed_origins: Vec::new(),
         }
     }
 
@@ -81,6 +140,7 @@ impl Config {
             grace: Duration::from_millis(self.grace_ms),
             clock_second: Duration::from_millis(self.clock_second_ms),
             idle: Duration::try_from_secs_f64(self.room_idle_secs).unwrap_or(Duration::MAX),
+            arrival: Duration::from_millis(self.match_second_ms.max(1)) * MATCHED_ARRIVAL_SECONDS,
         }
     }
 }

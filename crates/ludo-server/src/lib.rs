@@ -6,18 +6,22 @@
 //! shutdown future completes.
 
 mod config;
+/// Content types of the web client's files.
+mod content_type;
 mod ids;
 pub mod matchmaking;
 pub mod protocol;
 pub mod rating;
 mod room;
 mod routes;
+mod serve;
 mod store;
 
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
+use std::time::Duration;
 
 use tokio::net::TcpListener;
 
@@ -51,6 +55,8 @@ pub struct Metrics {
     pub refusals: AtomicU64,
     /// Game actions accepted (throws and moves), stored and broadcast.
     pub actions: AtomicU64,
+    /// Writes that failed (each refused with `internal`, or retried later by the CPU).
+    pub storage_failures: AtomicU64,
 }
 
 /// What every route can reach.
@@ -66,12 +72,33 @@ pub struct AppState {
     pub metrics: Arc<Metrics>,
     /// Numbers for connections.
     pub next_conn: Arc<AtomicU64>,
-    /// Messages a connection may send per second.
-    pub rate: u32,
+    /// How each WebSocket connection is held within bounds.
+    pub limits: ConnLimits,
     /// Turns `true` when the server shuts down: connections say goodbye and close.
     pub stopping: tokio::sync::watch::Receiver<bool>,
     /// Where the web client's files are read from disk instead of the built-in copies, if set.
     pub static_dir: Option<Arc<std::path::Path>>,
+    /// Origins besides the server's own whose pages may open a WebSocket: lower case, without
+    /// a trailing slash.
+    pub allowed_origins: Arc<[String]>,
+}
+
+/// How each WebSocket connection is held within bounds (see the `/ws` route for the memory
+/// this bounds).
+#[derive(Clone, Copy, Debug)]
+pub struct ConnLimits {
+    /// Messages a connection may send per second (bursts of twice as many).
+    pub rate: u32,
+    /// Messages refused for rate within 10 seconds after which the connection is closed.
+    pub rate_refusals: u32,
+    /// Messages waiting to be sent to one connection, at most.
+    pub outbox_messages: usize,
+    /// Bytes of messages waiting to be sent to one connection, at most.
+    pub outbox_bytes: usize,
+    /// How long one write may take before the connection is closed.
+    pub write_timeout: Duration,
+    /// How long a new connection has to say `hello` (or `seek`).
+    pub hello_timeout: Duration,
 }
 
 /// A bound, ready server.
@@ -80,6 +107,8 @@ pub struct Application {
     router: axum::Router,
     store: Store,
     stop: tokio::sync::watch::Sender<bool>,
+    gate: std::sync::Arc<serve::Gate>,
+    header_timeout: Duration,
 }
 
 impl Application {
@@ -113,16 +142,44 @@ impl Application {
             store: store.clone(),
             metrics,
             next_conn: Arc::default(),
-            rate: config.rate.max(1),
+            limits: ConnLimits {
+                rate: config.rate.max(1),
+                rate_refusals: config.rate_refusals,
+                outbox_messages: config.outbox_messages.max(1),
+                outbox_bytes: config.outbox_kib.max(1).saturating_mul(1024),
+                write_timeout: Duration::from_millis(config.write_timeout_ms.max(1)),
+                hello_timeout: Duration::from_millis(config.hello_timeout_ms.max(1)),
+            },
             stopping,
             static_dir: config.static_dir.as_deref().map(Arc::from),
+            allowed_origins: config
+                .allowed_origins
+                .iter()
+                .map(|o| o.trim().trim_end_matches('/').to_ascii_lowercase())
+                .filter(|o| !o.is_empty())
+                .collect(),
         };
         let listener = TcpListener::bind(config.addr).await?;
+        let open_files = serve::raise_open_files();
+        let caps = serve::Caps::fitting(
+            config.max_connections,
+            config.max_connections_per_ip,
+            open_files,
+        );
+        // Bounds each ordinary request once its headers are in (reading the body included);
+        // a WebSocket's handler answers the upgrade at once, so the socket is not bounded by it.
+        let router =
+            routes::router(state).layer(tower_http::timeout::TimeoutLayer::with_status_code(
+                axum::http::StatusCode::REQUEST_TIMEOUT,
+                Duration::from_millis(config.request_timeout_ms.max(1)),
+            ));
         Ok(Application {
             listener,
-            router: routes::router(state),
+            router,
             store,
             stop,
+            gate: serve::Gate::new(caps),
+            header_timeout: Duration::from_millis(config.header_timeout_ms.max(1)),
         })
     }
 
@@ -143,17 +200,24 @@ impl Application {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
         let stop = self.stop;
-        let served = axum::serve(self.listener, self.router)
-            .with_graceful_shutdown(async move {
-                shutdown.await;
-                let _ = stop.send(true);
-            })
-            .await;
+        let stopping = stop.subscribe();
+        tokio::spawn(async move {
+            shutdown.await;
+            let _ = stop.send(true);
+        });
+        serve::serve(
+            self.listener,
+            self.router,
+            self.gate,
+            self.header_timeout,
+            stopping,
+        )
+        .await;
         // The storage thread runs jobs in order: once this one is done, so are all before it.
         if let Err(error) = self.store.run(|_| Ok(())).await {
             tracing::error!(%error, "pending writes could not be finished");
         }
-        served
+        Ok(())
     }
 }
 
@@ -183,13 +247,34 @@ pub async fn shutdown_signal() {
     tracing::info!("shutting down");
 }
 
-/// Structured logs on standard error, filtered by `filter` (`RUST_LOG` syntax).
+/// Libraries whose most verbose logs could show a device secret, and the most verbose level each
+/// logs at whatever the filter asks: the WebSocket library writes every frame at `trace` (a
+/// `hello` or `seek` with its device secret), and axum writes why it refused a request body
+/// (which may hold one) at `trace`.
+const LOG_CAPS: [(&str, tracing::Level); 3] = [
+    ("tungstenite", tracing::Level::INFO),
+    ("tokio_tungstenite", tracing::Level::INFO),
+    ("axum::rejection", tracing::Level::DEBUG),
+];
+
+/// Structured logs on standard error, filtered by `filter` (`RUST_LOG` syntax) and never more
+/// verbose than [`LOG_CAPS`] for the libraries it names, so that no filter prints a secret.
 pub fn init_logging(filter: &str) {
+    use tracing_subscriber::Layer;
+    use tracing_subscriber::filter::FilterExt;
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
     let filter = tracing_subscriber::EnvFilter::try_new(filter)
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
+    // A second filter that must also let an event through: a directive of `filter` for a
+    // narrower target (or a span) cannot lift these caps.
+    let caps = LOG_CAPS.iter().fold(
+        tracing_subscriber::filter::Targets::new().with_default(tracing::Level::TRACE),
+        |caps, &(target, level)| caps.with_target(target, level),
+    );
+    let layer = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .init();
+        .with_filter(filter.and(caps));
+    tracing_subscriber::registry().with(layer).init();
 }

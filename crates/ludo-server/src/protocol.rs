@@ -61,6 +61,22 @@ pub enum ClientMsg {
     },
     /// Host only: a new game at the same table.
     PlayAgain,
+    /// Host only, while no game is being played: change the room's settings. Each field left
+    /// out keeps its value; everyone is sent the table again.
+    Settings {
+        /// The rules: a preset's name, or a preset and options over it (as in a position).
+        #[serde(default)]
+        rules: Option<serde_json::Value>,
+        /// Seconds per turn: `null` for none, 30 or 60.
+        #[serde(default, deserialize_with = "present")]
+        clock: Option<Option<u32>>,
+        /// Ranked or friendly.
+        #[serde(default)]
+        ranked: Option<bool>,
+        /// Whether the next seat starts each new game.
+        #[serde(default)]
+        rotate: Option<bool>,
+    },
     /// Instead of `hello`, as the first message: ask for a quick ranked game. The server
     /// answers `seeking` while it looks, then `matched` with the room to join; closing the
     /// connection gives up.
@@ -74,6 +90,13 @@ pub enum ClientMsg {
         /// The seats wanted: 2, 3, 4 or `"any"` (Vietnamese ranked tables have 2).
         size: SizeName,
     },
+}
+
+/// Reads a field that is present, even as `null` (a field left out stays `None`).
+fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
 }
 
 /// A table size as asked for: 2, 3, 4 or `"any"`.
@@ -151,11 +174,56 @@ const fn rotate_by_default() -> bool {
     true
 }
 
+/// The turn clock of a ranked table when none was chosen, in seconds.
+pub const RANKED_CLOCK: u32 = 60;
+
+/// The clock a table plays with: the one chosen, except that a ranked table always has one (so
+/// that nobody can hold a rated game forever by never acting), [`RANKED_CLOCK`] unless 30 s was
+/// chosen.
+pub const fn clock_for(ranked: bool, chosen: Option<u32>) -> Option<u32> {
+    match chosen {
+        None if ranked => Some(RANKED_CLOCK),
+        other => other,
+    }
+}
+
 impl Settings {
     /// Whether a game at a table with `seats` seats under these settings counts for ratings:
     /// a ranked room, except Vietnamese games of more than two seats, which are always friendly.
     pub fn rates(&self, seats: usize) -> bool {
         self.ranked && !(self.rules.preset_name() == Preset::Vietnamese && seats > 2)
+    }
+
+    /// These settings with the changes a `settings` request asks for, checked as a whole.
+    ///
+    /// # Errors
+    /// `bad_rules` (with the engine's reason) for contradictory house rules, `bad_message` for
+    /// rules that do not read or a clock other than none, 30 or 60, and what [`Settings::check`]
+    /// refuses.
+    pub fn changed(
+        &self,
+        rules: Option<&serde_json::Value>,
+        clock: Option<Option<u32>>,
+        ranked: Option<bool>,
+        rotate: Option<bool>,
+    ) -> Result<Settings, Refusal> {
+        let rules = match rules {
+            None => self.rules,
+            Some(json) => read_rules(json)?,
+        };
+        let clock = clock.unwrap_or(self.clock);
+        if !matches!(clock, None | Some(30) | Some(60)) {
+            return Err(Refusal::new("bad_message", "clock: none, 30 or 60 seconds"));
+        }
+        let ranked = ranked.unwrap_or(self.ranked);
+        let settings = Settings {
+            rules,
+            clock: clock_for(ranked, clock),
+            ranked,
+            rotate: rotate.unwrap_or(self.rotate),
+        };
+        settings.check()?;
+        Ok(settings)
     }
 
     /// Checks that these settings can be played: ranked games play a preset's own rules, so
@@ -303,18 +371,83 @@ pub enum ServerMsg {
     },
     /// The server is shutting down; reconnect in a moment.
     Bye,
+    /// A table formed by matchmaking was cancelled, unplayed and unrated: not everyone seated
+    /// at it arrived in time. Look for another.
+    Cancelled,
     /// A request was refused; nothing changed.
     Error {
-        /// A stable code: `not_your_turn`, `stale_version`, `illegal_move`, `not_seated`,
+        /// A stable code (one of [`REFUSAL_CODES`]): `not_your_turn`, `stale_version`, `illegal_move`, `not_seated`,
         /// `game_over`, `bad_message`, `too_large`, `rate_limited`, `no_such_room`, `not_host`,
         /// `seat_taken`, `no_game`, `game_on`, `not_enough_players`, `hello_first`, `bad_name`,
-        /// `ranked_people_only`, `unranked_rules`, `seeking`, `seeking_elsewhere`, `internal`
-        /// (storage failed; try again).
+        /// `ranked_people_only`, `unranked_rules`, `players_away`, `bad_rules`, `seeking`, `seeking_elsewhere`,
+        /// `internal` (storage failed; try again).
         code: &'static str,
         /// What was wrong, for people.
         message: String,
+        /// For a refusal the rules engine made (`bad_rules`, `illegal_move`): the engine's own
+        /// code, its values and the option at fault, so a client can say it in its reader's
+        /// words. Left out otherwise.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        engine: Option<EngineFault>,
     },
 }
+
+/// What the rules engine found wrong, as programs read it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EngineFault {
+    /// The engine's stable code (`ludo_rules::all_codes`), e.g. `two_dice_exact_finish` for
+    /// options that contradict each other or `no_move` for a piece that cannot move.
+    pub code: &'static str,
+    /// For a contradiction between options: the option a person would change.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub option: Option<String>,
+    /// The values the engine's error speaks of (the option, a seat, a piece…), by name.
+    pub params: serde_json::Value,
+}
+
+impl EngineFault {
+    /// An engine error as programs read it.
+    pub fn of(error: &impl ludo_rules::Fault) -> EngineFault {
+        let params = error.params();
+        let option = params["option"].as_str().map(str::to_owned);
+        EngineFault {
+            code: error.code(),
+            option,
+            params,
+        }
+    }
+}
+
+/// Every refusal code the server answers with, over the socket or HTTP: each has its words in
+/// every language the web client speaks.
+pub const REFUSAL_CODES: &[&str] = &[
+    "bad_message",
+    "too_large",
+    "rate_limited",
+    "hello_first",
+    "bad_name",
+    "no_such_room",
+    "not_host",
+    "seat_taken",
+    "game_on",
+    "not_enough_players",
+    "not_seated",
+    "no_game",
+    "game_over",
+    "not_your_turn",
+    "stale_version",
+    "illegal_move",
+    "ranked_people_only",
+    "unranked_rules",
+    "players_away",
+    "bad_rules",
+    "seeking",
+    "seeking_elsewhere",
+    "internal",
+    "no_such_game",
+    "no_such_player",
+    "no_such_rules",
+];
 
 /// A refused request: a stable code and a message for people. Nothing changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -323,6 +456,8 @@ pub struct Refusal {
     pub code: &'static str,
     /// What was wrong.
     pub message: String,
+    /// The rules engine's reason, when the refusal is its.
+    pub engine: Option<EngineFault>,
 }
 
 impl Refusal {
@@ -331,6 +466,21 @@ impl Refusal {
         Refusal {
             code,
             message: message.into(),
+            engine: None,
+        }
+    }
+
+    /// `bad_rules`: house rules that contradict each other, with the engine's reason.
+    pub fn contradiction(error: &ludo_rules::OptionsError) -> Refusal {
+        Refusal::engine("bad_rules", error)
+    }
+
+    /// A refusal with this code that the rules engine made, with its reason.
+    pub fn engine(code: &'static str, error: &impl ludo_rules::Fault) -> Refusal {
+        Refusal {
+            code,
+            message: error.to_string(),
+            engine: Some(EngineFault::of(error)),
         }
     }
 }
@@ -340,6 +490,7 @@ impl From<Refusal> for ServerMsg {
         ServerMsg::Error {
             code: r.code,
             message: r.message,
+            engine: r.engine,
         }
     }
 }
@@ -350,6 +501,7 @@ impl ServerMsg {
         ServerMsg::Error {
             code,
             message: message.into(),
+            engine: None,
         }
     }
 
@@ -359,10 +511,49 @@ impl ServerMsg {
     }
 }
 
-/// Checks a display name: 1 to 24 characters after trimming, no control characters. It is
+/// Reads rules as a position's `rules` field holds them (a preset's name, or a preset and options
+/// over it).
+///
+/// # Errors
+/// `bad_rules` with the engine's reason for options that contradict each other, `bad_message`
+/// for JSON that is not rules.
+pub fn read_rules(json: &serde_json::Value) -> Result<Rules, Refusal> {
+    Rules::check_json(&json.to_string()).map_err(|e| match e {
+        Ok(contradiction) => Refusal::contradiction(&contradiction),
+        Err(unreadable) => Refusal::new("bad_message", format!("rules: {unreadable}")),
+    })
+}
+
+/// Checks a display name and gives it as it is kept and shown: trimmed (of spaces, and of
+/// zero-width spaces, word joiners and byte order marks at either end) and in Unicode
+/// normalisation form C, so that the same name typed on two keyboards is the same text. It is
 /// shown as text, never as HTML.
+///
+/// A name is refused when:
+/// - it has fewer than 1 or more than 24 characters (Unicode scalar values, after normalising);
+/// - it holds control characters;
+/// - it holds bidirectional embeddings, overrides or isolates (U+202A–U+202E, U+2066–U+2069),
+///   which reorder the text shown after the name;
+/// - nothing in it can be seen: only spaces, invisible formatting characters (zero-width
+///   characters, word joiners, variation selectors, tags, U+00AD, U+2800, the Hangul fillers
+///   U+115F, U+1160, U+3164 and U+FFA0…) and combining marks; or it begins with a combining mark,
+///   which would sit on whatever is shown before it;
+/// - it reads as a CPU player's label, which the web client writes "CPU · Medium" (in Vietnamese
+///   "Máy · Vừa"): its letters and digits, read without case, spaces, punctuation, compatibility
+///   forms (full-width letters) and look-alike letters of other scripts, begin with `cpu` (so
+///   "CPU", "cpu 2", "(CPU) Hard", "C.P.U." and "ＣＰＵ" are refused, "Cupid" is not), or are
+///   `máy` alone or followed by a level's name in a language of the web client.
+///
+/// # Errors
+/// The reason, in English (the refusal code is `bad_name`).
 pub fn check_name(name: &str) -> Result<String, String> {
-    let name = name.trim();
+    use unicode_normalization::UnicodeNormalization;
+    let name: String = name
+        .trim_matches(|c: char| {
+            c.is_whitespace() || matches!(c, '\u{200B}' | '\u{2060}' | '\u{FEFF}')
+        })
+        .nfc()
+        .collect();
     let chars = name.chars().count();
     if chars == 0 || chars > 24 {
         return Err(format!("a name has 1 to 24 characters, not {chars}"));
@@ -370,7 +561,118 @@ pub fn check_name(name: &str) -> Result<String, String> {
     if name.chars().any(char::is_control) {
         return Err("a name may not hold control characters".to_owned());
     }
-    Ok(name.to_owned())
+    if name.chars().any(is_bidi_control) {
+        return Err("a name may not hold bidirectional overrides or isolates".to_owned());
+    }
+    if !name.chars().any(is_visible) {
+        return Err("a name needs a character that can be seen".to_owned());
+    }
+    if name
+        .chars()
+        .next()
+        .is_some_and(unicode_normalization::char::is_combining_mark)
+    {
+        return Err("a name may not begin with a combining mark".to_owned());
+    }
+    if reads_as_cpu(&name) {
+        return Err("a name may not read as a CPU player's label".to_owned());
+    }
+    Ok(name)
+}
+
+/// Bidirectional embeddings, overrides and isolates: they change the order of the text around
+/// them. (The marks U+200E, U+200F and U+061C only act like a letter, and may stay.)
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Characters drawn as nothing: formatting characters, fillers and the blank Braille pattern.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{034F}'
+            | '\u{061C}'
+            | '\u{115F}'
+            | '\u{1160}'
+            | '\u{17B4}'
+            | '\u{17B5}'
+            | '\u{180B}'..='\u{180F}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}'
+            | '\u{2800}'
+            | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E007F}'
+            | '\u{E0100}'..='\u{E01EF}'
+    )
+}
+
+/// Whether a character can be seen on its own: not a space, control, invisible formatting
+/// character or combining mark.
+fn is_visible(c: char) -> bool {
+    !(c.is_whitespace()
+        || c.is_control()
+        || is_invisible(c)
+        || unicode_normalization::char::is_combining_mark(c))
+}
+
+/// The names of the CPU levels in the web client's languages (`level.*` in `static/i18n.js`),
+/// lower case, letters only.
+const LEVEL_NAMES: &[&str] = &[
+    "random",
+    "easy",
+    "medium",
+    "hard", // English
+    "auhasard",
+    "facile",
+    "moyen",
+    "difficile", // French
+    "aleatório",
+    "fácil",
+    "médio",
+    "difícil", // Portuguese
+    "случайный",
+    "лёгкий",
+    "средний",
+    "сильный", // Russian
+    "ngẫunhiên",
+    "dễ",
+    "vừa",
+    "khó", // Vietnamese
+];
+
+/// Whether a name reads as a CPU player's label (see [`check_name`]).
+fn reads_as_cpu(name: &str) -> bool {
+    use unicode_normalization::UnicodeNormalization;
+    // Compatibility forms folded (full-width and mathematical letters), then lower case; letters
+    // and digits only, composed again so that "á" is one letter as in `LEVEL_NAMES`.
+    let letters: String = name
+        .nfkc()
+        .flat_map(char::to_lowercase)
+        .filter(|c| c.is_alphanumeric())
+        .collect::<String>()
+        .nfc()
+        .collect();
+    // Look-alikes of c, p and u from other scripts read as those letters.
+    let latin = |c: char| match c {
+        '\u{0441}' | '\u{03F2}' | '\u{1D04}' => 'c',
+        '\u{0440}' | '\u{03C1}' | '\u{1D18}' => 'p',
+        '\u{03C5}' | '\u{057D}' | '\u{1D1C}' => 'u',
+        c => c,
+    };
+    if letters.chars().take(3).map(latin).eq("cpu".chars()) {
+        return true;
+    }
+    letters
+        .strip_prefix("máy")
+        .is_some_and(|rest| rest.is_empty() || LEVEL_NAMES.contains(&rest))
 }
 
 #[cfg(test)]
@@ -427,5 +729,124 @@ mod tests {
         assert!(check_name(&"x".repeat(25)).is_err());
         assert!(check_name("a\u{7}b").is_err());
         assert_eq!(check_name("<b>Bo</b>"), Ok("<b>Bo</b>".to_owned()));
+    }
+
+    #[test]
+    fn names_are_kept_in_normalisation_form_c() {
+        // "é" typed as e and a combining acute accent is the same name as the composed letter.
+        assert_eq!(check_name("Ame\u{301}lie"), Ok("Am\u{e9}lie".to_owned()));
+        assert_eq!(check_name("Am\u{e9}lie"), Ok("Am\u{e9}lie".to_owned()));
+        assert_eq!(check_name("Ho\u{302}\u{323}"), Ok("H\u{1ED9}".to_owned()));
+        // Counted after composing: 24 decomposed letters with accents fit.
+        assert!(check_name(&"e\u{301}".repeat(24)).is_ok());
+        // Zero-width spaces, word joiners and byte order marks at the ends go with the spaces.
+        assert_eq!(
+            check_name("\u{200B} Ana\u{FEFF}\u{2060}"),
+            Ok("Ana".to_owned())
+        );
+    }
+
+    #[test]
+    fn names_with_nothing_to_see_are_refused() {
+        for blank in [
+            "\u{200B}",
+            "\u{200B}\u{200C}\u{200D}",
+            "\u{200E}\u{200F}",
+            "\u{2060}\u{2061}\u{2062}\u{2063}\u{2064}",
+            "\u{FEFF}",
+            "\u{3164}",
+            "\u{115F}\u{1160}",
+            "\u{FFA0}",
+            "\u{2800}\u{2800}",
+            "\u{AD}",
+            "\u{301}",
+            "\u{301}\u{302}\u{303}",
+            "\u{3000}\u{A0}\u{2003}",
+            "\u{FE0F}",
+            "\u{E0041}\u{E0042}",
+            " \u{200B} \u{3164} ",
+        ] {
+            assert!(check_name(blank).is_err(), "{blank:?}");
+        }
+        // A leading combining mark would sit on the text before the name.
+        assert!(check_name("\u{301}Ana").is_err());
+        // Joiners inside a name with something to see are fine: emoji sequences need them.
+        assert!(check_name("Bo \u{1F469}\u{200D}\u{1F4BB}").is_ok());
+        assert!(check_name("\u{2764}\u{FE0F}").is_ok());
+    }
+
+    #[test]
+    fn bidirectional_overrides_and_isolates_are_refused() {
+        for c in ('\u{202A}'..='\u{202E}').chain('\u{2066}'..='\u{2069}') {
+            assert!(
+                check_name(&format!("Ana{c}Bo")).is_err(),
+                "U+{:04X}",
+                c as u32
+            );
+        }
+        // Right-to-left names, and the marks that only act like a letter, are fine.
+        assert!(check_name("\u{645}\u{631}\u{64A}\u{645}").is_ok());
+        assert!(check_name("Ana\u{200F}").is_ok());
+    }
+
+    #[test]
+    fn names_that_read_as_a_cpu_are_refused() {
+        for cpu in [
+            "CPU",
+            "cpu",
+            "Cpu · Hard",
+            "CPU · Medium",
+            "(CPU) Easy",
+            "[cpu]",
+            "C.P.U.",
+            "c p u",
+            "cpu2",
+            "CPUlover",
+            "\u{FF23}\u{FF30}\u{FF35}",
+            "\u{421}\u{420}U",
+            "\u{1D402}\u{1D40F}\u{1D414}",
+            "M\u{e1}y",
+            "m\u{e1}y \u{b7} kh\u{f3}",
+            "Ma\u{301}y - V\u{1EEB}a",
+            "M\u{c1}Y HARD",
+        ] {
+            assert!(check_name(cpu).is_err(), "{cpu:?}");
+        }
+        for person in [
+            "Cupid", "Ana CPU", "May", "Hard", "Máy bay", "ACPU", "C-3PO",
+        ] {
+            assert!(check_name(person).is_ok(), "{person:?}");
+        }
+    }
+
+    /// Every label the web client gives a CPU, in each of its languages, is refused as a name.
+    #[test]
+    fn no_cpu_label_of_the_web_client_is_a_name() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
+        let quoted = |file: &str, key: &str| -> Vec<String> {
+            let text = std::fs::read_to_string(dir.join(file)).unwrap();
+            let opening = format!("'{key}': '");
+            text.match_indices(&opening)
+                .map(|(at, _)| {
+                    let rest = &text[at + opening.len()..];
+                    rest[..rest.find('\'').unwrap()].to_owned()
+                })
+                .collect()
+        };
+        let labels = quoted("texts-table.js", "cpu.named");
+        assert!(labels.len() >= 5, "{labels:?}");
+        let mut seen = 0;
+        for level in ["random", "easy", "medium", "hard"] {
+            let names = quoted("i18n.js", &format!("level.{level}"));
+            assert!(names.len() >= 5, "{level}: {names:?}");
+            for name in names {
+                for label in &labels {
+                    let shown = label.replace("{level}", &name);
+                    assert!(check_name(&shown).is_err(), "{shown:?}");
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen >= 100);
     }
 }

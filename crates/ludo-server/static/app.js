@@ -1,15 +1,17 @@
-// The page: home screen, local and online games, the rules table, and the rules pages (#rules/…).
+// The page: home screen, local and online games, the rules table, and the rules pages (/rules/…).
 
 import { loadEngine } from './engine.js';
 import { LocalGame, savedGame } from './local.js';
-import { LANGUAGES, chooseLanguage, pickLanguage, t } from './i18n.js';
+import { LANGUAGES, chooseLanguage, pickLanguage, setBoard, t } from './i18n.js';
 import { COLOURS } from './board.js';
 import { optionLabel, ordered, valueLabel } from './options.js';
-import { OnlineRoom, createRoom, playerName, refusalText, setPlayerName } from './online.js';
+import { OnlineRoom, createRoom, playerName, savedName, setPlayerName } from './online.js';
 import { myId, seekRanked } from './ranked.js';
+import { drawHouseRules, readHouseRules } from './roomsettings.js';
 import { fetchRecord, showLeaderboard, showPlayer } from './records.js';
 import { downloadRecord, localRecord, readRecordFile, showReplay } from './replay.js';
 import { muted, setMuted } from './sound.js';
+import { errorText } from './texts-errors.js';
 import { autoplayOn, setAutoplay } from './table.js';
 
 const $ = (id) => document.getElementById(id);
@@ -30,7 +32,11 @@ function translate() {
   }));
   switcher.onchange = () => {
     pickLanguage(switcher.value);
-    location.reload();
+    // A language the address asks for (`?lang=`) holds for one visit: the one picked replaces it.
+    const address = new URL(location.href);
+    address.searchParams.delete('lang');
+    if (address.href === location.href) location.reload();
+    else location.assign(address);
   };
 }
 
@@ -48,54 +54,28 @@ const ROTATE_KEY = 'ludo.rotate';
 function chosenRules() {
   const preset = new FormData($('vs-cpu')).get('preset');
   const defaults = presets.find((p) => p.preset === preset)?.options ?? {};
-  const rules = { preset };
-  for (const control of $('options').querySelectorAll('[data-option]')) {
-    const name = control.dataset.option;
-    const value = control.type === 'checkbox' ? control.checked : JSON.parse(control.value);
-    if (JSON.stringify(value) !== JSON.stringify(defaults[name])) rules[name] = value;
-  }
-  return rules;
+  return readHouseRules($('options'), preset, defaults);
 }
 
 /** One control per house rule, set to the chosen preset's values, each default marked. */
 function showOptions(choices) {
   const preset = new FormData($('vs-cpu')).get('preset');
   const defaults = presets.find((p) => p.preset === preset)?.options ?? {};
-  const rows = ordered(choices).map(([name, values]) => {
-    const label = document.createElement('label');
-    const text = document.createElement('span');
-    text.textContent = optionLabel(name, t);
-    label.append(text);
-    if (values.length === 2 && values.includes(true)) {
-      const box = document.createElement('input');
-      box.type = 'checkbox';
-      box.checked = defaults[name];
-      box.dataset.option = name;
-      label.append(box);
-    } else {
-      const select = document.createElement('select');
-      select.dataset.option = name;
-      for (const value of values) {
-        const json = JSON.stringify(value);
-        const isDefault = json === JSON.stringify(defaults[name]);
-        const shown = valueLabel(value, t);
-        select.append(new Option(isDefault ? `${shown} (${t('default')})` : shown, json, false, isDefault));
-      }
-      label.append(select);
-    }
-    return label;
-  });
+  // The house rules speak of the preset's board's pieces (horses on the horse board).
+  setBoard(defaults.board);
+  const controls = document.createElement('div');
+  drawHouseRules(controls, choices, defaults, t);
   const error = document.createElement('p');
   error.id = 'options-error';
   error.setAttribute('role', 'alert');
-  $('options').replaceChildren(...rows, error);
+  $('options').replaceChildren(...controls.children, error);
 }
 
 async function showRules() {
   const answer = await (await fetch('/api/rules')).json();
   presets = answer.presets;
-  showOptions(answer.choices);
-  $('vs-cpu').elements.preset.onchange = () => showOptions(answer.choices);
+  // The presets side by side, whatever their boards: in the Ludo board's words.
+  setBoard('ludo');
   const table = document.createElement('table');
   const head = table.createTHead().insertRow();
   for (const text of [t('table.option'), ...presets.map((p) => t(`preset.${p.preset}`))]) {
@@ -110,27 +90,78 @@ async function showRules() {
     for (const p of presets) row.insertCell().textContent = valueLabel(p.options[option], t);
   }
   $('rules').replaceChildren(table);
+  showOptions(answer.choices);
+  $('vs-cpu').elements.preset.onchange = () => showOptions(answer.choices);
   return answer;
 }
 
-/**
- * Shows the rules page the address names (`#rules/classic`), loading it on first use, or the home
- * screen when the address names none. `play(preset)` starts a game with a page's rules.
- */
-async function route(answer, play) {
+/** The preset a rules page's address names (`/rules/classic`), or null. */
+function rulesPresetAt(path) {
+  return path.match(/^\/rules\/(\w+)$/)?.[1] ?? null;
+}
+
+/** An old address of a rules page (`#rules/classic`) becomes its own (`/rules/classic`). */
+function redirectOldRulesAddress() {
   const name = location.hash.match(/^#rules\/(\w+)$/)?.[1];
+  if (name) history.replaceState(null, '', `/rules/${name}${location.search}`);
+}
+
+/**
+ * Shows the rules page the address names (`/rules/classic`, or an old `#rules/classic`); else,
+ * if one was showing, what it covered: the game being played, or the home screen. `draw(page,
+ * preset)` fills the page, loading its code on first use.
+ */
+async function route(answer, draw) {
+  redirectOldRulesAddress();
+  const name = rulesPresetAt(location.pathname);
   const preset = answer.presets.find((p) => p.preset === name);
   const page = $('rules-page');
   if (!preset) {
-    if (!page.hidden) $('home').hidden = false;
+    if (!page.hidden) {
+      const playing = document.body.classList.contains('in-game');
+      $('home').hidden = playing;
+      $('play').hidden = !playing;
+    }
     page.hidden = true;
+    document.title = t('title');
+    // Back home: the house rules' words are those of the preset chosen there (a game being played
+    // keeps its own board's words: the table says them).
+    if (!document.body.classList.contains('in-game')) {
+      setBoard(answer.presets.find((p) => p.preset === new FormData($('vs-cpu')).get('preset'))?.options.board);
+    }
     return;
   }
-  const { drawRulesPage } = await import('./rulespage.js');
+  // A rules page speaks of its preset's board's pieces (horses on the horse board).
+  setBoard(preset.options.board);
   $('home').hidden = true;
   $('play').hidden = true;
   page.hidden = false;
-  drawRulesPage(page, preset, answer.choices, play);
+  await draw(page, preset);
+}
+
+/** Links marked `data-nav` change the address in place (Back returns), and the page follows it. */
+function followInPageLinks(follow) {
+  document.addEventListener('click', (event) => {
+    const link = event.target.closest?.('a[data-nav]');
+    if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    history.pushState(null, '', link.getAttribute('href'));
+    follow();
+  });
+  addEventListener('popstate', follow);
+  addEventListener('hashchange', follow);
+}
+
+/** The in-game "Rules of this game" panel links to the rules page of the game's preset. */
+function linkGameRulesPage() {
+  const link = $('rules-page-link');
+  const point = () => {
+    const preset = $('rules-in-force').dataset.preset;
+    if (preset) link.href = `/rules/${preset}`;
+    link.hidden = !preset;
+  };
+  $('game-rules').addEventListener('toggle', point);
+  link.addEventListener('click', point);
 }
 
 /** The pages about records: leaderboards, players, a stored game, an imported file. */
@@ -159,14 +190,14 @@ async function recordsPage(engine) {
           error.textContent = '';
           showReplay(engine, await readRecordFile(input.files[0]), viewer, t);
         } catch (e) {
-          error.textContent = t('replay.bad', { why: e.message });
+          error.textContent = t('replay.bad', { why: errorText(e, t) });
         }
       };
       view.replaceChildren(document.createElement('h2'), input, error, viewer);
       view.firstChild.textContent = t('replay.import');
     }
   } catch (error) {
-    view.replaceChildren(Object.assign(document.createElement('p'), { textContent: error.message }));
+    view.replaceChildren(Object.assign(document.createElement('p'), { textContent: errorText(error, t) }));
   }
   return true;
 }
@@ -226,6 +257,8 @@ function rankedForm() {
 
 async function main() {
   translate();
+  // A rules page's address shows that page once the rules are loaded, not the home screen first.
+  if (rulesPresetAt(location.pathname) || location.hash.startsWith('#rules/')) $('home').hidden = true;
   // Once loaded, the page works offline for local games.
   navigator.serviceWorker?.register('/sw.js').catch(() => {});
   const engine = await loadEngine();
@@ -243,6 +276,7 @@ async function main() {
     t,
   };
   tableSettings();
+  linkGameRulesPage();
   if (await recordsPage(engine)) {
     document.body.dataset.ready = 'true';
     return;
@@ -266,8 +300,7 @@ async function main() {
       show(LocalGame.start(engine, rules, players, view));
     } catch (error) {
       // A contradiction between house rules, in the reader's words, by the option at fault.
-      const text = error.code ? t(`rules.error.${error.code}`, { option: optionLabel(error.option, t) })
-        : t('rules.error.other');
+      const text = errorText(error, t);
       view.announce(text);
       $('options-error').textContent = text;
       $('house-rules').open = true;
@@ -300,9 +333,7 @@ async function main() {
       const code = await createRoom(rules, clock, ranked, ranked || $('rotate').checked);
       location.assign(`/r/${code}`);
     } catch (error) {
-      $('friends-error').textContent = error.code && !error.option ? refusalText(t, error.code)
-        : error.code ? t(`rules.error.${error.code}`, { option: optionLabel(error.option, t) })
-          : t('refusal.other');
+      $('friends-error').textContent = errorText(error, t, 'refusal.other');
     }
   });
   rankedForm();
@@ -318,7 +349,8 @@ async function main() {
     };
     new OnlineRoom(engine, invited[1], { ...view, seats: $('seats'), link: $('link'),
       connection: $('connection'), rated: $('rated'), afterGame: $('after-game'),
-      replayLink: $('replay-link'), lobbyNotice: $('lobby-notice'), notify: $('notify') });
+      replayLink: $('replay-link'), lobbyNotice: $('lobby-notice'), notify: $('notify'),
+      roomSettings: $('room-settings') });
     $('export-local').hidden = true;
     document.body.dataset.ready = 'true';
     return;
@@ -326,22 +358,49 @@ async function main() {
   const saved = savedGame();
   if (saved?.position && saved.position.turn.phase !== 'over') {
     $('resume').hidden = false;
-    $('resume').onclick = () => show(new LocalGame(engine, saved, view));
+    $('resume').onclick = () => {
+      try {
+        show(LocalGame.resume(engine, saved, view));
+      } catch (error) {
+        // A game saved by an older version that the engine no longer reads: said, and not offered again.
+        const text = t('engine.savedGame', { why: errorText(error, t) });
+        $('resume').replaceWith(Object.assign(document.createElement('p'), { id: 'resume-error', textContent: text }));
+        view.announce(text);
+      }
+    };
   }
   $('back').onclick = () => location.reload();
-  const answer = await showRules().catch((error) => view.announce(error.message));
+  const answer = await showRules().catch((error) => view.announce(errorText(error, t, 'refusal.other')));
   if (answer) {
-    // A rules page's button: a game against the CPU with that preset's rules, as set on the home
-    // screen for opponents and strength.
-    const play = (preset) => {
+    /**
+     * A rules page's buttons: a game of the preset's own rules (no house rule changed) against
+     * the CPU or on this device, with the opponents, strength and people the home screen sets,
+     * or a new room with friends under `name`.
+     */
+    const play = async (preset, kind, name) => {
       $('vs-cpu').elements.preset.value = preset;
       showOptions(answer.choices);
-      history.replaceState(null, '', location.pathname + location.search);
+      if (kind === 'friends') {
+        setPlayerName(name);
+        const code = await createRoom({ preset }, null, false, $('rotate').checked).catch((error) => {
+          throw new Error(errorText(error, t, 'refusal.other'));
+        });
+        location.assign(`/r/${code}`);
+        return;
+      }
+      history.pushState(null, '', `/${location.search}`);
       $('rules-page').hidden = true;
-      $('vs-cpu').requestSubmit();
+      $(kind === 'device' ? 'hot-seat' : 'vs-cpu').requestSubmit();
     };
-    addEventListener('hashchange', () => route(answer, play));
-    await route(answer, play);
+    const draw = async (page, preset) => {
+      const { drawRulesPage } = await import('./rulespage.js');
+      drawRulesPage(page, preset, answer.choices, engine, savedName(),
+        (kind, name) => play(preset.preset, kind, name));
+    };
+    followInPageLinks(() => route(answer, draw));
+    await route(answer, draw);
+  } else {
+    $('home').hidden = false;
   }
   document.body.dataset.ready = 'true';
 }

@@ -444,6 +444,8 @@ export function drawRulesInForce(table, inForce, t, defaults = null) {
   const count = Object.entries(inForce.options).filter(([name, value]) => changed(name, value)).length;
   const caption = document.createElement('caption');
   const preset = t(`presetName.${inForce.preset}`);
-  caption.textContent = count ? t('rules.withChanges', { preset, n: count }) : preset;
+  caption.textContent = count === 0 ? preset
+    : t(count === 1 ? 'rules.withOneChange' : 'rules.withChanges', { preset, n: count });
   table.replaceChildren(caption, ...rows);
+  table.dataset.preset = inForce.preset;
 }

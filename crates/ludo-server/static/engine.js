@@ -5,13 +5,16 @@ const OPS = { new: 1, roll: 2, legal: 3, move: 4, bot: 5, verify: 6, dice: 7, bo
 
 /**
  * An error the engine answered with: an illegal action, a position that cannot occur, or rules
- * whose options contradict each other (then `code` names the contradiction and `option` the
- * option at fault, for the page to say it in the reader's words).
+ * whose options contradict each other. `message` is English, for logs; `code` names the kind of
+ * error and `params` the values it speaks of (a seat, a piece, the field at fault…), and for a
+ * contradiction between options `option` names the one at fault, for the page to say it in the
+ * reader's words (`errorText` in texts-errors.js).
  */
 export class EngineError extends Error {
-  constructor(message, code = null, option = null) {
+  constructor(message, code = null, params = {}, option = null) {
     super(message);
     this.code = code;
+    this.params = params;
     this.option = option;
   }
 }
@@ -42,7 +45,7 @@ export class Engine {
     const length = this.exports.call(op);
     const out = new Uint8Array(this.exports.memory.buffer, this.exports.output(), length);
     const answer = JSON.parse(this.decoder.decode(out));
-    if ('error' in answer) throw new EngineError(answer.error, answer.code, answer.option);
+    if ('error' in answer) throw new EngineError(answer.error, answer.code, answer.params, answer.option);
     return answer.ok;
   }
 

@@ -1,5 +1,17 @@
 // Every text shown to a person comes from these tables.
+//
+// Texts that speak of the pieces may say it in the board's own words. Vietnamese players call the
+// pieces of cờ cá ngựa horses ("ngựa", kept in stables, "chuồng") and those of Ludo "quân"; so a
+// table may hold, beside `key`, a variant `key@horse` that `t(key)` gives instead while the board
+// shown is the horse board. Whatever shows a game, or the rules of one, for a given board says so
+// first with `setBoard(board)` (the engine's board kind: `ludo` or `horse`): the table whenever it
+// draws or describes a position (`Table.numbers`), the replay viewer for its record, the home
+// screen for the preset chosen (its side-by-side table of presets in the Ludo board's words) and a
+// rules page for its preset. A language without the variant keeps its one text for both boards
+// (only Vietnamese has horse words today); a variant for another board would be `key@<board>` in
+// the same way. Texts loaded later (`addTexts`) may carry variants too.
 
+import { ERROR_TEXTS } from './texts-errors.js';
 import { RECORD_TEXTS } from './texts-records.js';
 import { TABLE_TEXTS } from './texts-table.js';
 
@@ -36,14 +48,14 @@ const TABLES = {
     'table.option': 'option',
     'language': 'Language',
     'home.hotSeat': 'Play on this device', 'home.people': 'People', 'home.houseRules': 'House rules',
-    'default': 'default', 'play.rules': 'Rules of this game', 'yes': 'yes', 'no': 'no',
+    'default': 'default', 'play.rules': 'Rules of this game', 'play.rulesPage': 'All the rules of this game (new tab)', 'yes': 'yes', 'no': 'no',
     'option.board': 'Board', 'option.layout': 'Layout', 'option.dice': 'Dice',
     'option.exit_values': 'Throws that bring a piece out', 'option.exit_on_double': 'A double brings a piece out',
     'option.bonus_values': 'Throws that give another throw', 'option.bonus_on_double': 'A double gives another throw',
     'option.three_bonus_forfeit': 'A third bonus throw in a row ends the turn',
     'option.bonus_on_capture': 'A capture gives another throw', 'option.bonus_on_finish': 'Finishing a piece gives another throw',
     'option.bonus_if_no_move': 'A bonus throw with no move still gives another throw',
-    'option.no_piece_out': 'With no piece out', 'option.safe': 'Safe squares', 'option.passing': 'What blocks a piece',
+    'option.no_piece_out': 'With no piece on the track', 'option.safe': 'Safe squares', 'option.passing': 'What blocks a piece',
     'option.stacking': 'Own pieces may share a square', 'option.exact_finish': 'The finish needs the exact count',
     'option.rank_everyone': 'Play on until everyone is placed', 'option.first_player': 'Who starts',
     'value.ludo': 'Ludo', 'value.horse': 'Horse board (cờ cá ngựa)', 'value.cross': 'Cross',
@@ -52,89 +64,89 @@ const TABLES = {
     'value.starts_and_stars': 'Starts and stars', 'value.starts': 'Starts only', 'value.none': 'None',
     'value.blockades': 'Blockades', 'value.free': 'Nothing', 'value.opponents': 'Any opponent', 'value.any': 'Any piece',
     'value.seat_order': 'The first seat', 'value.highest_roll': 'The highest throw',
-    'board': 'Ludo board',
+    'board': 'Ludo board', 'board@horse': 'Horse board (cờ cá ngựa)',
     'piece.at': '{colour} piece {piece}: {where}', 'place.base': 'in the base', 'place.finished': 'finished',
     'place.square': 'square {n}',
   },
   fr: {
     'home.rulesPages': 'Les règles de chaque jeu',
     'title': 'Ludo',
-    'tagline': 'Gratuit, sans inscription. Jouez contre l’ordinateur sur cet appareil ; le moteur tourne dans votre navigateur.',
-    'home.vsCpu': 'Jouer contre l’ordinateur', 'home.opponents': 'Adversaires', 'home.level': 'Niveau',
+    'tagline': 'Gratuit, sans inscription. Jouez contre le CPU sur cet appareil ; le moteur tourne dans votre navigateur.',
+    'home.vsCpu': 'Jouer contre le CPU', 'home.opponents': 'Adversaires CPU', 'home.level': 'Niveau',
     'home.rules': 'Règles', 'home.start': 'Commencer', 'home.resume': 'Reprendre la partie enregistrée',
     'level.random': 'Au hasard', 'level.easy': 'Facile', 'level.medium': 'Moyen', 'level.hard': 'Difficile',
     'preset.qdan': 'Qdan (par défaut)', 'preset.classic': 'Classique', 'preset.vietnamese': 'Vietnamien (cờ cá ngựa)',
     'seat.yellow': 'jaune ○', 'seat.blue': 'bleu □', 'seat.red': 'rouge △', 'seat.green': 'vert ✚',
     'turn.roll': 'À {seat} de lancer', 'turn.rolloff': '{seat} lance pour savoir qui commence',
     'turn.move': 'À {seat} de jouer', 'turn.over': 'Partie terminée',
-    'roll': 'Lancer les dés', 'piece.move': 'Jouer le pion {piece} ({colour}) : {to}',
+    'roll': 'Lancer les dés', 'piece.move': 'Jouer la pièce {piece} ({colour}) : {to}',
     'home': 'Accueil', 'home.friends': 'Jouer avec des amis', 'home.name': 'Votre nom',
     'online.invite': 'Envoyez ce lien à vos amis :', 'online.copy': 'Copier le lien', 'online.copied': 'Lien copié',
     'online.connecting': 'Connexion…', 'online.connected': 'Connecté',
     'online.reconnecting': 'Connexion perdue, reconnexion…', 'online.waiting': 'En attente de l’hôte',
     'online.free': 'libre', 'online.away': 'absent', 'online.sit': 'S’asseoir ici',
-    'online.addCpu': 'Ajouter l’ordinateur', 'online.removeCpu': 'Retirer', 'online.start': 'Commencer la partie',
+    'online.addCpu': 'Ajouter un CPU', 'online.removeCpu': 'Retirer', 'online.start': 'Commencer la partie',
     'online.playAgain': 'Rejouer', 'table.option': 'option', 'language': 'Langue',
-    'home.hotSeat': 'Jouer sur cet appareil', 'home.people': 'Joueurs', 'home.houseRules': 'Règles maison', 'default': 'par défaut', 'play.rules': 'Règles de cette partie', 'yes': 'oui', 'no': 'non',
-    'option.board': 'Plateau', 'option.layout': 'Disposition', 'option.dice': 'Dés', 'option.exit_values': 'Lancers qui font sortir un pion',
-    'option.exit_on_double': 'Un double fait sortir un pion', 'option.bonus_values': 'Lancers qui donnent un lancer de plus',
-    'option.bonus_on_double': 'Un double donne un lancer de plus', 'option.three_bonus_forfeit': 'Un troisième lancer bonus d’affilée termine le tour',
-    'option.bonus_on_capture': 'Une prise donne un lancer de plus', 'option.bonus_on_finish': 'Amener un pion à l’arrivée donne un lancer de plus',
-    'option.bonus_if_no_move': 'Un lancer bonus sans coup possible donne quand même un lancer de plus',
-    'option.no_piece_out': 'Sans pion sorti', 'option.safe': 'Cases sûres', 'option.passing': 'Ce qui bloque un pion',
-    'option.stacking': 'Ses pions peuvent partager une case', 'option.exact_finish': 'L’arrivée exige le compte exact',
+    'home.hotSeat': 'Jouer sur cet appareil', 'home.people': 'Joueurs', 'home.houseRules': 'Règles locales', 'default': 'par défaut', 'play.rules': 'Règles de cette partie', 'play.rulesPage': 'Toutes les règles de ce jeu (nouvel onglet)', 'yes': 'oui', 'no': 'non',
+    'option.board': 'Plateau', 'option.layout': 'Disposition', 'option.dice': 'Dés', 'option.exit_values': 'Lancers qui font sortir une pièce',
+    'option.exit_on_double': 'Un double fait sortir une pièce', 'option.bonus_values': 'Lancers qui donnent un nouveau lancer',
+    'option.bonus_on_double': 'Un double donne un nouveau lancer', 'option.three_bonus_forfeit': 'Un troisième nouveau lancer d’affilée termine le tour',
+    'option.bonus_on_capture': 'Capturer une pièce donne un nouveau lancer', 'option.bonus_on_finish': 'Amener une pièce à l’arrivée donne un nouveau lancer',
+    'option.bonus_if_no_move': 'Un lancer qui donne un nouveau lancer le donne même sans coup possible',
+    'option.no_piece_out': 'Sans pièce sur le parcours', 'option.safe': 'Cases sûres', 'option.passing': 'Ce qui bloque une pièce',
+    'option.stacking': 'Ses pièces peuvent partager une case', 'option.exact_finish': 'L’arrivée exige le résultat exact',
     'option.rank_everyone': 'Continuer jusqu’à classer tout le monde', 'option.first_player': 'Qui commence',
     'value.ludo': 'Ludo', 'value.horse': 'Plateau des chevaux (cờ cá ngựa)', 'value.cross': 'Croix',
     'value.by_players': 'Une branche par joueur', 'value.1': '1', 'value.2': '2', 'value.roll': 'Lancer comme d’habitude',
-    'value.auto_exit': 'Un pion sort tout seul', 'value.three_tries': 'Trois essais', 'value.starts_and_stars': 'Départs et étoiles',
+    'value.auto_exit': 'Une pièce sort toute seule', 'value.three_tries': 'Trois essais', 'value.starts_and_stars': 'Départs et étoiles',
     'value.starts': 'Départs seulement', 'value.none': 'Aucune', 'value.blockades': 'Les barrages',
-    'value.free': 'Rien', 'value.opponents': 'Tout pion adverse', 'value.any': 'Tout pion', 'value.seat_order': 'La première place',
-    'value.highest_roll': 'Le plus haut lancer', 'board': 'Plateau de Ludo',
-    'piece.at': 'Pion {piece} ({colour}) : {where}', 'place.base': 'à la base', 'place.finished': 'arrivé',
+    'value.free': 'Rien', 'value.opponents': 'Toute pièce adverse', 'value.any': 'Toute pièce', 'value.seat_order': 'La première place',
+    'value.highest_roll': 'Le plus haut lancer', 'board': 'Plateau de Ludo', 'board@horse': 'Plateau des chevaux (cờ cá ngựa)',
+    'piece.at': 'Pièce {piece} ({colour}) : {where}', 'place.base': 'à la base', 'place.finished': 'arrivée',
     'place.square': 'case {n}',
   },
   pt: {
     'home.rulesPages': 'As regras de cada jogo',
     'title': 'Ludo',
-    'tagline': 'Grátis, sem cadastro. Jogue contra o computador neste aparelho; o motor roda no seu navegador.',
-    'home.vsCpu': 'Jogar contra o computador', 'home.opponents': 'Adversários', 'home.level': 'Nível',
-    'home.rules': 'Regras', 'home.start': 'Começar', 'home.resume': 'Continuar o jogo salvo',
+    'tagline': 'Grátis, sem registo. Joga contra a CPU neste dispositivo; o motor do jogo corre no teu navegador.',
+    'home.vsCpu': 'Jogar contra a CPU', 'home.opponents': 'Adversários (CPU)', 'home.level': 'Nível',
+    'home.rules': 'Regras', 'home.start': 'Começar', 'home.resume': 'Retomar a partida guardada',
     'level.random': 'Aleatório', 'level.easy': 'Fácil', 'level.medium': 'Médio', 'level.hard': 'Difícil',
-    'preset.qdan': 'Qdan (padrão)', 'preset.classic': 'Clássico', 'preset.vietnamese': 'Vietnamita (cờ cá ngựa)',
+    'preset.qdan': 'Qdan (por omissão)', 'preset.classic': 'Clássico', 'preset.vietnamese': 'Vietnamita (cờ cá ngựa)',
     'seat.yellow': 'amarelo ○', 'seat.blue': 'azul □', 'seat.red': 'vermelho △', 'seat.green': 'verde ✚',
-    'turn.roll': 'Vez de {seat} lançar', 'turn.rolloff': '{seat} lança para decidir quem começa',
-    'turn.move': 'Vez de {seat} mover', 'turn.over': 'Fim de jogo',
+    'turn.roll': '{seat}: vez de lançar', 'turn.rolloff': '{seat} lança para ver quem começa',
+    'turn.move': '{seat}: vez de jogar', 'turn.over': 'Fim da partida',
     'roll': 'Lançar os dados', 'piece.move': 'Mover a peça {piece} ({colour}): {to}',
-    'home': 'Início', 'home.friends': 'Jogar com amigos', 'home.name': 'Seu nome',
-    'online.invite': 'Envie este link aos seus amigos:', 'online.copy': 'Copiar o link', 'online.copied': 'Link copiado',
-    'online.connecting': 'Conectando…', 'online.connected': 'Conectado',
-    'online.reconnecting': 'Conexão perdida, reconectando…', 'online.waiting': 'Esperando o anfitrião começar',
+    'home': 'Início', 'home.friends': 'Jogar com amigos', 'home.name': 'O teu nome',
+    'online.invite': 'Envia esta ligação aos teus amigos:', 'online.copy': 'Copiar a ligação', 'online.copied': 'Ligação copiada',
+    'online.connecting': 'A ligar…', 'online.connected': 'Ligado',
+    'online.reconnecting': 'Ligação perdida, a voltar a ligar…', 'online.waiting': 'A aguardar que o anfitrião comece',
     'online.free': 'livre', 'online.away': 'ausente', 'online.sit': 'Sentar aqui',
-    'online.addCpu': 'Adicionar computador', 'online.removeCpu': 'Remover', 'online.start': 'Começar o jogo',
-    'online.playAgain': 'Jogar de novo', 'table.option': 'opção', 'language': 'Idioma',
-    'home.hotSeat': 'Jogar neste aparelho', 'home.people': 'Pessoas', 'home.houseRules': 'Regras da casa', 'default': 'padrão', 'play.rules': 'Regras deste jogo', 'yes': 'sim', 'no': 'não',
-    'option.board': 'Tabuleiro', 'option.layout': 'Formato', 'option.dice': 'Dados', 'option.exit_values': 'Lances que tiram uma peça',
-    'option.exit_on_double': 'Um duplo tira uma peça', 'option.bonus_values': 'Lances que dão outro lance',
-    'option.bonus_on_double': 'Um duplo dá outro lance', 'option.three_bonus_forfeit': 'Um terceiro lance bônus seguido encerra a vez',
-    'option.bonus_on_capture': 'Uma captura dá outro lance', 'option.bonus_on_finish': 'Levar uma peça ao fim dá outro lance',
-    'option.bonus_if_no_move': 'Um lance bônus sem jogada ainda dá outro lance', 'option.no_piece_out': 'Sem peça em jogo',
-    'option.safe': 'Casas seguras', 'option.passing': 'O que bloqueia uma peça', 'option.stacking': 'Peças da mesma cor podem dividir uma casa',
-    'option.exact_finish': 'O fim exige a contagem exata', 'option.rank_everyone': 'Continuar até todos terem colocação',
-    'option.first_player': 'Quem começa', 'value.ludo': 'Ludo', 'value.horse': 'Tabuleiro de cavalos (cờ cá ngựa)',
+    'online.addCpu': 'Adicionar a CPU', 'online.removeCpu': 'Retirar', 'online.start': 'Começar a partida',
+    'online.playAgain': 'Jogar novamente', 'table.option': 'opção', 'language': 'Idioma',
+    'home.hotSeat': 'Jogar neste dispositivo', 'home.people': 'Jogadores', 'home.houseRules': 'Regras locais', 'default': 'por omissão', 'play.rules': 'Regras desta partida', 'play.rulesPage': 'Todas as regras deste jogo (novo separador)', 'yes': 'sim', 'no': 'não',
+    'option.board': 'Tabuleiro', 'option.layout': 'Disposição', 'option.dice': 'Dados', 'option.exit_values': 'Lançamentos que tiram uma peça da base',
+    'option.exit_on_double': 'Um duplo tira uma peça da base', 'option.bonus_values': 'Lançamentos que dão outro lançamento',
+    'option.bonus_on_double': 'Um duplo dá outro lançamento', 'option.three_bonus_forfeit': 'Um terceiro lançamento extra seguido acaba a vez',
+    'option.bonus_on_capture': 'Capturar dá outro lançamento', 'option.bonus_on_finish': 'Levar uma peça à chegada dá outro lançamento',
+    'option.bonus_if_no_move': 'Um lançamento extra sem jogada possível dá mesmo assim outro lançamento', 'option.no_piece_out': 'Sem nenhuma peça no percurso',
+    'option.safe': 'Casas seguras', 'option.passing': 'O que bloqueia uma peça', 'option.stacking': 'As peças da mesma cor podem partilhar uma casa',
+    'option.exact_finish': 'A chegada exige o valor exato', 'option.rank_everyone': 'Continuar até todos estarem classificados',
+    'option.first_player': 'Quem começa', 'value.ludo': 'Ludo', 'value.horse': 'Tabuleiro dos cavalos (cờ cá ngựa)',
     'value.cross': 'Cruz', 'value.by_players': 'Um braço por jogador', 'value.1': '1', 'value.2': '2',
-    'value.roll': 'Lançar normalmente', 'value.auto_exit': 'Uma peça sai sozinha', 'value.three_tries': 'Três tentativas',
+    'value.roll': 'Lançar como sempre', 'value.auto_exit': 'Uma peça sai sozinha', 'value.three_tries': 'Três tentativas',
     'value.starts_and_stars': 'Saídas e estrelas', 'value.starts': 'Só as saídas', 'value.none': 'Nenhuma',
-    'value.blockades': 'Bloqueios', 'value.free': 'Nada', 'value.opponents': 'Qualquer adversária',
-    'value.any': 'Qualquer peça', 'value.seat_order': 'O primeiro lugar', 'value.highest_roll': 'O maior lance',
-    'board': 'Tabuleiro de Ludo',
-    'piece.at': 'Peça {piece} ({colour}): {where}', 'place.base': 'na base', 'place.finished': 'chegou ao fim',
+    'value.blockades': 'Bloqueios', 'value.free': 'Nada', 'value.opponents': 'Qualquer peça adversária',
+    'value.any': 'Qualquer peça', 'value.seat_order': 'O primeiro lugar', 'value.highest_roll': 'O lançamento mais alto',
+    'board': 'Tabuleiro de Ludo', 'board@horse': 'Tabuleiro dos cavalos (cờ cá ngựa)',
+    'piece.at': 'Peça {piece} ({colour}): {where}', 'place.base': 'na base', 'place.finished': 'na chegada',
     'place.square': 'casa {n}',
   },
   ru: {
     'home.rulesPages': 'Правила каждой игры',
     'title': 'Лудо',
-    'tagline': 'Бесплатно и без регистрации. Играйте с компьютером на этом устройстве: движок работает в браузере.',
-    'home.vsCpu': 'Играть с компьютером', 'home.opponents': 'Соперники', 'home.level': 'Сила',
+    'tagline': 'Бесплатно и без регистрации. Играйте с CPU на этом устройстве: движок работает в браузере.',
+    'home.vsCpu': 'Играть с CPU', 'home.opponents': 'Соперники (CPU)', 'home.level': 'Сила',
     'home.rules': 'Правила', 'home.start': 'Начать', 'home.resume': 'Продолжить сохранённую игру',
     'level.random': 'Случайный', 'level.easy': 'Лёгкий', 'level.medium': 'Средний', 'level.hard': 'Сильный',
     'preset.qdan': 'Qdan (по умолчанию)', 'preset.classic': 'Классические', 'preset.vietnamese': 'Вьетнамские (cờ cá ngựa)',
@@ -147,22 +159,23 @@ const TABLES = {
     'online.connecting': 'Подключение…', 'online.connected': 'Подключено',
     'online.reconnecting': 'Связь потеряна, переподключение…', 'online.waiting': 'Ждём, пока хозяин начнёт',
     'online.free': 'свободно', 'online.away': 'нет на месте', 'online.sit': 'Сесть сюда',
-    'online.addCpu': 'Добавить компьютер', 'online.removeCpu': 'Убрать', 'online.start': 'Начать игру',
-    'online.playAgain': 'Сыграть ещё', 'table.option': 'параметр', 'language': 'Язык',
-    'home.hotSeat': 'Играть на одном устройстве', 'home.people': 'Игроки', 'home.houseRules': 'Домашние правила', 'default': 'по умолчанию', 'play.rules': 'Правила этой игры', 'yes': 'да', 'no': 'нет',
-    'option.board': 'Поле', 'option.layout': 'Форма поля', 'option.dice': 'Кубики', 'option.exit_values': 'Броски, выводящие фишку',
+    'online.addCpu': 'Добавить CPU', 'online.removeCpu': 'Убрать', 'online.start': 'Начать игру',
+    'online.playAgain': 'Ещё партия', 'table.option': 'параметр', 'language': 'Язык',
+    'home.hotSeat': 'Играть на одном устройстве', 'home.people': 'Игроки', 'home.houseRules': 'Местные правила', 'default': 'по умолчанию', 'play.rules': 'Правила этой игры', 'play.rulesPage': 'Все правила этой игры (в новой вкладке)', 'yes': 'да', 'no': 'нет',
+    'option.board': 'Доска', 'option.layout': 'Форма доски', 'option.dice': 'Кубики', 'option.exit_values': 'Броски, выводящие фишку',
     'option.exit_on_double': 'Дубль выводит фишку', 'option.bonus_values': 'Броски, дающие ещё бросок',
-    'option.bonus_on_double': 'Дубль даёт ещё бросок', 'option.three_bonus_forfeit': 'Третий бонусный бросок подряд завершает ход',
-    'option.bonus_on_capture': 'Взятие даёт ещё бросок', 'option.bonus_on_finish': 'Фишка на финише даёт ещё бросок',
-    'option.bonus_if_no_move': 'Бонусный бросок без хода всё равно даёт ещё бросок', 'option.no_piece_out': 'Когда нет фишек в игре',
-    'option.safe': 'Безопасные клетки', 'option.passing': 'Что преграждает путь', 'option.stacking': 'Свои фишки могут стоять вместе',
+    'option.bonus_on_double': 'Дубль даёт ещё бросок', 'option.three_bonus_forfeit': 'Ещё бросок третий раз подряд завершает ход',
+    'option.bonus_on_capture': 'За сбитую фишку — ещё бросок', 'option.bonus_on_finish': 'За фишку на финише — ещё бросок',
+    'option.bonus_if_no_move': 'Бросок, дающий ещё бросок, даёт его и без хода', 'option.no_piece_out': 'Когда на дорожке нет ни одной фишки',
+    'option.safe': 'Безопасные клетки', 'option.passing': 'Что преграждает путь фишке', 'option.stacking': 'Свои фишки могут стоять на одной клетке',
     'option.exact_finish': 'Для финиша нужно точное число', 'option.rank_everyone': 'Играть, пока все не займут места',
-    'option.first_player': 'Кто начинает', 'value.ludo': 'Лудо', 'value.horse': 'Поле cờ cá ngựa',
+    'option.first_player': 'Кто начинает', 'value.ludo': 'Лудо', 'value.horse': 'Доска cờ cá ngựa',
     'value.cross': 'Крест', 'value.by_players': 'По лучу на игрока', 'value.1': '1', 'value.2': '2',
     'value.roll': 'Бросать как обычно', 'value.auto_exit': 'Фишка выходит сама', 'value.three_tries': 'Три попытки',
     'value.starts_and_stars': 'Старты и звёзды', 'value.starts': 'Только старты', 'value.none': 'Нет',
-    'value.blockades': 'Блоки', 'value.free': 'Ничто', 'value.opponents': 'Любая чужая фишка', 'value.any': 'Любая фишка',
-    'value.seat_order': 'Первый за столом', 'value.highest_roll': 'Наибольший бросок', 'board': 'Поле лудо',
+    'value.blockades': 'Блокады', 'value.free': 'Ничто', 'value.opponents': 'Любая чужая фишка', 'value.any': 'Любая фишка',
+    'value.seat_order': 'Первый за столом', 'value.highest_roll': 'Наибольший бросок', 'board': 'Доска лудо',
+    'board@horse': 'Доска cờ cá ngựa',
     'piece.at': 'Фишка {piece} ({colour}): {where}', 'place.base': 'на базе', 'place.finished': 'на финише',
     'place.square': 'клетка {n}',
   },
@@ -178,6 +191,7 @@ const TABLES = {
     'turn.roll': 'Đến lượt {seat} gieo', 'turn.rolloff': '{seat} gieo để chọn người đi trước',
     'turn.move': 'Đến lượt {seat} đi', 'turn.over': 'Ván đấu kết thúc',
     'roll': 'Gieo xúc xắc', 'piece.move': 'Đi quân {piece} ({colour}): {to}',
+    'piece.move@horse': 'Đi ngựa {piece} ({colour}): {to}',
     'home': 'Trang chủ', 'home.friends': 'Chơi với bạn bè', 'home.name': 'Tên của bạn',
     'online.invite': 'Gửi đường link này cho bạn bè:', 'online.copy': 'Sao chép link', 'online.copied': 'Đã sao chép',
     'online.connecting': 'Đang kết nối…', 'online.connected': 'Đã kết nối',
@@ -185,40 +199,65 @@ const TABLES = {
     'online.free': 'trống', 'online.away': 'vắng mặt', 'online.sit': 'Ngồi đây',
     'online.addCpu': 'Thêm máy', 'online.removeCpu': 'Bỏ', 'online.start': 'Bắt đầu ván',
     'online.playAgain': 'Chơi lại', 'table.option': 'tùy chọn', 'language': 'Ngôn ngữ',
-    'home.hotSeat': 'Chơi chung trên thiết bị này', 'home.people': 'Số người', 'home.houseRules': 'Luật riêng', 'default': 'mặc định', 'play.rules': 'Luật của ván này', 'yes': 'có', 'no': 'không',
+    'home.hotSeat': 'Chơi chung trên thiết bị này', 'home.people': 'Số người', 'home.houseRules': 'Luật riêng', 'default': 'mặc định', 'play.rules': 'Luật của ván này', 'play.rulesPage': 'Toàn bộ luật của kiểu chơi này (thẻ mới)', 'yes': 'có', 'no': 'không',
     'option.board': 'Bàn cờ', 'option.layout': 'Kiểu bàn', 'option.dice': 'Số xúc xắc', 'option.exit_values': 'Số gieo được ra quân',
-    'option.exit_on_double': 'Gieo đôi được ra quân', 'option.bonus_values': 'Số gieo được gieo thêm',
+    'option.exit_values@horse': 'Số gieo được ra ngựa',
+    'option.exit_on_double': 'Gieo đôi được ra quân', 'option.exit_on_double@horse': 'Gieo đôi được ra ngựa',
+    'option.bonus_values': 'Số gieo được gieo thêm',
     'option.bonus_on_double': 'Gieo đôi được gieo thêm', 'option.three_bonus_forfeit': 'Gieo thưởng lần thứ ba liên tiếp thì mất lượt',
-    'option.bonus_on_capture': 'Đá quân được gieo thêm', 'option.bonus_on_finish': 'Đưa quân về đích được gieo thêm',
-    'option.bonus_if_no_move': 'Lần gieo thưởng không đi được vẫn được gieo thêm', 'option.no_piece_out': 'Khi không có quân nào ngoài bàn',
-    'option.safe': 'Ô an toàn', 'option.passing': 'Quân nào chặn đường', 'option.stacking': 'Quân cùng màu được đứng chung ô',
+    'option.bonus_on_capture': 'Đá quân được gieo thêm', 'option.bonus_on_capture@horse': 'Đá ngựa được gieo thêm',
+    'option.bonus_on_finish': 'Đưa quân về đích được gieo thêm', 'option.bonus_on_finish@horse': 'Đưa ngựa về đích được gieo thêm',
+    'option.bonus_if_no_move': 'Lần gieo thưởng không đi được vẫn được gieo thêm',
+    'option.no_piece_out': 'Khi không có quân nào trên đường đi',
+    'option.no_piece_out@horse': 'Khi không có ngựa nào trên đường đi',
+    'option.safe': 'Ô an toàn', 'option.passing': 'Quân nào chặn đường', 'option.passing@horse': 'Ngựa nào chặn đường',
+    'option.stacking': 'Quân cùng màu được đứng chung ô', 'option.stacking@horse': 'Ngựa cùng màu được đứng chung ô',
     'option.exact_finish': 'Về đích phải đúng số', 'option.rank_everyone': 'Chơi tiếp đến khi xếp hạng hết',
     'option.first_player': 'Ai đi trước', 'value.ludo': 'Ludo', 'value.horse': 'Bàn cờ cá ngựa',
     'value.cross': 'Chữ thập', 'value.by_players': 'Mỗi người một nhánh', 'value.1': '1', 'value.2': '2',
-    'value.roll': 'Gieo như thường', 'value.auto_exit': 'Tự động ra quân', 'value.three_tries': 'Gieo ba lần',
+    'value.roll': 'Gieo như thường', 'value.auto_exit': 'Tự động ra quân', 'value.auto_exit@horse': 'Tự động ra ngựa',
+    'value.three_tries': 'Gieo ba lần',
     'value.starts_and_stars': 'Ô xuất phát và ô sao', 'value.starts': 'Chỉ ô xuất phát', 'value.none': 'Không có',
     'value.blockades': 'Hàng rào', 'value.free': 'Không gì', 'value.opponents': 'Mọi quân đối thủ',
-    'value.any': 'Mọi quân', 'value.seat_order': 'Người ngồi đầu', 'value.highest_roll': 'Người gieo cao nhất',
-    'board': 'Bàn cờ',
-    'piece.at': 'Quân {piece} ({colour}): {where}', 'place.base': 'trong chuồng', 'place.finished': 'đã về đích',
+    'value.opponents@horse': 'Mọi ngựa đối thủ',
+    'value.any': 'Mọi quân', 'value.any@horse': 'Mọi ngựa',
+    'value.seat_order': 'Người ngồi đầu', 'value.highest_roll': 'Người gieo cao nhất',
+    'board': 'Bàn cờ Ludo', 'board@horse': 'Bàn cờ cá ngựa',
+    'piece.at': 'Quân {piece} ({colour}): {where}', 'piece.at@horse': 'Ngựa {piece} ({colour}): {where}',
+    'place.base': 'trong chuồng', 'place.finished': 'đã về đích',
     'place.square': 'ô {n}',
   },
 };
 
-for (const extra of [RECORD_TEXTS, TABLE_TEXTS]) {
+for (const extra of [RECORD_TEXTS, TABLE_TEXTS, ERROR_TEXTS]) {
   for (const [language, texts] of Object.entries(extra)) Object.assign(TABLES[language], texts);
 }
 
 /** The languages offered, by code, each named in itself. */
 export const LANGUAGES = { en: 'English', fr: 'Français', pt: 'Português', ru: 'Русский', vi: 'Tiếng Việt' };
 
+/** Every language's texts, by code, then key (a board's variants as `key@board`). */
+export const TEXTS = TABLES;
+
 let table = TABLES.en;
+
+/** The board whose words the texts use (see the top of this file). */
+let board = 'ludo';
+
+/** Makes the texts speak of `kind`'s pieces (`ludo` or `horse`) until said otherwise. */
+export function setBoard(kind) {
+  board = kind ?? 'ludo';
+}
 
 const LANGUAGE_KEY = 'ludo.language';
 
-/** The language chosen here before, else the browser's first that we have, else English. */
-export function chooseLanguage(languages = navigator.languages ?? []) {
-  const chosen = localStorage.getItem(LANGUAGE_KEY);
+/**
+ * The language the address asks for (`?lang=fr`, for this visit only), else the one chosen here
+ * before, else the browser's first that we have, else English.
+ */
+export function chooseLanguage(languages = navigator.languages ?? [],
+  asked = new URLSearchParams(globalThis.location?.search ?? '').get('lang')) {
+  const chosen = asked in TABLES ? asked : localStorage.getItem(LANGUAGE_KEY);
   const found = chosen in TABLES ? chosen
     : languages.map((l) => l.slice(0, 2)).find((l) => l in TABLES) ?? 'en';
   table = TABLES[found];
@@ -242,9 +281,12 @@ export function missingKeys() {
   return [...missing];
 }
 
-/** The text for `key`, with `{name}` placeholders filled from `values`. */
+/**
+ * The text for `key`, with `{name}` placeholders filled from `values`: the current board's variant
+ * (`key@horse`) when the page's language has one, else the text itself.
+ */
 export function t(key, values = {}) {
   if (!(key in table)) missing.add(key);
-  const text = table[key] ?? TABLES.en[key] ?? key;
+  const text = table[`${key}@${board}`] ?? table[key] ?? TABLES.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ''));
 }

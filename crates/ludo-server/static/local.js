@@ -57,6 +57,15 @@ export class LocalGame {
     return new LocalGame(engine, game, view);
   }
 
+  /**
+   * A game saved in this browser, read by the engine first: an `EngineError` if it no longer reads
+   * (saved by another version of the rules).
+   */
+  static resume(engine, saved, view) {
+    engine.options(saved.position);
+    return new LocalGame(engine, saved, view);
+  }
+
   /** Shows the game as it stands and lets whoever is to play act. */
   begin() {
     this.table.reset(this.stateOf(this.position), this.game.log ?? []);

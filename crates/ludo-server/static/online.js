@@ -7,6 +7,8 @@ import { rememberMe } from './ranked.js';
 import { t } from './i18n.js';
 import { Table } from './table.js';
 import { recordLines } from './turnlog.js';
+import { RoomSettings } from './roomsettings.js';
+import { errorText } from './texts-errors.js';
 
 const DEVICE_KEY = 'ludo.device';
 const NAME_KEY = 'ludo.name';
@@ -23,6 +25,11 @@ export function deviceSecret() {
   return secret;
 }
 
+/** The name given before on this device, or null when none was. */
+export function savedName() {
+  return localStorage.getItem(NAME_KEY);
+}
+
 export function playerName() {
   return localStorage.getItem(NAME_KEY) || t('player.default');
 }
@@ -31,11 +38,15 @@ export function setPlayerName(name) {
   localStorage.setItem(NAME_KEY, name.trim().slice(0, 24) || t('player.default'));
 }
 
-/** A request the server refused: its stable code, for the page to say it in its own words. */
+/**
+ * A request the server refused: its stable code, and the rules engine's reason (`{code, params,
+ * option}`) when the refusal is the engine's, for the page to say it in its own words.
+ */
 export class Refused extends Error {
-  constructor(code, message) {
+  constructor(code, message, engine = null) {
     super(message);
     this.code = code;
+    this.engine = engine;
   }
 }
 
@@ -50,14 +61,14 @@ export async function createRoom(rules, clock = null, ranked = false, rotate = t
     body: JSON.stringify({ device: deviceSecret(), name: playerName(), rules, clock, ranked, rotate }),
   });
   const answer = await response.json();
-  if (!response.ok) throw new Refused(answer.code, answer.message);
+  if (!response.ok) throw new Refused(answer.code, answer.message, answer.engine);
   return answer.code;
 }
 
 /** The refusal codes the server may answer with; each has its words in every language. */
 const REFUSALS = ['bad_message', 'too_large', 'rate_limited', 'hello_first', 'bad_name', 'no_such_room',
   'not_host', 'seat_taken', 'game_on', 'not_enough_players', 'not_seated', 'no_game', 'game_over',
-  'not_your_turn', 'stale_version', 'illegal_move', 'ranked_people_only', 'unranked_rules', 'seeking',
+  'not_your_turn', 'stale_version', 'illegal_move', 'ranked_people_only', 'unranked_rules', 'players_away', 'bad_rules', 'seeking',
   'seeking_elsewhere', 'internal'];
 
 /** A refusal in the reader's language, chosen by its code (the server's message is for programs' logs). */
@@ -101,7 +112,21 @@ export class OnlineRoom {
       move: (piece) => this.request({ t: 'move', piece, version: this.game?.version }),
     });
     this.notifyButton();
+    this.settingsView = null;
+    if (view.roomSettings) this.loadSettingsView(view.roomSettings);
     this.connect();
+  }
+
+  /** The room's settings, drawn once the presets and their choices are known. */
+  async loadSettingsView(section) {
+    const rules = await fetch('/api/rules').then((r) => r.json()).catch(() => null);
+    if (!rules) return;
+    this.settingsView = new RoomSettings(section, {
+      rules, engine: this.engine, t: this.view.t,
+      ask: (message) => this.ask(message),
+      refuse: (text) => this.lobbyRefusal(text),
+    });
+    this.drawRoom();
   }
 
   connect() {
@@ -152,6 +177,10 @@ export class OnlineRoom {
         if (this.game) this.showGame();
         break;
       case 'room':
+        if (this.room && this.room.host !== this.you
+          && JSON.stringify(this.room.settings) !== JSON.stringify(message.room.settings)) {
+          this.view.announce(this.view.t('room.changed'));
+        }
         this.room = message.room;
         this.table.redrawSeats();
         break;
@@ -169,7 +198,10 @@ export class OnlineRoom {
         this.showRatings(message.changes);
         break;
       case 'error':
-        this.refused(message.code);
+        this.refused(message);
+        break;
+      case 'cancelled':
+        this.lobbyRefusal(this.view.t('room.cancelled'));
         break;
       case 'bye':
         this.view.connection.textContent = this.view.t('online.reconnecting');
@@ -208,14 +240,17 @@ export class OnlineRoom {
     this.table.push({ seat, move, after, standIn });
   }
 
-  refused(code) {
-    const text = refusalText(this.view.t, code);
-    if (this.asked === 'lobby') {
-      this.view.lobbyNotice.textContent = text;
-      this.view.announce(text);
-    } else {
-      this.table.refused(text);
-    }
+  /** A refusal, in the reader's words, where the request was made. */
+  refused({ code, engine }) {
+    const text = engine ? errorText({ code, engine }, this.view.t) : refusalText(this.view.t, code);
+    if (this.asked === 'lobby') this.lobbyRefusal(text);
+    else this.table.refused(text);
+  }
+
+  /** A refusal shown under the seats. */
+  lobbyRefusal(text) {
+    this.view.lobbyNotice.textContent = text;
+    this.view.announce(text);
   }
 
   /** The rating changes of a ranked game that just ended. */
@@ -252,6 +287,12 @@ export class OnlineRoom {
     document.body.classList.toggle('in-game', Boolean(this.game));
     document.body.classList.toggle('playing', Boolean(playing));
     this.drawSeats(playing);
+    if (this.view.roomSettings) this.view.roomSettings.hidden = Boolean(playing);
+    this.settingsView?.draw(this.room.settings, {
+      host: this.room.host === this.you,
+      open: !playing,
+      cpuSeated: Object.values(this.room.seats).some((s) => s.occupant.kind === 'cpu'),
+    });
     this.view.board.closest('.table')?.classList.toggle('waiting', !this.game);
     if (!this.game) {
       this.view.status.textContent = t('online.waiting');
@@ -273,11 +314,13 @@ export class OnlineRoom {
       const seat = this.room.seats[colour];
       const label = document.createElement('span');
       const mine = seat?.occupant.kind === 'person' && seat.occupant.id === this.you;
-      label.textContent = `${t(`seat.${colour}`)}: ` + (seat
+      if (seat?.occupant.kind === 'cpu') li.classList.add('cpu');
+      const who = seat
         ? seat.occupant.kind === 'cpu'
-          ? t(`level.${seat.occupant.level}`)
+          ? t('cpu.named', { level: t(`level.${seat.occupant.level}`) })
           : seat.occupant.name + (seat.connected ? '' : ` (${t('online.away')})`)
-        : t('online.free'));
+        : t('online.free');
+      label.textContent = t('seat.who', { seat: t(`seat.${colour}`), who });
       li.append(label);
       if (mine) {
         const badge = document.createElement('span');

@@ -2,9 +2,10 @@
 
 /**
  * Fills `table` with the places of a finished `position` (and hides it otherwise). `who(seat)`
- * names the player of a seat; the person's own seat, `you`, is marked.
+ * names the player of a seat; the person's own seat, `you`, is marked, and so are the seats
+ * `cpu(seat)` says a CPU plays (class `cpu`), so that no name passes for a CPU's label.
  */
-export function drawPlaces(table, position, who, t, you = null) {
+export function drawPlaces(table, position, who, t, you = null, cpu = () => false) {
   const over = position.turn.phase === 'over';
   table.hidden = !over;
   if (!over) {
@@ -25,6 +26,7 @@ export function drawPlaces(table, position, who, t, you = null) {
     const row = document.createElement('tr');
     row.dataset.seat = seat;
     if (seat === you) row.className = 'you';
+    if (cpu(seat)) row.classList.add('cpu');
     const name = seat === you ? t('places.you', { name: who(seat) }) : who(seat);
     for (const text of [String(position.places[seat]), t(`seat.${seat}`), name]) {
       const cell = document.createElement('td');

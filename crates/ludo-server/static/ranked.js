@@ -2,6 +2,7 @@
 // room it forms. Closing the socket gives up.
 
 import { deviceSecret, playerName } from './online.js';
+import { errorText } from './texts-errors.js';
 
 const ME_KEY = 'ludo.me';
 
@@ -41,7 +42,7 @@ export function seekRanked({ rules, size }, t, onStatus, onMatched) {
       socket.close();
       onMatched(message.link);
     } else if (message.t === 'error') {
-      onStatus(message.message);
+      onStatus(errorText(message, t, 'refusal.other'));
     }
   };
   socket.onclose = () => {

@@ -17,7 +17,8 @@ function link(href, text) {
 async function fetchJson(path) {
   const response = await fetch(path);
   const answer = await response.json();
-  if (!response.ok) throw new Error(answer.message);
+  // The server's refusal by its code (`no_such_player`…), for the page to say it in its words.
+  if (!response.ok) throw Object.assign(new Error(answer.message), { code: answer.code });
   return answer;
 }
 

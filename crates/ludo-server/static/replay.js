@@ -3,6 +3,8 @@
 // export, which has the same fields but no dice seed (its dice were thrown in this browser).
 
 import { drawBoard, statusText } from './board.js';
+import { setBoard } from './i18n.js';
+import { errorText } from './texts-errors.js';
 import { playerName } from './online.js';
 import { moveLine, throwOutcome } from './turnlog.js';
 
@@ -46,11 +48,15 @@ export function downloadRecord(record, name = `ludo-${record.game_id}.json`) {
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
-/** Reads a record from a file a person picked; throws if it is not one. */
+/**
+ * Reads a record from a file a person picked; throws if it is not one (as the engine says of data
+ * it cannot read: code `unreadable`).
+ */
 export async function readRecordFile(file) {
-  const record = JSON.parse(await file.text());
+  const notRecord = Object.assign(new Error('not a Ludo game record'), { code: 'unreadable', params: {} });
+  const record = await file.text().then(JSON.parse).catch(() => null);
   if (!record || !Array.isArray(record.seats) || !Array.isArray(record.actions) || !record.rules) {
-    throw new Error('not a Ludo game record');
+    throw notRecord;
   }
   return record;
 }
@@ -70,6 +76,8 @@ function button(text, label, onClick) {
  */
 export function showReplay(engine, record, container, t) {
   const steps = replayPositions(engine, record);
+  // The record's texts speak of its board's pieces (horses on the horse board).
+  setBoard(engine.board(steps[0].position).board);
   let at = steps.length - 1;
   const board = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
   board.id = 'replay-board';
@@ -111,7 +119,7 @@ export function showReplay(engine, record, container, t) {
       engine.verify(record);
       verdict.textContent = t('replay.verified');
     } catch (error) {
-      verdict.textContent = t('replay.notVerified', { why: error.message });
+      verdict.textContent = t('replay.notVerified', { why: errorText(error, t) });
     }
   } else {
     verdict.textContent = t('replay.unverifiable');

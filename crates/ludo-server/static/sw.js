@@ -2,12 +2,17 @@
 // asked first (so a new version is seen at once) and the cache refreshed; offline, the cache
 // answers, and local games carry on. Rooms and the API's other calls are never cached.
 
-const CACHE = 'ludo-v3';
+const CACHE = 'ludo-v4';
 const FILES = ['/', '/app.js', '/app.css', '/engine.js', '/board.js', '/local.js', '/online.js',
   '/animate.js', '/options.js', '/keys.js', '/turnlog.js', '/i18n.js', '/rulespage.js',
   '/rulestext.js', '/texts-records.js', '/places.js', '/ranked.js', '/records.js', '/replay.js', '/engine.wasm',
-  '/table.js', '/dice.js', '/clock.js', '/sound.js', '/texts-table.js',
+  '/table.js', '/dice.js', '/clock.js', '/sound.js', '/texts-table.js', '/texts-errors.js', '/roomsettings.js',
   '/api/rules', '/manifest.webmanifest', '/icon.svg'];
+
+/** Addresses the page draws itself (a room, the replay viewer, a rules page): all answered by `/`. */
+function isPage(path) {
+  return path.startsWith('/r/') || path === '/replay' || /^\/rules\/\w+$/.test(path);
+}
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES)));
@@ -21,10 +26,9 @@ self.addEventListener('activate', (event) => {
 self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
   const cacheable = event.request.method === 'GET' && url.origin === location.origin
-    && (FILES.includes(url.pathname) || url.pathname.startsWith('/r/') || url.pathname === '/replay');
+    && (FILES.includes(url.pathname) || isPage(url.pathname));
   if (!cacheable) return;
-  const page = url.pathname.startsWith('/r/') || url.pathname === '/replay';
-  const key = page ? '/' : url.pathname;
+  const key = isPage(url.pathname) ? '/' : url.pathname;
   event.respondWith(
     fetch(event.request)
       .then((response) => {

@@ -17,6 +17,7 @@ import { drawPlaces } from './places.js';
 import { followFocus } from './keys.js';
 import { Countdown } from './clock.js';
 import * as sound from './sound.js';
+import { setBoard } from './i18n.js';
 
 const PACE_KEY = 'ludo.pace';
 const AUTOPLAY_KEY = 'ludo.autoplay';
@@ -118,7 +119,9 @@ export class Table {
     this.lines = [...lines];
     this.shownLines = this.lines.length;
     this.view.log.replaceChildren();
+    // From here on the texts speak of this board's pieces (see `numbers`).
     const { inForce, presetOptions } = this.numbers(state.position);
+    this.view.board.setAttribute('aria-label', this.view.t('board'));
     drawRulesInForce(this.view.rulesInForce, inForce, this.view.t, presetOptions);
     this.spoken = [];
     this.settledState = null;
@@ -383,7 +386,11 @@ export class Table {
 
   // --- drawing --------------------------------------------------------------------------------
 
-  /** The engine's numbers for a position's board and its rules in force, once per game. */
+  /**
+   * The engine's numbers for a position's board and its rules in force, once per game. Every
+   * text the table writes about a position asks for them first, so the texts speak of that
+   * board's pieces (horses on the horse board) even after a rules page of another board.
+   */
   numbers(position) {
     const key = JSON.stringify([position.rules, position.seats]);
     if (!this.caches.has(key)) {
@@ -392,7 +399,9 @@ export class Table {
       const presetOptions = this.engine.options(this.engine.newGame(inForce.preset, position.seats)).options;
       this.caches.set(key, { geometry: this.engine.board(position), inForce, presetOptions });
     }
-    return this.caches.get(key);
+    const numbers = this.caches.get(key);
+    setBoard(numbers.geometry.board);
+    return numbers;
   }
 
   /**
@@ -471,6 +480,7 @@ export class Table {
         meta.append(badge);
       }
       if (level) {
+        li.classList.add('cpu');
         const tag = document.createElement('span');
         tag.className = 'cpu-tag';
         tag.textContent = t('cpu');
@@ -499,7 +509,8 @@ export class Table {
   drawEnd(p, shown) {
     this.view.end.hidden = !shown;
     if (!shown) return;
-    drawPlaces(this.view.places, p, (seat) => this.who.name(seat), this.view.t, this.who.you);
+    drawPlaces(this.view.places, p, (seat) => this.who.name(seat), this.view.t, this.who.you,
+      (seat) => Boolean(this.who.cpu?.(seat)));
     this.view.end.querySelector('h2').textContent = this.endWords(p);
   }
 

@@ -86,6 +86,26 @@ async fn an_unknown_path_is_not_found() {
 }
 
 #[tokio::test]
+async fn contradictory_rules_are_refused_with_the_engines_code_and_the_option_at_fault() {
+    let server = spawn_server().await;
+    let body = r#"{"device":"a-device-secret-long-enough","name":"Ana",
+        "rules":{"preset":"qdan","dice":2,"bonus_values":[6]}}"#;
+    let (status, answer) = http(server.addr, "POST", "/api/rooms", Some(body)).await;
+    assert_eq!(status, 400, "{answer}");
+    let answer: serde_json::Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["code"], "bad_rules");
+    assert!(answer["message"].is_string());
+    assert_eq!(
+        answer["engine"],
+        serde_json::json!({
+            "code": "bonus_values_with_two_dice",
+            "option": "bonus_values",
+            "params": {"option": "bonus_values"}
+        })
+    );
+}
+
+#[tokio::test]
 async fn a_room_is_refused_for_a_bad_name_clock_or_body() {
     let server = spawn_server().await;
     let device = "a-device-secret-long-enough";
@@ -101,8 +121,12 @@ async fn a_room_is_refused_for_a_bad_name_clock_or_body() {
         ),
         ("{not json".to_owned(), "bad_message"),
         (
-            format!(r#"{{"device":"{device}","name":"Ana","rules":{{"dice":3}}}}"#),
+            format!(r#"{{"device":"{device}","name":"Ana","rules":{{"turbo":true}}}}"#),
             "bad_message",
+        ),
+        (
+            format!(r#"{{"device":"{device}","name":"Ana","rules":{{"dice":3}}}}"#),
+            "bad_rules",
         ),
     ] {
         let (status, answer) = http(server.addr, "POST", "/api/rooms", Some(&body)).await;

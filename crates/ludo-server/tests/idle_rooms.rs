@@ -98,3 +98,45 @@ async fn unknown_rooms_stay_unknown() {
     assert_eq!(client.error_code().await, "no_such_room");
     assert_eq!(rooms_in_memory(server.addr).await, 0);
 }
+
+#[tokio::test]
+async fn a_room_that_unloads_after_a_game_welcomes_its_next_visitor_with_that_finished_game() {
+    let server = spawn_server_with(|c| c.room_idle_secs = 0.2).await;
+    let code = create_room(server.addr, HOST, json!({})).await;
+    let mut host = Client::join(server.addr, &code, HOST, "Ana").await;
+    host.send(json!({"t": "sit", "colour": "yellow"})).await;
+    host.send(json!({"t": "add_cpu", "colour": "red", "level": "random"}))
+        .await;
+    host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
+        .await;
+    host.send(json!({"t": "start"})).await;
+    let finished = support::play_until_over(&mut host, "yellow").await;
+    assert_eq!(finished["position"]["turn"]["phase"], "over");
+    host.close().await;
+    until_rooms(server.addr, 0).await;
+
+    let mut again = Client::join(server.addr, &code, HOST, "Ana").await;
+    let game = again.game.clone().expect("the welcome shows the last game");
+    assert_eq!(
+        game["id"], finished["id"],
+        "the last game, finished: {game}"
+    );
+    assert_eq!(game["position"], finished["position"]);
+    assert_eq!(game["seed"], finished["seed"], "its seed shown");
+    let (_, record) = http(
+        server.addr,
+        "GET",
+        &format!("/api/games/{}", game["id"].as_str().unwrap()),
+        None,
+    )
+    .await;
+    let record: Value = serde_json::from_str(&record).unwrap();
+    assert_eq!(
+        record["actions"].as_array().unwrap().len() as u64,
+        game["version"].as_u64().unwrap()
+    );
+    // And a new game can start from there.
+    again.send(json!({"t": "play_again"})).await;
+    let next = again.recv_until(|m| m["t"] == "game").await;
+    assert_ne!(next["game"]["id"], finished["id"]);
+}

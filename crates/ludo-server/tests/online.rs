@@ -200,3 +200,87 @@ async fn metrics_count_rooms_connections_and_actions() {
     assert!(value("ludo_actions_total") >= 1);
     assert!(value("ludo_messages_total") >= 4);
 }
+
+#[tokio::test]
+async fn the_host_changes_rules_clock_and_rotation_at_the_table_until_a_game_starts() {
+    let (server, code, mut host, mut guest) = two_player_room(json!({})).await;
+    let room_now = || async {
+        let (_, room) = http(server.addr, "GET", &format!("/api/rooms/{code}"), None).await;
+        serde_json::from_str::<Value>(&room).unwrap()["settings"].clone()
+    };
+    let before = room_now().await;
+
+    guest.send(json!({"t": "settings", "clock": 30})).await;
+    assert_eq!(guest.error_code().await, "not_host");
+
+    let change = json!({"t": "settings", "rules": {"preset": "classic", "safe": "starts"},
+                        "clock": 30, "rotate": false});
+    host.send(change).await;
+    for client in [&mut host, &mut guest] {
+        let told = client
+            .recv_until(|m| m["t"] == "room" && m["room"]["settings"]["clock"] == 30)
+            .await;
+        let settings = &told["room"]["settings"];
+        assert_eq!(settings["rules"]["preset"], "classic", "{settings}");
+        assert_eq!(settings["rules"]["safe"], "starts", "{settings}");
+        assert_eq!(settings["clock"], 30);
+        assert_eq!(settings["rotate"], false);
+    }
+
+    // A field left out keeps its value; `null` clears the clock.
+    host.send(json!({"t": "settings", "clock": null})).await;
+    let told = host
+        .recv_until(|m| m["t"] == "room" && m["room"]["settings"]["clock"].is_null())
+        .await;
+    assert_eq!(told["room"]["settings"]["clock"], Value::Null);
+    assert_eq!(told["room"]["settings"]["rules"]["safe"], "starts");
+    let changed = room_now().await;
+    assert_ne!(changed, before);
+
+    // Contradictory house rules are refused with the engine's reason; nothing changes.
+    host.send(json!({"t": "settings", "rules": {"preset": "qdan", "dice": 2}}))
+        .await;
+    let refusal = host.recv_until(|m| m["t"] == "error").await;
+    assert_eq!(refusal["code"], "bad_rules", "{refusal}");
+    assert_eq!(refusal["engine"]["code"], "bonus_values_with_two_dice");
+    assert_eq!(refusal["engine"]["option"], "bonus_values");
+    for (bad, code) in [
+        (json!({"t": "settings", "clock": 45}), "bad_message"),
+        (json!({"t": "settings", "rules": "chess"}), "bad_message"),
+        (json!({"t": "settings", "ranked": true}), "unranked_rules"),
+    ] {
+        host.send(bad.clone()).await;
+        assert_eq!(host.error_code().await, code, "{bad}");
+    }
+    assert_eq!(room_now().await, changed, "a refusal changes nothing");
+
+    // The game plays the house rules; during it the settings cannot change.
+    host.send(json!({"t": "start"})).await;
+    let game = host.recv_until(|m| m["t"] == "game").await;
+    assert_eq!(
+        game["game"]["position"]["rules"]["safe"], "starts",
+        "{game}"
+    );
+    host.send(json!({"t": "settings", "rotate": true})).await;
+    assert_eq!(host.error_code().await, "game_on");
+}
+
+#[tokio::test]
+async fn a_table_with_a_cpu_cannot_become_ranked_and_a_ranked_table_plays_its_preset() {
+    let (_server, mut host) = host_and_cpu().await;
+    host.send(json!({"t": "settings", "ranked": true})).await;
+    assert_eq!(host.error_code().await, "ranked_people_only");
+    host.send(json!({"t": "remove_cpu", "colour": "red"})).await;
+    host.recv_until(|m| m["t"] == "room" && m["room"]["seats"]["red"].is_null())
+        .await;
+    host.send(json!({"t": "settings", "ranked": true, "rules": "vietnamese"}))
+        .await;
+    let told = host
+        .recv_until(|m| m["t"] == "room" && m["room"]["settings"]["ranked"] == true)
+        .await;
+    assert_eq!(
+        told["room"]["settings"]["rules"],
+        json!({"preset": "vietnamese"}),
+        "the preset's own rules"
+    );
+}

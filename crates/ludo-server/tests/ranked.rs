@@ -98,15 +98,23 @@ async fn two_seekers_are_matched_and_their_ranked_game_updates_both_ratings() {
     assert_eq!(to_ana["seats"], 2);
     let room = to_ana["room"].as_str().unwrap();
 
-    // Ana joins and plays; Bo never comes, so the CPU plays Bo's seat and it counts for Bo.
+    // The game starts when both have arrived; both play it to the end.
     let mut ana = Client::join(server.addr, room, HOST, "Ana").await;
-    assert_eq!(ana.game.as_ref().expect("the game is on")["ranked"], true);
+    assert!(ana.game.is_none(), "no game before everyone is here");
+    let mut bo = Client::join(server.addr, room, GUEST, "Bo").await;
+    let started = ana.recv_until(|m| m["t"] == "game").await;
+    assert_eq!(started["game"]["ranked"], true);
     let (status, view) = http(server.addr, "GET", &format!("/api/rooms/{room}"), None).await;
     assert_eq!(status, 200);
     let view: Value = serde_json::from_str(&view).unwrap();
     assert_eq!(view["settings"]["ranked"], true);
-    let colour = seat_of(&json!({"room": view}), &ana.you);
-    let end = play_until_over(&mut ana, &colour).await;
+    assert_eq!(view["settings"]["clock"], 60, "a ranked table has a clock");
+    let colour = seat_of(&json!({"room": view.clone()}), &ana.you);
+    let bo_colour = seat_of(&json!({"room": view}), &bo.you);
+    let (end, _) = tokio::join!(
+        play_until_over(&mut ana, &colour),
+        play_until_over(&mut bo, &bo_colour)
+    );
     let rated = ana.recv_until(|m| m["t"] == "rated").await;
     let changes = rated["changes"].as_array().unwrap();
     assert_eq!(changes.len(), 2, "{rated}");
@@ -243,6 +251,65 @@ async fn a_vietnamese_ranked_table_has_two_seats_and_bad_seeks_are_refused() {
     let third = &mut seekers[2].client;
     third.send(json!({"t": "stand"})).await;
     assert_eq!(third.error_code().await, "seeking");
+}
+
+#[tokio::test]
+async fn a_matched_table_whose_people_do_not_all_arrive_is_cancelled_unplayed_and_unrated() {
+    // One second of matchmaking lasts 20 ms here: the table's people have 600 ms to arrive.
+    let server = spawn_server_with(|c| c.match_second_ms = 20).await;
+    let mut ana = seek(server.addr, HOST, "Ana", "qdan", json!(2)).await;
+    let mut bo = seek(server.addr, GUEST, "Bo", "qdan", json!(2)).await;
+    let ((to_ana, _), _) = tokio::join!(matched(&mut ana), matched(&mut bo));
+    let room = to_ana["room"].as_str().unwrap();
+    let mut ana = Client::join(server.addr, room, HOST, "Ana").await;
+    let cancelled = ana
+        .recv_until(|m| m["t"] == "cancelled" || m["t"] == "game")
+        .await;
+    assert_eq!(cancelled["t"], "cancelled", "Bo never came: {cancelled}");
+    assert!(ana.game.is_none());
+    // Nothing was played or rated.
+    let db = rusqlite::Connection::open(&server.db).unwrap();
+    let (games, ratings): (u32, u32) = db
+        .query_row(
+            "SELECT (SELECT COUNT(*) FROM games WHERE room = ?1), (SELECT COUNT(*) FROM ratings)",
+            rusqlite::params![room],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!((games, ratings), (0, 0));
+}
+
+#[tokio::test]
+async fn a_ranked_room_always_has_a_clock_and_starts_only_with_everyone_seated_here() {
+    let server = spawn_server_with(|_| {}).await;
+    let (code, mut host, guest) =
+        support::two_player_room(&server, json!({"ranked": true, "rules": "classic"})).await;
+    let (_, view) = http(server.addr, "GET", &format!("/api/rooms/{code}"), None).await;
+    let view: Value = serde_json::from_str(&view).unwrap();
+    assert_eq!(view["settings"]["clock"], 60, "none chosen: 60 s");
+    host.send(json!({"t": "settings", "clock": 30})).await;
+    host.recv_until(|m| m["t"] == "room" && m["room"]["settings"]["clock"] == 30)
+        .await;
+    host.send(json!({"t": "settings", "clock": null})).await;
+    let told = host
+        .recv_until(|m| m["t"] == "room" && m["room"]["settings"]["clock"] != 30)
+        .await;
+    assert_eq!(
+        told["room"]["settings"]["clock"], 60,
+        "never without a clock"
+    );
+
+    // The guest leaves: no ranked game can start (the CPU would play it for them).
+    guest.close().await;
+    host.recv_until(|m| m["t"] == "room" && m["room"]["seats"]["red"]["connected"] == false)
+        .await;
+    host.send(json!({"t": "start"})).await;
+    assert_eq!(host.error_code().await, "players_away");
+    let _guest = Client::join(server.addr, &code, GUEST, "Guest").await;
+    host.recv_until(|m| m["t"] == "room" && m["room"]["seats"]["red"]["connected"] == true)
+        .await;
+    host.send(json!({"t": "start"})).await;
+    host.recv_until(|m| m["t"] == "game").await;
 }
 
 #[tokio::test]

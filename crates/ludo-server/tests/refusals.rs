@@ -42,7 +42,13 @@ async fn every_turn_refusal_has_its_code_and_changes_nothing() {
     assert_eq!(host.error_code().await, "stale_version");
     host.send(json!({"t": "move", "piece": 0, "version": version}))
         .await;
-    assert_eq!(host.error_code().await, "illegal_move");
+    let illegal = host.recv_until(|m| m["t"] == "error").await;
+    assert_eq!(illegal["code"], "illegal_move");
+    // The engine's own reason, for the client to say in its reader's words.
+    assert_eq!(
+        illegal["engine"],
+        json!({"code": "wrong_phase", "params": {"action": "move", "phase": "roll"}})
+    );
     watcher.send(json!({"t": "roll", "version": version})).await;
     assert_eq!(watcher.error_code().await, "not_seated");
     // A device that claims the host's name but not its secret is somebody else.

@@ -3,7 +3,7 @@
 
 use ludo_bots::{Level, Rng};
 use ludo_fair::Record;
-use ludo_rules::{Colour, Game, Rules, Throw};
+use ludo_rules::{Act, Colour, Fault, Game, PlayError, PositionError, PositionFault, Rules, Throw};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -28,13 +28,18 @@ pub const BOARD: u32 = 8;
 pub const OPTIONS: u32 = 9;
 /// Checks a ruleset (a preset name, or a preset and options): the rules back as they are written,
 /// or an error whose `code` and `option` say which options contradict each other.
+///
+/// Every operation's error is `{"error": sentence, "code", "params"}`: the English sentence is for
+/// logs, the stable code (`ludo_rules::all_codes`, or a record's `VerifyError::CODES`) and its
+/// values are for the page to say it in its reader's words. An error about an option (a
+/// contradiction) also names it as `option`.
 pub const RULES: u32 = 10;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct NewArgs {
     #[serde(default)]
-    rules: Rules,
+    rules: Option<Value>,
     seats: Vec<Colour>,
 }
 
@@ -60,56 +65,72 @@ struct BotArgs {
     seed: u64,
 }
 
-fn parse<T: for<'de> Deserialize<'de>>(input: &str) -> Result<T, String> {
-    serde_json::from_str(input).map_err(|e| e.to_string())
+/// An error answer: the sentence, the code, the values, and the option they speak of if any.
+fn fault(e: &impl Fault) -> Value {
+    let params = e.params();
+    let mut answer = json!({ "error": e.to_string(), "code": e.code(), "params": params });
+    if let Some(option) = params.get("option") {
+        answer["option"] = option.clone();
+    }
+    answer
 }
 
-fn game(position: &Value) -> Result<Game, String> {
-    Game::from_json(&position.to_string()).map_err(|e| e.to_string())
+/// The error answer for a request that does not read.
+fn unreadable(detail: impl std::fmt::Display) -> Value {
+    let detail = detail.to_string();
+    fault(&PositionError::new(
+        "",
+        PositionFault::Unreadable { detail },
+    ))
+}
+
+fn parse<T: for<'de> Deserialize<'de>>(input: &str) -> Result<T, Value> {
+    serde_json::from_str(input).map_err(unreadable)
+}
+
+fn game(position: &Value) -> Result<Game, Value> {
+    Game::from_json(&position.to_string()).map_err(|e| fault(&e))
+}
+
+/// A ruleset as JSON, checked: a contradiction answers its own code and option.
+fn rules(json: &Value) -> Result<Rules, Value> {
+    Rules::check_json(&json.to_string()).map_err(|e| match e {
+        Ok(contradiction) => fault(&contradiction),
+        Err(message) => unreadable(message),
+    })
 }
 
 fn position(game: &Game) -> Value {
     serde_json::to_value(game.to_setup()).expect("positions serialise")
 }
 
-/// Runs operation `op` on `input`: `{"ok": …}` or `{"error": "…"}`.
+/// Runs operation `op` on `input`: `{"ok": …}`, or an error (see [`RULES`]).
 pub fn call(op: u32, input: &str) -> Value {
-    if op == RULES {
-        return check_rules(input);
-    }
     match run(op, input) {
         Ok(value) => json!({ "ok": value }),
-        Err(error) => json!({ "error": error }),
+        Err(error) => error,
     }
 }
 
-/// `{"ok": rules}`, or `{"error", "code", "option"}` for a contradiction (`{"error"}` alone for
-/// JSON that is not a ruleset).
-fn check_rules(input: &str) -> Value {
-    match ludo_rules::Rules::check_json(input) {
-        Ok(rules) => json!({ "ok": rules }),
-        Err(Ok(contradiction)) => json!({
-            "error": contradiction.to_string(),
-            "code": contradiction.code(),
-            "option": contradiction.option(),
-        }),
-        Err(Err(message)) => json!({ "error": message }),
-    }
+/// The answer for a request that is not UTF-8.
+pub fn not_utf8() -> Value {
+    unreadable("the request is not UTF-8")
 }
 
-fn run(op: u32, input: &str) -> Result<Value, String> {
+fn run(op: u32, input: &str) -> Result<Value, Value> {
     match op {
+        RULES => Ok(json!(rules(&parse(input)?)?)),
         NEW => {
             let args: NewArgs = parse(input)?;
-            Ok(position(
-                &Game::new(args.rules, &args.seats).map_err(|e| e.to_string())?,
-            ))
+            let rules = args.rules.as_ref().map(rules).transpose()?;
+            let g = Game::new(rules.unwrap_or_default(), &args.seats).map_err(|e| fault(&e))?;
+            Ok(position(&g))
         }
         ROLL => {
             let args: RollArgs = parse(input)?;
             let mut g = game(&args.position)?;
-            let throw = Throw::new(&args.dice).map_err(|e| e.to_string())?;
-            g.roll(throw).map_err(|e| e.to_string())?;
+            let throw = Throw::new(&args.dice).map_err(|e| fault(&e))?;
+            g.roll(throw).map_err(|e| fault(&e))?;
             Ok(position(&g))
         }
         LEGAL => {
@@ -119,23 +140,31 @@ fn run(op: u32, input: &str) -> Result<Value, String> {
         MOVE => {
             let args: MoveArgs = parse(input)?;
             let mut g = game(&args.position)?;
-            let played = g.play(args.piece).map_err(|e| e.to_string())?;
+            let played = g.play(args.piece).map_err(|e| fault(&e))?;
             Ok(json!({ "position": position(&g), "move": played }))
         }
         BOT => {
             let args: BotArgs = parse(input)?;
             let g = game(&args.position)?;
-            let level: Level = args.level.parse()?;
+            let level: Level = args.level.parse().map_err(unreadable)?;
             let moves = g.legal_moves();
             if moves.is_empty() {
-                return Err(format!("no move to choose in phase {}", g.phase()));
+                let phase = g.phase();
+                return Err(fault(&PlayError::WrongPhase {
+                    wanted: Act::Move,
+                    phase,
+                }));
             }
             let choice = level.player().choose(&g, &moves, &mut Rng::new(args.seed));
             Ok(serde_json::to_value(choice).expect("moves serialise"))
         }
         VERIFY => {
-            let record: Record = parse(input)?;
-            let end = record.verify().map_err(|e| e.to_string())?;
+            let value: Value = parse(input)?;
+            if let Some(json) = value.get("rules") {
+                rules(json)?;
+            }
+            let record: Record = serde_json::from_value(value).map_err(unreadable)?;
+            let end = record.verify().map_err(|e| fault(&e))?;
             Ok(json!({ "verified": true, "position": position(&end) }))
         }
         DICE => Ok(json!(game(&parse(input)?)?.dice_to_throw())),
@@ -170,7 +199,7 @@ fn run(op: u32, input: &str) -> Result<Value, String> {
                 "seat_arms": arms,
             }))
         }
-        _ => Err(format!("unknown operation {op}")),
+        _ => Err(unreadable(format!("unknown operation {op}"))),
     }
 }
 
@@ -273,7 +302,88 @@ mod tests {
         assert!(answer["error"].is_string());
         assert_eq!(call(RULES, r#""classic""#)["ok"]["preset"], "classic");
         let unreadable = call(RULES, "{");
-        assert!(unreadable["error"].is_string() && unreadable.get("code").is_none());
+        assert!(unreadable["error"].is_string() && unreadable.get("option").is_none());
+        assert_eq!(unreadable["code"], "unreadable");
+    }
+
+    /// Every error answer has the English sentence, a code from the engine's lists and params.
+    fn assert_coded(answer: &Value, code: &str) {
+        assert!(answer["error"].is_string(), "{answer}");
+        assert_eq!(answer["code"], code, "{answer}");
+        assert!(answer["params"].is_object(), "{answer}");
+        assert!(
+            ludo_rules::all_codes().contains(&code)
+                || ludo_fair::VerifyError::CODES.contains(&code),
+            "{code}"
+        );
+    }
+
+    #[test]
+    fn every_engine_error_answers_its_code_and_the_values_it_speaks_of() {
+        let start = call(NEW, r#"{"seats": ["yellow", "red"]}"#)["ok"].clone();
+        let early_move = call(MOVE, &json!({"position": start, "piece": 0}).to_string());
+        assert_coded(&early_move, "wrong_phase");
+        assert_eq!(
+            early_move["params"],
+            json!({"action": "move", "phase": "roll"})
+        );
+        let two_dice = call(
+            ROLL,
+            &json!({"position": start, "dice": [6, 6]}).to_string(),
+        );
+        assert_coded(&two_dice, "wrong_dice");
+        assert_eq!(two_dice["params"], json!({"wanted": 1, "given": 2}));
+        let seven = call(ROLL, &json!({"position": start, "dice": [7]}).to_string());
+        assert_coded(&seven, "face");
+        assert_eq!(seven["params"]["face"], 7);
+        let five_seats = call(
+            NEW,
+            r#"{"seats": ["yellow", "blue", "red", "green", "yellow"]}"#,
+        );
+        assert_coded(&five_seats, "seat_count");
+        assert_eq!(five_seats["params"], json!({"field": "seats", "count": 5}));
+        let mut three = start.clone();
+        three["pieces"]["red"] = json!([3, "base", "base"]);
+        let three = call(LEGAL, &three.to_string());
+        assert_coded(&three, "piece_count");
+        assert_eq!(three["params"], json!({"field": "pieces.red", "count": 3}));
+        assert_coded(&call(99, "{}"), "unreadable");
+    }
+
+    #[test]
+    fn contradictory_rules_in_a_position_or_a_new_game_answer_the_option_at_fault() {
+        let rules = json!({"preset": "vietnamese", "exact_finish": false});
+        let new = call(
+            NEW,
+            &json!({"rules": rules, "seats": ["yellow", "red"]}).to_string(),
+        );
+        assert_coded(&new, "horse_inexact_finish");
+        assert_eq!(new["option"], "exact_finish");
+        let mut position = call(NEW, r#"{"seats": ["yellow", "red"]}"#)["ok"].clone();
+        position["rules"] = rules;
+        let saved = call(LEGAL, &position.to_string());
+        assert_coded(&saved, "horse_inexact_finish");
+        assert_eq!(
+            saved["params"],
+            json!({"field": "rules", "option": "exact_finish"})
+        );
+    }
+
+    #[test]
+    fn a_record_that_does_not_verify_answers_the_action_at_fault() {
+        let record = json!({
+            "game_id": "g", "rules": "classic", "seats": ["yellow", "red"],
+            "commitment": "0".repeat(64), "seed": "1".repeat(64), "actions": []
+        });
+        assert_coded(&call(VERIFY, &record.to_string()), "commitment");
+        let seed = ludo_fair::Seed::from_bytes([1; 32]);
+        let record = json!({
+            "game_id": "g", "rules": "classic", "seats": ["yellow", "red"],
+            "commitment": seed.commitment(), "seed": seed.to_hex(), "actions": [{"move": 0}]
+        });
+        let illegal = call(VERIFY, &record.to_string());
+        assert_coded(&illegal, "wrong_phase");
+        assert_eq!(illegal["params"]["index"], 0);
     }
 
     #[test]

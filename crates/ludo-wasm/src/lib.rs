@@ -1,7 +1,8 @@
 //! The rules engine and the CPU players for the browser. JavaScript writes a JSON request into
 //! the input buffer ([`input`]), calls [`call`] with an operation number, and reads the JSON
 //! answer from [`output`] (its length is what `call` returned). Answers are `{"ok": …}` or
-//! `{"error": "…"}`. No randomness, clock or threads inside: dice and seeds come from the page.
+//! `{"error": "…", "code": "…", "params": {…}}` (see [`bridge::RULES`]). No randomness, clock or
+//! threads inside: dice and seeds come from the page.
 
 pub mod bridge;
 
@@ -30,7 +31,7 @@ pub extern "C" fn input(len: u32) -> *mut u8 {
 pub extern "C" fn call(op: u32) -> u32 {
     let answer = INPUT.with_borrow(|bytes| match std::str::from_utf8(bytes) {
         Ok(text) => bridge::call(op, text),
-        Err(_) => serde_json::json!({ "error": "the request is not UTF-8" }),
+        Err(_) => bridge::not_utf8(),
     });
     let text = answer.to_string();
     OUTPUT.with_borrow_mut(|buffer| {

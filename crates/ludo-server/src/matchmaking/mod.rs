@@ -18,9 +18,6 @@ use crate::room::{Outbox, Rooms};
 use crate::store::Store;
 use pool::{Params, Seeker, SizeWish};
 
-/// A matched table's turn clock, in seconds.
-const MATCHED_CLOCK: u32 = 60;
-
 /// A request to the matchmaker.
 enum Request {
     Seek(Waiting),
@@ -168,7 +165,7 @@ async fn form_tables(waiting: &mut Vec<Waiting>, rooms: &Rooms, params: &Params,
         let preset = waiting[table[0]].preset;
         let settings = Settings {
             rules: Rules::preset(preset),
-            clock: Some(MATCHED_CLOCK),
+            clock: Some(crate::protocol::RANKED_CLOCK),
             ranked: true,
             rotate: true,
         };

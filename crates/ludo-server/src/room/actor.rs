@@ -14,11 +14,12 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
 use super::live::Live;
+use super::retry::Backoff;
 use super::{Command, Context, Outbox, Registry, RoomHandle, Timing};
 use crate::protocol::{
     ClientMsg, Occupant, Refusal, RoomView, SeatView, ServerMsg, Settings, StandIn,
 };
-use crate::store::{Store, StoredGame};
+use crate::store::{Store, StoreResult, StoredGame};
 
 /// What is kept of a room across restarts.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -85,20 +86,25 @@ struct Room {
     registry: Registry,
     /// When the room last had a command or acted.
     last_activity: Instant,
+    /// Storage failures since the last success: automatic actions wait, and the log is brief.
+    storage: Backoff,
+    /// For a table formed by matchmaking: until when its people may arrive; its game starts
+    /// when the last of them is connected.
+    arriving_until: Option<Instant>,
 }
 
 /// Starts a room's actor.
 pub fn spawn(
     code: String,
     state: RoomState,
-    unfinished: Option<StoredGame>,
+    latest: Option<StoredGame>,
     context: Context,
 ) -> RoomHandle {
     let (commands, queue) = mpsc::unbounded_channel();
-    let live = unfinished.and_then(|stored| match Live::restore(stored) {
+    let live = latest.and_then(|stored| match Live::restore(stored) {
         Ok(live) => Some(live),
         Err(error) => {
-            tracing::error!(room = %code, %error, "an unfinished game cannot be restored");
+            tracing::error!(room = %code, %error, "a stored game cannot be restored");
             None
         }
     });
@@ -124,6 +130,8 @@ pub fn spawn(
         rename_needs_saving: false,
         registry: context.registry,
         last_activity: now,
+        storage: Backoff::default(),
+        arriving_until: None,
     };
     tokio::spawn(room.run(queue));
     RoomHandle { commands }
@@ -131,7 +139,11 @@ pub fn spawn(
 
 impl Room {
     async fn run(mut self, mut queue: mpsc::UnboundedReceiver<Command>) {
-        if self.live.as_ref().is_some_and(|l| l.game.is_over()) {
+        if self
+            .live
+            .as_ref()
+            .is_some_and(|l| l.game.is_over() && !l.marked_over)
+        {
             // The last action was stored but the server stopped before the game was marked
             // over (and rated): finish it now.
             self.finish().await;
@@ -139,6 +151,7 @@ impl Room {
         loop {
             let wake = self.next_auto_action();
             let idle = self.idle_until();
+            let arriving = self.arriving_until;
             tokio::select! {
                 command = queue.recv() => match command {
                     Some(command) => {
@@ -150,6 +163,9 @@ impl Room {
                 () = sleep_until(wake), if wake.is_some() => {
                     self.auto_act().await;
                     self.last_activity = Instant::now();
+                }
+                () = sleep_until(arriving), if arriving.is_some() => {
+                    self.cancel_unattended();
                 }
                 () = sleep_until(idle), if idle.is_some() => {
                     if self.unload(&mut queue) {
@@ -192,8 +208,8 @@ impl Room {
                 self.rename(&identity, &name);
                 self.away_since.remove(&identity);
                 if self.rename_needs_saving {
-                    self.rename_needs_saving = false;
-                    self.save_state().await;
+                    // A new name is shown even if it could not be stored; the next change stores it.
+                    self.rename_needs_saving = self.save_state().await.is_err();
                 }
                 self.conns.insert(
                     conn,
@@ -210,6 +226,7 @@ impl Room {
                 };
                 self.send(conn, &welcome);
                 self.broadcast_room_except(conn);
+                self.begin_if_everyone_came().await;
             }
             Command::Leave { conn } => {
                 if let Some(gone) = self.conns.remove(&conn) {
@@ -224,12 +241,15 @@ impl Room {
                 let _ = reply.send(self.view());
             }
             Command::Begin => {
-                if let Err(refusal) = self.start().await {
-                    tracing::error!(room = %self.code, ?refusal, "a matched game did not start");
-                }
+                self.arriving_until = Some(Instant::now() + self.timing.arrival);
+                self.begin_if_everyone_came().await;
             }
             Command::Client { conn, msg } => {
+                // A refusal changes nothing, even when it comes after a change (one that could
+                // not be stored): the table goes back to what it was.
+                let before = self.state.clone();
                 if let Err(refusal) = self.request(conn, msg).await {
+                    self.state = before;
                     let stale = refusal.code == "stale_version";
                     self.send(conn, &refusal.into());
                     if stale && let Some(game) = self.game_view() {
@@ -277,6 +297,24 @@ impl Room {
                     )),
                 }
             }
+            ClientMsg::Settings {
+                rules,
+                clock,
+                ranked,
+                rotate,
+            } => {
+                self.host_only(&identity)?;
+                self.lobby_only()?;
+                let settings =
+                    self.state
+                        .settings
+                        .changed(rules.as_ref(), clock, ranked, rotate)?;
+                if settings.ranked {
+                    self.people_only_at(&settings)?;
+                }
+                self.state.settings = settings;
+                self.table_changed().await
+            }
             ClientMsg::Start | ClientMsg::PlayAgain => {
                 self.host_only(&identity)?;
                 self.start().await
@@ -284,11 +322,11 @@ impl Room {
             ClientMsg::Roll { version } => {
                 let seat = self.check_turn(&identity, version)?;
                 let live = self.live.as_ref().expect("checked: a game is on");
-                if !matches!(live.game.phase(), Phase::Roll | Phase::Rolloff) {
-                    return Err(Refusal::new(
-                        "illegal_move",
-                        "it is time to move, not to throw",
-                    ));
+                let phase = live.game.phase();
+                if !matches!(phase, Phase::Roll | Phase::Rolloff) {
+                    let wanted = ludo_rules::Act::Throw;
+                    let error = ludo_rules::PlayError::WrongPhase { wanted, phase };
+                    return Err(Refusal::engine("illegal_move", &error));
                 }
                 let throw = live.next_throw();
                 self.act(seat, Action::Throw(throw), None).await
@@ -348,6 +386,23 @@ impl Room {
             Err(Refusal::new(
                 "ranked_people_only",
                 "a ranked table seats people only",
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Refuses ranked settings while a CPU sits at the table.
+    fn people_only_at(&self, settings: &Settings) -> Result<(), Refusal> {
+        let cpu_seated = self
+            .state
+            .seats
+            .values()
+            .any(|o| matches!(o, Occupant::Cpu { .. }));
+        if settings.ranked && cpu_seated {
+            Err(Refusal::new(
+                "ranked_people_only",
+                "a ranked table seats people only: remove the CPUs first",
             ))
         } else {
             Ok(())
@@ -440,16 +495,14 @@ impl Room {
             .ok_or_else(|| Refusal::new("no_game", "no game"))?;
         let next = live
             .after(action)
-            .map_err(|e| Refusal::new("illegal_move", e.to_string()))?;
+            .map_err(|e| Refusal::engine("illegal_move", &e))?;
         let (game_id, number) = (live.id.clone(), live.version());
         let at = crate::ids::now_ms();
-        self.store
+        let stored = self
+            .store
             .run(move |b| b.append_action(&game_id, number, seat, &action, at))
-            .await
-            .map_err(|e| {
-                tracing::error!(room = %self.code, error = %e, "an action could not be stored");
-                Refusal::new("internal", "the action could not be saved; try again")
-            })?;
+            .await;
+        self.stored(stored, "an action")?;
         let live = self.live.as_mut().expect("checked above");
         live.commit(action, next);
         self.metrics
@@ -471,7 +524,11 @@ impl Room {
 
     /// Marks the game over in storage (rating it if it is ranked) and announces the ratings.
     async fn finish(&mut self) {
-        let Some(live) = self.live.as_ref().filter(|l| l.game.is_over()) else {
+        let Some(live) = self
+            .live
+            .as_ref()
+            .filter(|l| l.game.is_over() && !l.marked_over)
+        else {
             return;
         };
         let places: BTreeMap<Colour, u8> = live
@@ -487,18 +544,55 @@ impl Room {
             .run(move |b| b.finish_game(&id, &places, at))
             .await
         {
-            Ok(changes) if !changes.is_empty() => {
-                self.broadcast(&ServerMsg::Rated { changes });
+            Ok(changes) => {
+                if let Some(live) = self.live.as_mut() {
+                    live.marked_over = true;
+                }
+                if !changes.is_empty() {
+                    self.broadcast(&ServerMsg::Rated { changes });
+                }
             }
-            Ok(_) => {}
             Err(e) => {
                 tracing::error!(room = %self.code, error = %e, "a finished game could not be marked");
             }
         }
     }
 
+    /// Starts a matched table's game once every one of its people is connected.
+    async fn begin_if_everyone_came(&mut self) {
+        if self.arriving_until.is_none() || !self.everyone_here() {
+            return;
+        }
+        self.arriving_until = None;
+        if let Err(refusal) = self.start().await {
+            tracing::error!(room = %self.code, ?refusal, "a matched game did not start");
+        }
+    }
+
+    /// A matched table whose people did not all arrive in time: no game, nothing rated; those
+    /// who came are told, and may look for another table.
+    fn cancel_unattended(&mut self) {
+        self.arriving_until = None;
+        tracing::info!(room = %self.code, "a matched table was cancelled: not everyone came");
+        self.broadcast(&ServerMsg::Cancelled);
+    }
+
+    /// Whether every person seated at the table has a connection open.
+    fn everyone_here(&self) -> bool {
+        self.state.seats.values().all(|o| match o {
+            Occupant::Person { id, .. } => self.conns.values().any(|c| &c.identity == id),
+            Occupant::Cpu { .. } => true,
+        })
+    }
+
     async fn start(&mut self) -> Result<(), Refusal> {
         self.lobby_only()?;
+        if self.state.settings.ranked && !self.everyone_here() {
+            return Err(Refusal::new(
+                "players_away",
+                "a ranked game starts only when everyone seated is here",
+            ));
+        }
         if self.state.seats.len() < 2 {
             return Err(Refusal::new(
                 "not_enough_players",
@@ -541,38 +635,59 @@ impl Room {
             self.state.seats.clone(),
             ranked,
         )
-        .map_err(|e| Refusal::new("bad_message", e.to_string()))?;
-        self.store
-            .run(move |b| b.create_game(&new))
-            .await
-            .map_err(|e| {
-                tracing::error!(room = %self.code, error = %e, "a new game could not be stored");
-                Refusal::new("internal", "the game could not be saved; try again")
-            })?;
+        .map_err(|e| Refusal::engine("bad_message", &e))?;
+        let stored = self.store.run(move |b| b.create_game(&new)).await;
+        self.stored(stored, "a new game")?;
         self.live = Some(live);
         self.state.last_first = Some(clockwise[first]);
-        self.save_state().await;
+        // The game is stored; who started it is only needed for the next one.
+        let _ = self.save_state().await;
         let game = self.game_view().expect("a game is on");
         self.broadcast(&ServerMsg::Game { game });
         Ok(())
     }
 
+    /// Stores the table as it now is, then shows it to everyone; refused with `internal` (and
+    /// shown to nobody) when it cannot be stored.
     async fn table_changed(&mut self) -> Result<(), Refusal> {
-        self.save_state().await;
+        self.save_state().await?;
         self.broadcast_room();
         Ok(())
     }
 
-    async fn save_state(&self) {
+    async fn save_state(&mut self) -> Result<(), Refusal> {
         let (code, host) = (self.code.clone(), self.state.host.clone());
         let state = serde_json::to_string(&self.state).expect("a room state serialises");
         let now = crate::ids::now_ms();
-        if let Err(e) = self
+        let stored = self
             .store
             .run(move |b| b.save_room(&code, &host, &state, now))
-            .await
-        {
-            tracing::error!(room = %self.code, error = %e, "a room could not be saved");
+            .await;
+        self.stored(stored, "the table")
+    }
+
+    /// The outcome of a write: on failure, automatic actions back off and the log says so at
+    /// most once per interval; the request is refused with `internal`.
+    fn stored<T>(&mut self, outcome: StoreResult<T>, what: &str) -> Result<T, Refusal> {
+        match outcome {
+            Ok(value) => {
+                if let Some(failures) = self.storage.succeeded() {
+                    tracing::warn!(room = %self.code, failures, "storage works again");
+                }
+                Ok(value)
+            }
+            Err(error) => {
+                if let Some(failures) = self.storage.failed(Instant::now()) {
+                    tracing::error!(room = %self.code, %error, failures, "{what} could not be stored");
+                }
+                self.metrics
+                    .storage_failures
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                Err(Refusal::new(
+                    "internal",
+                    format!("{what} could not be saved; try again"),
+                ))
+            }
         }
     }
 
@@ -581,7 +696,12 @@ impl Room {
     fn next_auto_action(&self) -> Option<Instant> {
         let live = self.live.as_ref().filter(|l| !l.game.is_over())?;
         let seat = live.game.seat();
-        let after_last = live.last_action + self.timing.cpu_delay;
+        // After a storage failure, no sooner than the backoff allows.
+        let after_last = (live.last_action + self.timing.cpu_delay).max(
+            self.storage
+                .until()
+                .unwrap_or(live.last_action + self.timing.cpu_delay),
+        );
         match live.players.get(&seat)? {
             Occupant::Cpu { .. } => Some(after_last),
             Occupant::Person { .. } => match live.stand_in {

@@ -31,6 +31,8 @@ pub struct Live {
     pub stand_in: Option<StandIn>,
     /// Whether the game counts for ratings.
     pub ranked: bool,
+    /// Whether storage knows the game is over (and it was rated, if ranked).
+    pub marked_over: bool,
 }
 
 impl Live {
@@ -81,11 +83,12 @@ impl Live {
             last_action: now,
             stand_in: None,
             ranked,
+            marked_over: false,
         };
         Ok((live, new))
     }
 
-    /// A stored, unfinished game brought back by replaying its record.
+    /// A stored game brought back by replaying its record.
     pub fn restore(stored: StoredGame) -> Result<Live, String> {
         let hex = stored
             .record
@@ -102,7 +105,10 @@ impl Live {
             .filter(|a| matches!(a, Action::Throw(_)))
             .count() as u64;
         let mut record = stored.record;
-        record.seed = None;
+        if !game.is_over() {
+            // Secret until the game is over.
+            record.seed = None;
+        }
         let now = Instant::now();
         Ok(Live {
             id: stored.id,
@@ -115,6 +121,7 @@ impl Live {
             last_action: now,
             stand_in: None,
             ranked: stored.ranked,
+            marked_over: stored.finished_at.is_some(),
         })
     }
 

@@ -10,13 +10,15 @@
 
 mod actor;
 mod live;
+mod retry;
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ludo_rules::Colour;
-use tokio::sync::mpsc;
+use tokio::sync::{Notify, mpsc};
 
 use crate::protocol::{ClientMsg, Settings};
 use crate::store::{Store, StoreResult};
@@ -34,10 +36,148 @@ pub struct Timing {
     pub clock_second: Duration,
     /// How long a room with nobody connected and no game being played stays in memory.
     pub idle: Duration,
+    /// How long the people of a matched table have to arrive before it is cancelled.
+    pub arrival: Duration,
 }
 
-/// A connection's outbox: messages already serialised, shared between recipients.
-pub type Outbox = mpsc::UnboundedSender<Arc<str>>;
+/// A connection's outbox: messages already serialised (one copy shared between all the
+/// recipients of a broadcast), bounded both in number and in bytes.
+///
+/// Sending never waits: a room or the matchmaker must never be held up by one slow client. A
+/// message that does not fit marks the outbox as *overflowed* and is dropped; the connection's
+/// writer then closes the connection at once (the client reconnects and says `hello` again to
+/// get the whole state back: the server's state is authoritative, so nothing is lost). What an
+/// outbox holds is therefore at most `messages` messages of at most `bytes` bytes of text in
+/// all, plus, per message, the text's shared header (16 bytes) and the queue's slot (16 bytes).
+#[derive(Clone)]
+pub struct Outbox {
+    queue: mpsc::Sender<Arc<str>>,
+    shared: Arc<OutboxShared>,
+}
+
+struct OutboxShared {
+    /// Bytes of text queued and not yet taken by the writer.
+    bytes: AtomicUsize,
+    max_bytes: usize,
+    /// Set once a message did not fit.
+    overflowed: AtomicBool,
+    /// Wakes the writer when the outbox overflows.
+    wake: Notify,
+}
+
+/// Why a message was not queued.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Undelivered {
+    /// The connection is gone.
+    Closed,
+    /// The client is too far behind: the connection is being closed.
+    Overflowed,
+}
+
+impl Outbox {
+    /// An outbox holding at most `messages` messages and `bytes` bytes of text, and the
+    /// connection's end of it.
+    pub fn bounded(messages: usize, bytes: usize) -> (Outbox, OutboxReceiver) {
+        let (queue, receiver) = mpsc::channel(messages.max(1));
+        let shared = Arc::new(OutboxShared {
+            bytes: AtomicUsize::new(0),
+            max_bytes: bytes,
+            overflowed: AtomicBool::new(false),
+            wake: Notify::new(),
+        });
+        let outbox = Outbox {
+            queue,
+            shared: shared.clone(),
+        };
+        (outbox, OutboxReceiver { receiver, shared })
+    }
+
+    /// Queues a message without waiting. A message that does not fit overflows the outbox.
+    ///
+    /// # Errors
+    /// When the connection is gone or its outbox has overflowed (the message is dropped).
+    pub fn send(&self, text: Arc<str>) -> Result<(), Undelivered> {
+        let shared = &self.shared;
+        if shared.overflowed.load(Ordering::Acquire) {
+            return Err(Undelivered::Overflowed);
+        }
+        let len = text.len();
+        if shared.bytes.fetch_add(len, Ordering::AcqRel) + len > shared.max_bytes {
+            shared.bytes.fetch_sub(len, Ordering::AcqRel);
+            self.overflow();
+            return Err(Undelivered::Overflowed);
+        }
+        match self.queue.try_send(text) {
+            Ok(()) => Ok(()),
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                shared.bytes.fetch_sub(len, Ordering::AcqRel);
+                self.overflow();
+                Err(Undelivered::Overflowed)
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => {
+                shared.bytes.fetch_sub(len, Ordering::AcqRel);
+                Err(Undelivered::Closed)
+            }
+        }
+    }
+
+    fn overflow(&self) {
+        if !self.shared.overflowed.swap(true, Ordering::AcqRel) {
+            self.shared.wake.notify_one();
+        }
+    }
+}
+
+/// What a connection's writer takes next from its outbox.
+#[derive(Debug)]
+pub enum Next {
+    /// A message to send.
+    Message(Arc<str>),
+    /// The outbox overflowed: close the connection without sending the rest.
+    Overflowed,
+    /// Every sender is gone and the queue is empty.
+    Closed,
+}
+
+/// The connection's end of an [`Outbox`].
+pub struct OutboxReceiver {
+    receiver: mpsc::Receiver<Arc<str>>,
+    shared: Arc<OutboxShared>,
+}
+
+impl OutboxReceiver {
+    /// The next message, waiting for one; [`Next::Overflowed`] as soon as the outbox overflows.
+    pub async fn next(&mut self) -> Next {
+        if self.shared.overflowed.load(Ordering::Acquire) {
+            return Next::Overflowed;
+        }
+        let shared = &self.shared;
+        tokio::select! {
+            biased;
+            () = shared.wake.notified() => Next::Overflowed,
+            text = self.receiver.recv() => taken(shared, text),
+        }
+    }
+
+    /// The next message if one is queued now; [`Next::Closed`] if none is (and
+    /// [`Next::Overflowed`] if the outbox has overflowed).
+    pub fn try_next(&mut self) -> Next {
+        if self.shared.overflowed.load(Ordering::Acquire) {
+            return Next::Overflowed;
+        }
+        taken(&self.shared, self.receiver.try_recv().ok())
+    }
+}
+
+fn taken(shared: &OutboxShared, text: Option<Arc<str>>) -> Next {
+    match text {
+        Some(text) => {
+            shared.bytes.fetch_sub(text.len(), Ordering::AcqRel);
+            Next::Message(text)
+        }
+        None => Next::Closed,
+    }
+}
 
 /// What a room is asked to do.
 pub enum Command {
@@ -128,25 +268,26 @@ impl Rooms {
         Ok(rooms)
     }
 
-    /// Starts the actor of a stored room (with its unfinished game) unless it is already in
+    /// Starts the actor of a stored room (with its latest game, being played or over, which
+    /// `welcome` shows) unless it is already in
     /// memory; its handle, or `None` if the stored state cannot be read.
     async fn bring_back(&self, code: &str, state: &str) -> StoreResult<Option<RoomHandle>> {
         let Ok(state) = serde_json::from_str::<RoomState>(state) else {
             tracing::error!(%code, "a stored room cannot be read; skipped");
             return Ok(None);
         };
-        let unfinished = {
+        let latest = {
             let code = code.to_owned();
             self.context
                 .store
-                .run(move |b| b.unfinished_game(&code))
+                .run(move |b| b.latest_game(&code))
                 .await?
         };
         let mut registry = lock(&self.context.registry);
         if let Some(handle) = registry.get(code).filter(|h| !h.commands.is_closed()) {
             return Ok(Some(handle.clone()));
         }
-        let handle = actor::spawn(code.to_owned(), state, unfinished, self.context.clone());
+        let handle = actor::spawn(code.to_owned(), state, latest, self.context.clone());
         registry.insert(code.to_owned(), handle.clone());
         Ok(Some(handle))
     }
@@ -217,8 +358,9 @@ impl Rooms {
         Ok(code)
     }
 
-    /// Creates a room with its seats taken by `people` (seat, identity, name) and starts its
-    /// game at once; its code. The first person is the host.
+    /// Creates a room with its seats taken by `people` (seat, identity, name), whose game starts
+    /// as soon as all of them are connected, or is cancelled if they are not within
+    /// [`Timing::arrival`]; its code. The first person is the host.
     ///
     /// # Errors
     /// When the room cannot be stored.
@@ -254,5 +396,59 @@ impl Rooms {
     /// How many rooms are in memory.
     pub fn count(&self) -> usize {
         lock(&self.context.registry).len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(len: usize) -> Arc<str> {
+        Arc::from("x".repeat(len))
+    }
+
+    #[tokio::test]
+    async fn an_outbox_delivers_in_order_within_its_bounds() {
+        let (out, mut inbox) = Outbox::bounded(4, 100);
+        for i in 0..4 {
+            out.send(Arc::from(i.to_string())).unwrap();
+        }
+        for i in 0..4 {
+            assert!(matches!(inbox.next().await, Next::Message(t) if *t == *i.to_string()));
+        }
+        // Taking messages frees their room.
+        for _ in 0..10 {
+            out.send(text(90)).unwrap();
+            assert!(matches!(inbox.next().await, Next::Message(_)));
+        }
+        drop(out);
+        assert!(matches!(inbox.next().await, Next::Closed));
+    }
+
+    #[tokio::test]
+    async fn an_outbox_overflows_past_its_count_and_stays_overflowed() {
+        let (out, mut inbox) = Outbox::bounded(2, 1000);
+        out.send(text(1)).unwrap();
+        out.send(text(1)).unwrap();
+        assert_eq!(out.send(text(1)), Err(Undelivered::Overflowed));
+        assert!(matches!(inbox.next().await, Next::Overflowed));
+        // Nothing more is taken or queued once it has overflowed.
+        assert!(matches!(inbox.try_next(), Next::Overflowed));
+        assert_eq!(out.clone().send(text(1)), Err(Undelivered::Overflowed));
+    }
+
+    #[tokio::test]
+    async fn an_outbox_overflows_past_its_bytes() {
+        let (out, mut inbox) = Outbox::bounded(100, 100);
+        out.send(text(60)).unwrap();
+        assert_eq!(out.send(text(41)), Err(Undelivered::Overflowed));
+        assert!(matches!(inbox.next().await, Next::Overflowed));
+    }
+
+    #[tokio::test]
+    async fn an_outbox_whose_connection_is_gone_says_so() {
+        let (out, inbox) = Outbox::bounded(4, 100);
+        drop(inbox);
+        assert_eq!(out.send(text(1)), Err(Undelivered::Closed));
     }
 }

@@ -26,11 +26,14 @@ async fn metrics(State(state): State<AppState>) -> String {
          # HELP ludo_refusals_total Messages refused at the connection.\n\
          # TYPE ludo_refusals_total counter\nludo_refusals_total {}\n\
          # HELP ludo_actions_total Game actions accepted.\n\
-         # TYPE ludo_actions_total counter\nludo_actions_total {}\n",
+         # TYPE ludo_actions_total counter\nludo_actions_total {}\n\
+         # HELP ludo_storage_failures_total Writes that failed.\n\
+         # TYPE ludo_storage_failures_total counter\nludo_storage_failures_total {}\n",
         state.rooms.count(),
         m.connections.load(Ordering::Relaxed),
         m.messages.load(Ordering::Relaxed),
         m.refusals.load(Ordering::Relaxed),
         m.actions.load(Ordering::Relaxed),
+        m.storage_failures.load(Ordering::Relaxed),
     )
 }

@@ -1,22 +1,54 @@
 //! Every route of the server, each module exposing its own `router()`.
 
 mod health;
+mod origin;
 pub mod pages;
 mod records;
 mod rooms;
 mod rules;
 mod ws;
 
+use axum::http::{HeaderName, HeaderValue, header};
+use tower_http::set_header::SetResponseHeaderLayer;
+
 use crate::AppState;
 
-/// All routes together.
+/// The page's Content Security Policy: everything from the server itself and nothing else.
+/// Scripts are the page's own modules, and may compile WebAssembly (the engine) but never
+/// evaluate strings; styles come from `app.css` only (scripts set `element.style`, which a policy
+/// does not restrict; no `<style>` element or `style` attribute is used); images are the icon
+/// and `data:` addresses; fetches and WebSockets go to the server itself (`'self'` covers `ws:`
+/// and `wss:` of the same host in every browser that knows `'wasm-unsafe-eval'`); no other site
+/// may frame the page, no `<base>` may move its addresses, forms submit to the server only, and
+/// no plug-ins run.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; \
+    script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; \
+    connect-src 'self'; worker-src 'self'; manifest-src 'self'; frame-ancestors 'none'; \
+    base-uri 'none'; form-action 'self'; object-src 'none'";
+
+/// The headers every answer carries: the policy above, no guessing of content types, and no
+/// `Referer` sent anywhere (an invitation's address holds its room code, which is enough to join).
+pub const SECURITY_HEADERS: [(HeaderName, &str); 3] = [
+    (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
+    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    (header::REFERRER_POLICY, "no-referrer"),
+];
+
+/// All routes together, every answer with [`SECURITY_HEADERS`].
 pub fn router(state: AppState) -> axum::Router {
-    axum::Router::new()
+    let mut router = axum::Router::new()
         .merge(pages::router())
         .merge(health::router())
         .merge(rules::router())
         .merge(rooms::router())
         .merge(records::router())
         .merge(ws::router())
-        .with_state(state)
+        .with_state(state);
+    for (name, value) in SECURITY_HEADERS {
+        router = router.layer(SetResponseHeaderLayer::overriding(
+            name,
+            HeaderValue::from_static(value),
+        ));
+    }
+    router
 }

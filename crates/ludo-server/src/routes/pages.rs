@@ -1,6 +1,10 @@
 //! The web client's files, built into the binary (see `build.rs`): the home page, the same page
 //! for an invitation link, the scripts, and the engine in WebAssembly. Sent compressed with
 //! Brotli to browsers that accept it, else gzipped, else as they are.
+//!
+//! Every file carries an `ETag` (a hash of its bytes, and the compression it is sent with) and
+//! `Cache-Control: no-cache`: a browser asks each time, and a copy that is still current costs a
+//! `304 Not Modified` without a body.
 
 use axum::Router;
 use axum::extract::{Path, State};
@@ -9,6 +13,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 use crate::AppState;
+use crate::content_type::content_type;
 
 /// The files built in by `build.rs`.
 pub mod generated {
@@ -55,31 +60,82 @@ async fn rules_page(
 /// name, else the built-in copy.
 fn file(state: &AppState, path: &str, headers: &HeaderMap) -> Response {
     if let Some(dir) = &state.static_dir
-        && let Some(response) = from_disk(dir, path)
+        && let Some(response) = from_disk(dir, path, headers)
     {
         return response;
     }
     asset(path, headers)
 }
 
-/// A file read from `dir` as it is now, uncompressed, with the built-in copy's content type.
-fn from_disk(dir: &std::path::Path, path: &str) -> Option<Response> {
+/// A file read from `dir` as it is now, uncompressed.
+fn from_disk(dir: &std::path::Path, path: &str, asked: &HeaderMap) -> Option<Response> {
     let name = path.trim_start_matches('/');
     if name.is_empty() || name.contains("..") || name.contains('/') {
         return None;
     }
     let body = std::fs::read(dir.join(name)).ok()?;
-    let content_type = generated::ASSETS
-        .iter()
-        .find(|(p, ..)| *p == path)
-        .map_or("application/octet-stream", |&(_, content_type, ..)| {
-            content_type
-        });
+    let etag = etag(&hash(&body), None);
+    if not_modified(asked, &etag) {
+        return Some(unchanged(etag, false));
+    }
+    let content_type = content_type(name);
     let mut response = body.into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    headers.insert(header::ETAG, etag);
     Some(response)
+}
+
+/// The first 128 bits of the SHA-256 of `bytes`, in hexadecimal.
+fn hash(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .take(16)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The hashes of the built-in files, in the order of [`generated::ASSETS`], computed at the
+/// first request for one.
+fn asset_hashes() -> &'static [String] {
+    static HASHES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    HASHES.get_or_init(|| generated::ASSETS.iter().map(|a| hash(a.2)).collect())
+}
+
+/// The strong validator of a file's bytes sent with `coding`: each compression is its own
+/// representation, so it has its own tag.
+fn etag(hash: &str, coding: Option<&str>) -> HeaderValue {
+    let tag = match coding {
+        Some(coding) => format!("\"{hash}-{coding}\""),
+        None => format!("\"{hash}\""),
+    };
+    HeaderValue::from_str(&tag).expect("hexadecimal and a coding's name are valid in a header")
+}
+
+/// Whether `If-None-Match` names `etag` (weakly, as the comparison for it is) or is `*`.
+fn not_modified(asked: &HeaderMap, etag: &HeaderValue) -> bool {
+    let etag = etag.as_bytes();
+    asked
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .any(|tag| tag == "*" || tag.trim_start_matches("W/").as_bytes() == etag)
+}
+
+/// `304 Not Modified`: the browser's copy tagged `etag` is current.
+fn unchanged(etag: HeaderValue, varies: bool) -> Response {
+    let mut response = StatusCode::NOT_MODIFIED.into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::ETAG, etag);
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    if varies {
+        headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    }
+    response
 }
 
 /// Whether the `Accept-Encoding` header lists `coding` (with a weight above zero).
@@ -106,11 +162,10 @@ fn accepts(headers: &HeaderMap, coding: &str) -> bool {
 
 /// One built-in file, compressed as the browser accepts; 404 for anything else.
 fn asset(path: &str, headers: &HeaderMap) -> Response {
-    let Some(&(_, content_type, raw, gzipped, brotli)) =
-        generated::ASSETS.iter().find(|(p, ..)| *p == path)
-    else {
+    let Some(index) = generated::ASSETS.iter().position(|(p, ..)| *p == path) else {
         return (StatusCode::NOT_FOUND, "not found").into_response();
     };
+    let (_, content_type, raw, gzipped, brotli) = generated::ASSETS[index];
     let (body, coding) = if accepts(headers, "br") {
         (brotli, Some("br"))
     } else if accepts(headers, "gzip") {
@@ -118,6 +173,10 @@ fn asset(path: &str, headers: &HeaderMap) -> Response {
     } else {
         (raw, None)
     };
+    let etag = etag(&asset_hashes()[index], coding);
+    if not_modified(headers, &etag) {
+        return unchanged(etag, true);
+    }
     let mut response = body.into_response();
     if let Some(coding) = coding {
         response
@@ -128,6 +187,7 @@ fn asset(path: &str, headers: &HeaderMap) -> Response {
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    headers.insert(header::ETAG, etag);
     response
 }
 

@@ -5,12 +5,11 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use ludo_rules::Rules;
 use serde::Deserialize;
 use serde_json::json;
 
 use crate::AppState;
-use crate::protocol::{Settings, check_name};
+use crate::protocol::{EngineFault, Refusal, Settings, check_name, read_rules};
 use crate::room::Command;
 
 /// The room routes.
@@ -20,11 +19,13 @@ pub fn router() -> Router<AppState> {
         .route("/api/rooms/{code}", get(lookup))
 }
 
-/// A refusal or failure, answered as `{"code": …, "message": …}`.
+/// A refusal or failure, answered as `{"code": …, "message": …}`, with `"engine": {"code",
+/// "params", "option"}` when the rules engine refused.
 pub struct AppError {
     status: StatusCode,
     code: &'static str,
     message: String,
+    engine: Option<EngineFault>,
 }
 
 impl AppError {
@@ -34,6 +35,17 @@ impl AppError {
             status,
             code,
             message: message.into(),
+            engine: None,
+        }
+    }
+
+    /// A refusal as a `400 Bad Request`, with the engine's reason if it has one.
+    pub fn bad_request(refusal: Refusal) -> AppError {
+        AppError {
+            status: StatusCode::BAD_REQUEST,
+            code: refusal.code,
+            message: refusal.message,
+            engine: refusal.engine,
         }
     }
 
@@ -50,7 +62,11 @@ impl AppError {
 
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
-        let body = Json(json!({ "code": self.code, "message": self.message }));
+        let mut body = json!({ "code": self.code, "message": self.message });
+        if let Some(engine) = self.engine {
+            body["engine"] = json!(engine);
+        }
+        let body = Json(body);
         (self.status, body).into_response()
     }
 }
@@ -62,7 +78,7 @@ struct NewRoom {
     device: String,
     name: String,
     #[serde(default)]
-    rules: Rules,
+    rules: Option<serde_json::Value>,
     #[serde(default)]
     clock: Option<u32>,
     #[serde(default)]
@@ -83,6 +99,10 @@ async fn create(
         body.map_err(|e| AppError::new(StatusCode::BAD_REQUEST, "bad_message", e.body_text()))?;
     let name = check_name(&room.name)
         .map_err(|e| AppError::new(StatusCode::BAD_REQUEST, "bad_name", e))?;
+    let rules = match &room.rules {
+        Some(json) => read_rules(json).map_err(AppError::bad_request)?,
+        None => Default::default(),
+    };
     if !matches!(room.clock, None | Some(30) | Some(60)) {
         return Err(AppError::new(
             StatusCode::BAD_REQUEST,
@@ -99,14 +119,12 @@ async fn create(
             crate::routes::ws::IdentifyError::Store(e) => AppError::internal(e),
         })?;
     let settings = Settings {
-        rules: room.rules,
-        clock: room.clock,
+        rules,
+        clock: crate::protocol::clock_for(room.ranked, room.clock),
         ranked: room.ranked,
         rotate: room.rotate,
     };
-    settings
-        .check()
-        .map_err(|r| AppError::new(StatusCode::BAD_REQUEST, r.code, r.message))?;
+    settings.check().map_err(AppError::bad_request)?;
     let code = state
         .rooms
         .create(host.clone(), settings)

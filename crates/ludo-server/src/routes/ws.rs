@@ -1,40 +1,85 @@
 //! `/ws`: one WebSocket per player or watcher. A reader parses each message once at the edge and
 //! hands it to the room; a writer sends what the room broadcasts. When one ends, both end.
+//!
+//! One client cannot make the server hold more than a fixed amount of memory for it:
+//!
+//! - every frame it sends (text, binary, ping, too large or not) counts against its rate limit
+//!   before anything else is done with it, and a client refused for rate more than
+//!   `--rate-refusals` times in 10 seconds is disconnected;
+//! - what is sent to it (broadcasts, answers, refusals) waits in a bounded [`Outbox`]; a client
+//!   that falls so far behind that its outbox is full is disconnected (rooms never wait for it);
+//! - every write must complete within `--write-timeout-ms`, or the connection is closed;
+//! - a connection that has not said `hello` (or `seek`) within `--hello-timeout-ms` is closed.
+//!
+//! The memory one connection can hold is therefore bounded by
+//!
+//! - its outbox: `--outbox-kib` KiB of text (64 by default) plus 32 bytes for each of at most
+//!   `--outbox-messages` messages (64): 66 KiB;
+//! - the socket's write side: [`MAX_WRITE_BUFFER_BYTES`] (64 KiB) of frames not yet taken by the
+//!   operating system, plus the one frame being written (at most one message): 128 KiB;
+//! - the socket's read side: one frame being read, at most [`MAX_FRAME_BYTES`] (64 KiB) plus a
+//!   4 KiB read chunk, and one message being assembled from fragments, at most 64 KiB: 132 KiB;
+//! - the two tasks and the rate limit: a few KiB;
+//!
+//! about 340 KiB with the defaults, whatever the client does, and for a moment after the
+//! handshake the HTTP read buffer it came in (8 KiB, at most 64 KiB when frames came with the
+//! request), freed once those frames are read; an idle player costs about 10 KiB. The operating
+//! system's socket buffers come on top, in the kernel.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::State;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::response::Response;
 use axum::routing::get;
+use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
-use tokio::sync::mpsc;
+use tokio::sync::watch;
+use tokio::time::timeout;
 
 use crate::AppState;
 use crate::matchmaking::Seek;
 use crate::protocol::{ClientMsg, MAX_MESSAGE_BYTES, ServerMsg, check_name};
-use crate::room::{Command, Outbox, RoomHandle};
+use crate::room::{Command, Next, Outbox, OutboxReceiver, RoomHandle};
 use crate::store::StoreError;
 
 /// Frames larger than this close the connection; messages between [`MAX_MESSAGE_BYTES`] and
 /// this are refused with `too_large`.
 const MAX_FRAME_BYTES: usize = 64 * 1024;
 
+/// The most the socket buffers for writing (frames not yet taken by the operating system,
+/// including automatic pongs) before a write fails and the connection closes. Every server
+/// message is far smaller.
+const MAX_WRITE_BUFFER_BYTES: usize = 64 * 1024;
+
 /// The WebSocket route.
 pub fn router() -> Router<AppState> {
     Router::new().route("/ws", get(upgrade))
 }
 
-async fn upgrade(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
+/// Opens a WebSocket, for pages of the server's own origin and the allowed ones only (see
+/// [`super::origin`]): another site's page cannot open one from its visitors' browsers.
+async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
+) -> Response {
+    if !super::origin::allowed(&headers, &state.allowed_origins) {
+        return axum::response::IntoResponse::into_response((
+            axum::http::StatusCode::FORBIDDEN,
+            "this origin may not open a WebSocket here",
+        ));
+    }
     // Small buffers: a Ludo message is a few hundred bytes, and thousands of idle players
     // should cost little memory.
     ws.max_message_size(MAX_FRAME_BYTES)
         .max_frame_size(MAX_FRAME_BYTES)
         .read_buffer_size(4 * 1024)
         .write_buffer_size(0)
+        .max_write_buffer_size(MAX_WRITE_BUFFER_BYTES)
         .on_upgrade(move |socket| connection(socket, state))
 }
 
@@ -67,33 +112,63 @@ pub async fn identify(state: &AppState, device: &str, name: &str) -> Result<Stri
         .map_err(IdentifyError::Store)
 }
 
-/// A token bucket: `rate` messages a second, bursts of twice that.
+/// How long the count of over-rate messages runs before it starts again from zero.
+const STRIKE_WINDOW: Duration = Duration::from_secs(10);
+
+/// What to do with an incoming frame, as the rate limit says.
+#[derive(Debug, PartialEq, Eq)]
+enum Verdict {
+    /// Within the rate: handle it.
+    Allow,
+    /// Over the rate: refuse it with `rate_limited`.
+    Refuse,
+    /// Over the rate too often: close the connection.
+    Close,
+}
+
+/// A token bucket: `rate` messages a second, bursts of twice that; and a count of the frames
+/// refused for rate within [`STRIKE_WINDOW`], past `strikes` of which the connection closes.
 struct RateLimit {
     rate: f64,
     tokens: f64,
     at: Instant,
+    strikes: u32,
+    struck: u32,
+    window: Instant,
 }
 
 impl RateLimit {
-    fn new(rate: u32) -> RateLimit {
-        let rate = f64::from(rate);
+    fn new(rate: u32, strikes: u32) -> RateLimit {
+        let rate = f64::from(rate.max(1));
+        let now = Instant::now();
         RateLimit {
             rate,
             tokens: 2.0 * rate,
-            at: Instant::now(),
+            at: now,
+            strikes,
+            struck: 0,
+            window: now,
         }
     }
 
-    fn allow(&mut self) -> bool {
+    fn check(&mut self) -> Verdict {
         let now = Instant::now();
         let refill = now.duration_since(self.at).as_secs_f64() * self.rate;
         self.tokens = (self.tokens + refill).min(2.0 * self.rate);
         self.at = now;
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
-            true
+            return Verdict::Allow;
+        }
+        if now.duration_since(self.window) > STRIKE_WINDOW {
+            self.window = now;
+            self.struck = 0;
+        }
+        self.struck += 1;
+        if self.struck > self.strikes {
+            Verdict::Close
         } else {
-            false
+            Verdict::Refuse
         }
     }
 }
@@ -126,28 +201,101 @@ async fn identity_of(state: &AppState, out: &Outbox, device: &str, name: &str) -
     }
 }
 
+/// How a connection ends.
+enum Closing {
+    /// Send what is queued, then a close frame without a reason (the client closed, or the
+    /// server is stopping and has queued `bye`).
+    Normal,
+    /// Send what is queued, then a close frame with this code and reason.
+    Policy(&'static str),
+}
+
+/// The close code for a connection the server ends because of the client's behaviour (too
+/// many messages, no `hello` in time, too far behind).
+const POLICY_VIOLATION: u16 = 1008;
+
+/// Sends what the outbox holds, each write bounded by `write_timeout`; ends the connection when
+/// the outbox overflows (the client is too far behind), a write fails or does not complete in
+/// time, or the reader asks it to close.
+async fn write(
+    mut sink: SplitSink<WebSocket, Message>,
+    mut outbox: OutboxReceiver,
+    mut closing: watch::Receiver<Option<Closing>>,
+    write_timeout: Duration,
+) {
+    let send = async |sink: &mut SplitSink<WebSocket, Message>, text: Arc<str>| {
+        let message = Message::Text(text.as_ref().into());
+        matches!(timeout(write_timeout, sink.send(message)).await, Ok(Ok(())))
+    };
+    let reason = loop {
+        let next = tokio::select! {
+            biased;
+            changed = closing.changed() => {
+                let how = if changed.is_ok() { closing.borrow_and_update().as_ref().map(|c| match c {
+                    Closing::Normal => None,
+                    Closing::Policy(reason) => Some(*reason),
+                }) } else { None };
+                // The reader is done: send what is already queued (all of it within one write
+                // timeout), then close.
+                let finish = async {
+                    while let Next::Message(text) = outbox.try_next() {
+                        if !send(&mut sink, text).await {
+                            return;
+                        }
+                    }
+                    close(&mut sink, how.flatten()).await;
+                };
+                let _ = timeout(write_timeout, finish).await;
+                return;
+            }
+            next = outbox.next() => next,
+        };
+        match next {
+            Next::Message(text) => {
+                if !send(&mut sink, text).await {
+                    // Too slow or gone: drop the connection without waiting any longer.
+                    return;
+                }
+            }
+            Next::Overflowed => break Some("too far behind; reconnect and say hello"),
+            Next::Closed => break None,
+        }
+    };
+    let _ = timeout(write_timeout, close(&mut sink, reason)).await;
+}
+
+async fn close(sink: &mut SplitSink<WebSocket, Message>, reason: Option<&'static str>) {
+    match reason {
+        Some(reason) => {
+            let frame = CloseFrame {
+                code: POLICY_VIOLATION,
+                reason: reason.into(),
+            };
+            let _ = sink.send(Message::Close(Some(frame))).await;
+        }
+        None => {
+            let _ = sink.close().await;
+        }
+    }
+}
+
 async fn connection(socket: WebSocket, state: AppState) {
+    let limits = state.limits;
     let conn = state.next_conn.fetch_add(1, Ordering::Relaxed);
     state.metrics.connections.fetch_add(1, Ordering::Relaxed);
-    let (mut sink, mut stream) = socket.split();
-    let (out, mut outbox) = mpsc::unbounded_channel::<Arc<str>>();
-    let writer = tokio::spawn(async move {
-        while let Some(text) = outbox.recv().await {
-            if sink
-                .send(Message::Text(text.as_ref().into()))
-                .await
-                .is_err()
-            {
-                break;
-            }
-        }
-        let _ = sink.close().await;
-    });
+    let (sink, mut stream) = socket.split();
+    let (out, outbox) = Outbox::bounded(limits.outbox_messages, limits.outbox_bytes);
+    let (close_with, closing) = watch::channel(None);
+    let mut writer = tokio::spawn(write(sink, outbox, closing, limits.write_timeout));
+    let mut writer_done = false;
+    let hello_deadline = tokio::time::sleep(limits.hello_timeout);
+    tokio::pin!(hello_deadline);
     let mut room: Option<RoomHandle> = None;
     let mut seeking = false;
-    let mut limit = RateLimit::new(state.rate);
+    let mut limit = RateLimit::new(limits.rate, limits.rate_refusals);
     let mut stopping = state.stopping.clone();
     let mut say_goodbye = false;
+    let mut ending = Closing::Normal;
     loop {
         let message = tokio::select! {
             message = stream.next() => match message {
@@ -159,15 +307,42 @@ async fn connection(socket: WebSocket, state: AppState) {
                 say_goodbye = true;
                 break;
             }
+            _ = &mut writer => {
+                // The client fell too far behind, or a write failed or timed out.
+                writer_done = true;
+                break;
+            }
+            () = &mut hello_deadline, if room.is_none() && !seeking => {
+                ending = Closing::Policy("no hello in time");
+                break;
+            }
         };
+        if matches!(message, Message::Close(_)) {
+            break;
+        }
+        // Every frame counts against the rate, whatever it holds, before anything else is done
+        // with it (a ping has already been answered by then: pongs wait in the socket's bounded
+        // write buffer, one at a time).
+        match limit.check() {
+            Verdict::Allow => {}
+            Verdict::Refuse => {
+                refuse(&state, &out, "rate_limited", "too many messages; slow down");
+                continue;
+            }
+            Verdict::Close => {
+                state.metrics.refusals.fetch_add(1, Ordering::Relaxed);
+                ending = Closing::Policy("too many messages");
+                break;
+            }
+        }
         let text = match message {
             Message::Text(text) => text,
             Message::Binary(_) => {
+                state.metrics.messages.fetch_add(1, Ordering::Relaxed);
                 refuse(&state, &out, "bad_message", "messages are JSON text");
                 continue;
             }
-            Message::Close(_) => break,
-            Message::Ping(_) | Message::Pong(_) => continue,
+            _ => continue,
         };
         state.metrics.messages.fetch_add(1, Ordering::Relaxed);
         if text.len() > MAX_MESSAGE_BYTES {
@@ -177,10 +352,6 @@ async fn connection(socket: WebSocket, state: AppState) {
                 "too_large",
                 format!("messages are at most {MAX_MESSAGE_BYTES} bytes"),
             );
-            continue;
-        }
-        if !limit.allow() {
-            refuse(&state, &out, "rate_limited", "too many messages; slow down");
             continue;
         }
         let msg = match serde_json::from_str::<ClientMsg>(text.as_str()) {
@@ -281,6 +452,11 @@ async fn connection(socket: WebSocket, state: AppState) {
             }
         }
     }
+    // A client closed for what it did is given the same moment as on shutdown to read its
+    // close frame: closing a socket with its messages unread would reset the connection under
+    // the last messages sent to it.
+    let linger = say_goodbye || matches!(ending, Closing::Policy(_));
+    let _ = close_with.send(Some(ending));
     if let Some(handle) = room {
         handle.send(Command::Leave { conn });
     }
@@ -288,10 +464,14 @@ async fn connection(socket: WebSocket, state: AppState) {
         state.matchmaker.cancel(conn);
     }
     drop(out);
-    let _ = writer.await;
-    if say_goodbye {
-        // The writer has sent `bye` and a close frame: give the client a moment to answer it,
-        // so that closing the socket does not reset the connection under its last messages.
+    if !writer_done {
+        // At most one write timeout: the writer sends only what is already queued.
+        let _ = writer.await;
+    }
+    if linger && !writer_done {
+        // The writer has sent `bye` or what was queued, and a close frame: give the client a
+        // moment to answer it, so that closing the socket does not reset the connection under
+        // its last messages.
         let _ = tokio::time::timeout(std::time::Duration::from_secs(1), async {
             while let Some(Ok(message)) = stream.next().await {
                 if matches!(message, Message::Close(_)) {
@@ -302,4 +482,35 @@ async fn connection(socket: WebSocket, state: AppState) {
         .await;
     }
     state.metrics.connections.fetch_sub(1, Ordering::Relaxed);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rate_limit_allows_a_burst_refuses_then_closes() {
+        let mut limit = RateLimit::new(5, 3);
+        for _ in 0..10 {
+            assert_eq!(limit.check(), Verdict::Allow);
+        }
+        for _ in 0..3 {
+            assert_eq!(limit.check(), Verdict::Refuse);
+        }
+        assert_eq!(limit.check(), Verdict::Close);
+    }
+
+    #[test]
+    fn refusals_for_rate_are_forgotten_after_the_window() {
+        let mut limit = RateLimit::new(1, 2);
+        limit.tokens = 0.0;
+        assert_eq!(limit.check(), Verdict::Refuse);
+        assert_eq!(limit.check(), Verdict::Refuse);
+        limit.window -= STRIKE_WINDOW + Duration::from_millis(1);
+        limit.at = Instant::now();
+        limit.tokens = 0.0;
+        assert_eq!(limit.check(), Verdict::Refuse);
+        assert_eq!(limit.check(), Verdict::Refuse);
+        assert_eq!(limit.check(), Verdict::Close);
+    }
 }

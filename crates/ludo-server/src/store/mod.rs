@@ -117,8 +117,8 @@ pub trait Backend: Send + 'static {
     ) -> StoreResult<Vec<RatingChange>>;
     /// A game with every action, if it exists.
     fn game(&mut self, id: &str) -> StoreResult<Option<StoredGame>>;
-    /// The latest unfinished game of a room, if any.
-    fn unfinished_game(&mut self, room: &str) -> StoreResult<Option<StoredGame>>;
+    /// The latest game of a room (being played or over), if any.
+    fn latest_game(&mut self, room: &str) -> StoreResult<Option<StoredGame>>;
     /// The rating of an identity in a ruleset family, and its rated games so far (the starting
     /// rating and 0 if it has none).
     fn rating(&mut self, identity: &str, family: &str) -> StoreResult<(f64, u32)>;

@@ -185,6 +185,26 @@ impl Client {
         error["code"].as_str().unwrap().to_owned()
     }
 
+    /// Reads until the server ends the connection (within 10 s): the close frame's code and
+    /// reason, or `None` if it ended without one. Every message before it is handed to `seen`.
+    pub async fn closed(&mut self, mut seen: impl FnMut(&Value)) -> Option<(u16, String)> {
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(10), self.socket.next())
+                .await
+                .expect("the server ends the connection within 10 s");
+            match frame {
+                Some(Ok(Message::Text(text))) => {
+                    seen(&serde_json::from_str(text.as_str()).unwrap());
+                }
+                Some(Ok(Message::Close(frame))) => {
+                    return frame.map(|f| (u16::from(f.code), f.reason.to_string()));
+                }
+                Some(Ok(_)) => {}
+                Some(Err(_)) | None => return None,
+            }
+        }
+    }
+
     /// Closes the connection.
     pub async fn close(mut self) {
         let _ = self.socket.close(None).await;

@@ -33,6 +33,9 @@ fn json_fail(context: &str) -> impl Fn(serde_json::Error) -> StoreError + '_ {
     move |e| StoreError(format!("{context}: {e}"))
 }
 
+/// How long a write waits for another process's lock before it fails.
+pub const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_millis(250);
+
 impl SqliteBackend {
     /// Opens (or creates) the database file and brings its schema up to date.
     ///
@@ -40,6 +43,11 @@ impl SqliteBackend {
     /// When the file cannot be opened or a migration fails.
     pub fn open(path: &Path) -> StoreResult<SqliteBackend> {
         let db = Connection::open(path).map_err(fail("opening the database"))?;
+        // Another process holding the write lock (a backup, say) makes a write fail after this
+        // long, rather than hold up every read queued behind it on the storage thread; the
+        // write is refused honestly and a room's CPU tries again later.
+        db.busy_timeout(BUSY_TIMEOUT)
+            .map_err(fail("setting up the database"))?;
         db.execute_batch(
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
         )
@@ -273,12 +281,11 @@ impl Backend for SqliteBackend {
         self.load_game(id)
     }
 
-    fn unfinished_game(&mut self, room: &str) -> StoreResult<Option<StoredGame>> {
+    fn latest_game(&mut self, room: &str) -> StoreResult<Option<StoredGame>> {
         let id: Option<String> = self
             .db
             .query_row(
-                "SELECT id FROM games WHERE room = ?1 AND finished_at IS NULL
-                 ORDER BY started_at DESC LIMIT 1",
+                "SELECT id FROM games WHERE room = ?1 ORDER BY started_at DESC, rowid DESC LIMIT 1",
                 params![room],
                 |r| r.get(0),
             )

@@ -1,0 +1,177 @@
+// House rules as controls, and a room's settings at the table: before a game the host changes
+// the rules (a preset and any house rules), the turn clock, ranked play and who starts the next
+// game; everyone sees them, with every house rule that differs from the preset marked.
+
+import { drawRulesInForce } from './board.js';
+import { optionLabel, ordered, valueLabel } from './options.js';
+
+/**
+ * One control per house rule in `container`, set to `values` (the preset's own by default):
+ * a checkbox for yes/no options, a list for the others, the preset's value marked as default.
+ */
+export function drawHouseRules(container, choices, defaults, t, values = defaults) {
+  const rows = ordered(choices).map(([name, options]) => {
+    const label = document.createElement('label');
+    const text = document.createElement('span');
+    text.textContent = optionLabel(name, t);
+    label.append(text);
+    if (options.length === 2 && options.includes(true)) {
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.checked = values[name];
+      box.dataset.option = name;
+      label.append(box);
+    } else {
+      const select = document.createElement('select');
+      select.dataset.option = name;
+      for (const value of options) {
+        const json = JSON.stringify(value);
+        const shown = valueLabel(value, t);
+        const isDefault = json === JSON.stringify(defaults[name]);
+        const chosen = json === JSON.stringify(values[name]);
+        select.append(new Option(isDefault ? `${shown} (${t('default')})` : shown, json, false, chosen));
+      }
+      label.append(select);
+    }
+    return label;
+  });
+  container.replaceChildren(...rows);
+}
+
+/** The rules the controls in `container` say: the preset, and every option changed from it. */
+export function readHouseRules(container, preset, defaults) {
+  const rules = { preset };
+  for (const control of container.querySelectorAll('[data-option]')) {
+    const name = control.dataset.option;
+    const value = control.type === 'checkbox' ? control.checked : JSON.parse(control.value);
+    if (JSON.stringify(value) !== JSON.stringify(defaults[name])) rules[name] = value;
+  }
+  return rules;
+}
+
+/** A contradiction between house rules (`{code, option}` from the engine), in the reader's words. */
+export function contradictionText(fault, t) {
+  return fault?.code && fault.option
+    ? t(`rules.error.${fault.code}`, { option: optionLabel(fault.option, t) })
+    : t('rules.error.other');
+}
+
+/** A room's rules written in full: `"classic"` or `{preset, …}` → the preset's options with changes. */
+function optionsOf(rules, presets) {
+  const { preset, ...changes } = typeof rules === 'string' ? { preset: rules } : rules;
+  const defaults = presets.find((p) => p.preset === preset)?.options ?? {};
+  return { preset, defaults, options: { ...defaults, ...changes } };
+}
+
+function element(tag, props = {}, ...children) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+}
+
+/**
+ * The settings of a room, in `section`: what everyone sees (the rules in force, marked where they
+ * differ from the preset, the clock, ranked, who starts the next game), and for the host before a
+ * game, controls that ask the server to change them.
+ */
+export class RoomSettings {
+  /**
+   * @param section where the settings are drawn
+   * @param rules `/api/rules`'s answer: the presets and each option's choices
+   * @param engine the WebAssembly engine, which checks house rules before they are sent
+   * @param t the page's texts
+   * @param ask sends a request to the room (its refusal is shown by the lobby)
+   * @param refuse shows a text where the lobby's refusals go
+   */
+  constructor(section, { rules, engine, t, ask, refuse }) {
+    Object.assign(this, { section, rules, engine, t, ask, refuse });
+    this.drawn = null;
+  }
+
+  /** Draws `settings`; `host` may change them while `open` (no game being played). */
+  draw(settings, { host, open, cpuSeated }) {
+    const key = JSON.stringify([settings, host, open, cpuSeated]);
+    if (key === this.drawn) return;
+    this.drawn = key;
+    const { t } = this;
+    const { preset, defaults, options } = optionsOf(settings.rules, this.rules.presets);
+    const inForce = element('table', { className: 'room-rules' });
+    drawRulesInForce(inForce, { preset, options }, t, defaults);
+    const facts = element('p', { className: 'room-facts' }, [
+      t('room.clockIs', { value: settings.clock ? t(`friends.clock${settings.clock}`) : t('friends.noClock') }),
+      settings.ranked ? t('home.ranked') : null,
+      settings.rotate ? t('home.rotate') : null,
+    ].filter(Boolean).join(' · '));
+    const details = element('details', { className: 'room-rules-details' },
+      element('summary', { textContent: inForce.caption.textContent }), inForce);
+    const heading = element('h2', { textContent: t('room.settings') });
+    const focused = this.focusedControl();
+    this.section.replaceChildren(heading, facts, details);
+    if (host && open) this.section.append(this.form(settings, { preset, defaults, options, cpuSeated }));
+    if (focused) this.section.querySelector(focused)?.focus();
+  }
+
+  /** A selector for the control in focus here, to focus its new copy after a redraw. */
+  focusedControl() {
+    const active = document.activeElement;
+    if (!active || !this.section.contains(active)) return null;
+    if (active.dataset.option) return `[data-option="${active.dataset.option}"]`;
+    return active.name ? `[name="${active.name}"]` : null;
+  }
+
+  /** The host's controls; each change is sent at once, as the whole of the settings. */
+  form(settings, { preset, defaults, options, cpuSeated }) {
+    const { t } = this;
+    const form = element('form', { className: 'room-form' });
+    const presetSelect = element('select', { name: 'preset' },
+      ...this.rules.presets.map((p) => new Option(t(`presetName.${p.preset}`), p.preset, false, p.preset === preset)));
+    // A ranked table always has a clock.
+    const noClock = new Option(t('friends.noClock'), '', false, !settings.clock);
+    noClock.disabled = settings.ranked;
+    const clock = element('select', { name: 'clock' }, noClock,
+      new Option(t('friends.clock30'), '30', false, settings.clock === 30),
+      new Option(t('friends.clock60'), '60', false, settings.clock === 60));
+    const ranked = element('input', { type: 'checkbox', name: 'ranked', checked: settings.ranked,
+      disabled: cpuSeated && !settings.ranked });
+    const rotate = element('input', { type: 'checkbox', name: 'rotate', checked: settings.rotate,
+      disabled: settings.ranked });
+    const houseRules = element('div', { className: 'room-house-rules' });
+    drawHouseRules(houseRules, this.rules.choices, defaults, t, options);
+    for (const control of houseRules.querySelectorAll('[data-option]')) control.disabled = settings.ranked;
+    // House rules are applied together: one change alone may contradict the rest until the next.
+    const apply = element('button', { type: 'button', className: 'apply-rules', textContent: t('room.apply'),
+      disabled: settings.ranked });
+    const label = (text, control) => element('label', {}, element('span', { textContent: text }), control);
+    form.append(
+      label(t('home.rules'), presetSelect),
+      label(t('friends.clock'), clock),
+      label(t('friends.ranked'), ranked),
+      label(t('home.rotate'), rotate),
+      element('details', { open: Object.keys(settings.rules).length > 1 && !settings.ranked },
+        element('summary', { textContent: t('home.houseRules') }), houseRules, apply),
+    );
+    const send = (rules) => {
+      try {
+        this.engine.checkRules(rules);
+      } catch (error) {
+        this.refuse(contradictionText(error, t));
+        houseRules.querySelector(`[data-option="${error.option}"]`)?.focus();
+        return;
+      }
+      this.ask({ t: 'settings', rules, clock: Number(clock.value) || null, ranked: ranked.checked,
+        rotate: ranked.checked || rotate.checked });
+    };
+    form.onsubmit = (event) => event.preventDefault();
+    apply.onclick = () => {
+      const presetDefaults = this.rules.presets.find((p) => p.preset === preset).options;
+      send(readHouseRules(houseRules, preset, presetDefaults));
+    };
+    form.onchange = (event) => {
+      if (houseRules.contains(event.target)) return;
+      // A new preset starts from its own rules; a ranked table plays them and always rotates.
+      send(ranked.checked || event.target === presetSelect ? { preset: presetSelect.value }
+        : settings.rules);
+    };
+    return form;
+  }
+}

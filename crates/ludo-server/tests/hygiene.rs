@@ -1,0 +1,469 @@
+//! What every answer of the server holds back or adds: security headers on every response, the
+//! WebSocket closed to other sites' pages, validators for the web client's files, names that
+//! cannot hide or pass for a CPU, and logs that never show a device secret.
+
+mod support;
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::json;
+use support::{Client, create_room, http, spawn_server, spawn_server_with};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+const HOST: &str = "hygiene-device-host-0001";
+
+/// An answer: status, headers (names in lower case) and body.
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// One HTTP/1.1 request with extra header lines; the whole answer.
+async fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    extra: &[(&str, &str)],
+    body: &str,
+) -> Answer {
+    let mut stream = TcpStream::connect(addr).await.expect("the server accepts");
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in extra {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(body.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await.unwrap();
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a head");
+    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|s| s.parse().ok())
+        .expect("a status line");
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    Answer {
+        status,
+        headers,
+        body: raw[split + 4..].to_vec(),
+    }
+}
+
+#[tokio::test]
+async fn every_answer_carries_the_security_headers() {
+    let server = spawn_server().await;
+    let room = format!(r#"{{"device":"{HOST}","name":"Ana"}}"#);
+    let asked = [
+        ("GET", "/", ""),
+        ("GET", "/r/abcdefgh", ""),
+        ("GET", "/app.js", ""),
+        ("GET", "/engine.wasm", ""),
+        ("GET", "/no-such-file.js", ""),
+        ("GET", "/rules/nosuchpreset", ""),
+        ("GET", "/api/rules", ""),
+        ("GET", "/api/rooms/nosuchroom", ""),
+        ("GET", "/healthz", ""),
+        ("GET", "/metrics", ""),
+        ("GET", "/ws", ""),
+        ("POST", "/api/rooms", room.as_str()),
+        ("POST", "/api/rooms", "{"),
+    ];
+    for (method, path, body) in asked {
+        let answer = request(server.addr, method, path, &[], body).await;
+        let csp = answer.header("content-security-policy");
+        assert_eq!(
+            csp,
+            Some(
+                "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; \
+                 img-src 'self' data:; connect-src 'self'; worker-src 'self'; \
+                 manifest-src 'self'; frame-ancestors 'none'; base-uri 'none'; \
+                 form-action 'self'; object-src 'none'"
+            ),
+            "{method} {path} ({})",
+            answer.status
+        );
+        assert_eq!(
+            answer.header("x-content-type-options"),
+            Some("nosniff"),
+            "{method} {path}"
+        );
+        assert_eq!(
+            answer.header("referrer-policy"),
+            Some("no-referrer"),
+            "{method} {path}"
+        );
+    }
+    // The upgrade itself too.
+    let (_, response) = tokio_tungstenite::connect_async(format!("ws://{}/ws", server.addr))
+        .await
+        .expect("the WebSocket opens");
+    assert_eq!(
+        response.headers()["x-content-type-options"],
+        "nosniff",
+        "{response:?}"
+    );
+}
+
+#[tokio::test]
+async fn the_page_has_no_inline_script_or_style_for_the_policy_to_block() {
+    let server = spawn_server().await;
+    let page = request(server.addr, "GET", "/", &[], "").await;
+    let html = String::from_utf8(page.body).unwrap();
+    assert!(!html.contains("<style"), "no <style> element");
+    assert!(!html.contains("style="), "no style attribute");
+    for script in html.split("<script").skip(1) {
+        let tag = &script[..script.find('>').unwrap()];
+        assert!(
+            tag.contains("src=") && tag.contains(r#"type="module""#),
+            "{tag}"
+        );
+    }
+    assert!(!html.contains(" on"), "no inline event handler");
+}
+
+/// Opens a WebSocket sending `origin` (if any); the status refusing the upgrade, or `None` when
+/// it opened.
+async fn upgrade_status(addr: SocketAddr, origin: Option<&str>) -> Option<u16> {
+    let mut ask = format!("ws://{addr}/ws").into_client_request().unwrap();
+    if let Some(origin) = origin {
+        ask.headers_mut()
+            .insert("origin", origin.parse().expect("a header value"));
+    }
+    match tokio_tungstenite::connect_async(ask).await {
+        Ok((mut socket, _)) => {
+            let _ = socket.close(None).await;
+            None
+        }
+        Err(tungstenite::Error::Http(response)) => Some(response.status().as_u16()),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[tokio::test]
+async fn a_websocket_from_a_foreign_origin_is_refused_and_the_own_and_listed_ones_accepted() {
+    let server = spawn_server_with(|c| {
+        c.allowed_origins = vec!["https://ludo.example".to_owned()];
+    })
+    .await;
+    let addr = server.addr;
+    // tungstenite names the address as `Host`: the page's own origin is that, over http or https.
+    assert_eq!(
+        upgrade_status(addr, Some(&format!("http://{addr}"))).await,
+        None
+    );
+    assert_eq!(
+        upgrade_status(addr, Some(&format!("https://{addr}"))).await,
+        None
+    );
+    assert_eq!(
+        upgrade_status(addr, Some("https://ludo.example")).await,
+        None
+    );
+    assert_eq!(
+        upgrade_status(addr, Some("HTTPS://LUDO.EXAMPLE")).await,
+        None
+    );
+    // Clients that are not browsers send no Origin.
+    assert_eq!(upgrade_status(addr, None).await, None);
+    for foreign in [
+        "https://evil.example",
+        "http://ludo.example",
+        "null",
+        "http://127.0.0.1:1",
+    ] {
+        assert_eq!(
+            upgrade_status(addr, Some(foreign)).await,
+            Some(403),
+            "{foreign}"
+        );
+    }
+    // Without the list, only the own origin.
+    let plain = spawn_server().await;
+    assert_eq!(
+        upgrade_status(plain.addr, Some("https://ludo.example")).await,
+        Some(403)
+    );
+}
+
+#[tokio::test]
+async fn files_carry_an_etag_and_a_current_copy_costs_a_304() {
+    let server = spawn_server().await;
+    for (path, coding) in [
+        ("/app.js", "br"),
+        ("/app.js", "gzip"),
+        ("/app.js", "identity"),
+        ("/", "br"),
+        ("/engine.wasm", "br"),
+    ] {
+        let asking = [("Accept-Encoding", coding)];
+        let first = request(server.addr, "GET", path, &asking, "").await;
+        assert_eq!(first.status, 200);
+        let etag = first.header("etag").expect("an ETag").to_owned();
+        assert!(etag.starts_with('"') && etag.ends_with('"'), "{etag}");
+        let again = request(
+            server.addr,
+            "GET",
+            path,
+            &[("Accept-Encoding", coding), ("If-None-Match", &etag)],
+            "",
+        )
+        .await;
+        assert_eq!(again.status, 304, "{path} {coding}");
+        assert!(again.body.is_empty());
+        assert_eq!(again.header("etag"), Some(etag.as_str()));
+        assert_eq!(again.header("x-content-type-options"), Some("nosniff"));
+        let listed = format!(r#""other", W/{etag}"#);
+        let weak = request(
+            server.addr,
+            "GET",
+            path,
+            &[("Accept-Encoding", coding), ("If-None-Match", &listed)],
+            "",
+        )
+        .await;
+        assert_eq!(weak.status, 304, "a list, and the weak form, match too");
+        let stale = request(
+            server.addr,
+            "GET",
+            path,
+            &[("Accept-Encoding", coding), ("If-None-Match", "\"old\"")],
+            "",
+        )
+        .await;
+        assert_eq!(stale.status, 200);
+        assert!(!stale.body.is_empty());
+    }
+    // Each compression is its own representation, with its own tag.
+    let br = request(
+        server.addr,
+        "GET",
+        "/app.js",
+        &[("Accept-Encoding", "br")],
+        "",
+    )
+    .await;
+    let gz = request(
+        server.addr,
+        "GET",
+        "/app.js",
+        &[("Accept-Encoding", "gzip")],
+        "",
+    )
+    .await;
+    assert_ne!(br.header("etag"), gz.header("etag"));
+    let other = request(server.addr, "GET", "/app.css", &[], "").await;
+    assert_ne!(
+        other.header("etag"),
+        request(server.addr, "GET", "/app.js", &[], "")
+            .await
+            .header("etag")
+    );
+}
+
+#[tokio::test]
+async fn files_read_from_disk_carry_an_etag_that_follows_their_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("app.css"), "body { margin: 0 }").unwrap();
+    let static_dir = dir.path().to_path_buf();
+    let server = spawn_server_with(|c| c.static_dir = Some(static_dir)).await;
+    let first = request(server.addr, "GET", "/app.css", &[], "").await;
+    assert_eq!(first.body, b"body { margin: 0 }");
+    assert!(first.header("content-security-policy").is_some());
+    let etag = first.header("etag").expect("an ETag").to_owned();
+    let again = request(
+        server.addr,
+        "GET",
+        "/app.css",
+        &[("If-None-Match", &etag)],
+        "",
+    )
+    .await;
+    assert_eq!(again.status, 304);
+    std::fs::write(dir.path().join("app.css"), "body { margin: 1px }").unwrap();
+    let changed = request(
+        server.addr,
+        "GET",
+        "/app.css",
+        &[("If-None-Match", &etag)],
+        "",
+    )
+    .await;
+    assert_eq!(changed.status, 200);
+    assert_eq!(changed.body, b"body { margin: 1px }");
+    assert_ne!(changed.header("etag"), Some(etag.as_str()));
+}
+
+#[tokio::test]
+async fn names_that_hide_reorder_or_pass_for_a_cpu_are_refused() {
+    let server = spawn_server().await;
+    let code = create_room(server.addr, HOST, json!({})).await;
+    let mut client = Client::connect(server.addr).await;
+    for name in [
+        "\u{200B}\u{200D}",
+        "\u{3164}",
+        "\u{2800}",
+        "\u{301}",
+        "Ana\u{202E}oB",
+        "\u{2067}Ana",
+        "CPU · Hard",
+        "cpu",
+        "(CPU) Bo",
+        "\u{FF23}\u{FF30}\u{FF35}",
+        "Máy · Khó",
+    ] {
+        client
+            .send(json!({"t": "hello", "room": code, "device": HOST, "name": name}))
+            .await;
+        assert_eq!(client.error_code().await, "bad_name", "{name:?}");
+        let body = json!({"device": HOST, "name": name}).to_string();
+        let (status, text) = http(server.addr, "POST", "/api/rooms", Some(&body)).await;
+        assert_eq!(status, 400, "{name:?}");
+        assert!(text.contains("bad_name"), "{text}");
+    }
+    // A name is kept composed: the decomposed "é" comes back as one character.
+    let body = json!({"device": HOST, "name": "Ame\u{301}lie"}).to_string();
+    let (status, text) = http(server.addr, "POST", "/api/rooms", Some(&body)).await;
+    assert_eq!(status, 201, "{text}");
+    let created: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let path = format!("/api/players/{}", created["you"].as_str().unwrap());
+    let (_, player) = http(server.addr, "GET", &path, None).await;
+    assert!(player.contains("Am\u{e9}lie"), "{player}");
+    assert!(!player.contains("e\u{301}"), "{player}");
+}
+
+/// The server as its own process, logging at the most verbose level to a buffer.
+struct Logged {
+    child: std::process::Child,
+    addr: SocketAddr,
+    log: Arc<Mutex<String>>,
+    reader: std::thread::JoinHandle<()>,
+    _dir: tempfile::TempDir,
+}
+
+fn start_logged(filter: &str) -> Logged {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ludo-server"))
+        .args(["--addr", "127.0.0.1:0", "--db"])
+        .arg(dir.path().join("ludo.db"))
+        .env("LUDO_LOG", filter)
+        .env("LUDO_CPU_DELAY_MS", "0")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let log = Arc::new(Mutex::new(String::new()));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stderr = child.stderr.take().unwrap();
+    let kept = log.clone();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if let Some(at) = line.find("serving http://") {
+                let addr = line[at + "serving http://".len()..]
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned();
+                let _ = tx.send(addr);
+            }
+            let mut log = kept.lock().unwrap();
+            log.push_str(&line);
+            log.push('\n');
+        }
+    });
+    let addr = rx
+        .recv_timeout(Duration::from_secs(20))
+        .expect("the server says where it listens")
+        .parse()
+        .expect("an address");
+    Logged {
+        child,
+        addr,
+        log,
+        reader,
+        _dir: dir,
+    }
+}
+
+#[tokio::test]
+async fn no_log_filter_shows_a_device_secret() {
+    for filter in [
+        "trace",
+        "trace,tungstenite::protocol=trace,tokio_tungstenite=trace,axum::rejection=trace",
+    ] {
+        let mut server = start_logged(filter);
+        let addr = server.addr;
+        let secrets = [
+            "Logged0Secret0Room0Host0aaaa",
+            "Logged0Secret0Room0Bad00bbbb",
+            "Logged0Secret0Hello00000cccc",
+            "Logged0Secret0Seek000000dddd",
+            "Logged0Secret0BadHello00eeee",
+        ];
+        let code = create_room(addr, secrets[0], json!({})).await;
+        let bad = json!({"device": secrets[1], "name": "Ana", "colour": "red"}).to_string();
+        let (status, _) = http(addr, "POST", "/api/rooms", Some(&bad)).await;
+        assert_eq!(status, 400);
+        let player = Client::join(addr, &code, secrets[2], "Bo").await;
+        let mut seeker = Client::connect(addr).await;
+        seeker
+            .send(json!({"t": "seek", "device": secrets[3], "name": "Cy", "rules": "qdan", "size": 4}))
+            .await;
+        let mut wrong = Client::connect(addr).await;
+        wrong
+            .send(json!({"t": "hello", "room": code, "device": secrets[4], "name": "Di", "x": 1}))
+            .await;
+        assert_eq!(wrong.error_code().await, "bad_message");
+        player.close().await;
+        seeker.close().await;
+        wrong.close().await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        server.child.kill().expect("the server stops");
+        let _ = server.child.wait();
+        server.reader.join().unwrap();
+        let log = server.log.lock().unwrap().clone();
+        assert!(log.contains("serving http://"), "{log}");
+        for secret in secrets {
+            let hex: String = secret.bytes().map(|b| format!("{b:02x}")).collect();
+            assert!(
+                !log.contains(secret),
+                "{filter}: the log shows {secret}:\n{log}"
+            );
+            assert!(
+                !log.to_ascii_lowercase().contains(&hex),
+                "{filter}: the log shows {secret} in hexadecimal:\n{log}"
+            );
+        }
+        eprintln!("{filter}: {} lines of log, no secret", log.lines().count());
+    }
+}

@@ -1,0 +1,102 @@
+// A room's settings at the table: the host changes the rules, the clock and who starts before a
+// game, everyone sees them in their own language, and the game plays the house rules chosen.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, person, step, url } from './browser.mjs';
+import { TABLE_TEXTS } from '../crates/ludo-server/static/texts-table.js';
+
+const browser = await launch();
+after(() => browser.close());
+
+const shots = process.env.LUDO_SHOTS;
+
+/** A pattern matching the log line `key` in `language`, whoever threw whatever. */
+function lineOf(language, key) {
+  const escaped = TABLE_TEXTS[language][key].replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+  return new RegExp(escaped.replace(/\\?\{\w+\\?\}/g, '.+'));
+}
+
+/** The room's settings as the server keeps them. */
+async function settingsOf(code) {
+  return (await (await fetch(`${url}/api/rooms/${code}`)).json()).settings;
+}
+
+/** Whether a line of the page's log matches `pattern`. */
+async function logShows(page, pattern) {
+  const lines = await page.$$eval('#log li', (items) => items.map((li) => li.textContent));
+  return lines.some((line) => pattern.test(line));
+}
+
+test('the host sets two house rules at the table, a guest sees them in French, and the game plays both', async () => {
+  const host = await person(browser, '/', { viewport: { width: 1280, height: 800 } });
+  await host.page.fill('#friends input[name=name]', 'Ana');
+  await host.page.click('#friends button[type=submit]');
+  await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
+  const code = host.page.url().split('/').pop();
+  await host.page.waitForSelector('#room-settings .room-form');
+  assert.equal(await host.page.textContent('#room-settings .room-rules-details summary'), 'Qdan');
+
+  // Two house rules, applied together.
+  await host.page.click('#room-settings .room-form details summary');
+  await host.page.selectOption('#room-settings select[data-option=first_player]', '"highest_roll"');
+  await host.page.selectOption('#room-settings select[data-option=no_piece_out]', '"auto_exit"');
+  await host.page.click('#room-settings .apply-rules');
+  await host.page.waitForFunction(() => document.querySelector('#room-settings .room-rules-details summary')
+    ?.textContent === 'Qdan, 2 house rules changed');
+  assert.deepEqual((await settingsOf(code)).rules,
+    { preset: 'qdan', no_piece_out: 'auto_exit', first_player: 'highest_roll' });
+
+  // A guest, in French on a phone, sees the same rules, and is told when they change.
+  const guest = await person(browser, `/r/${code}`, { locale: 'fr-FR', viewport: { width: 360, height: 640 } });
+  await guest.page.waitForSelector('#room-settings .room-rules-details summary');
+  assert.equal(await guest.page.textContent('#room-settings .room-rules-details summary'),
+    'Qdan, règles locales modifiées : 2');
+  assert.equal(await guest.page.$('#room-settings .room-form'), null, 'only the host changes them');
+  await guest.page.click('#seats li:nth-child(3) button');
+  await guest.page.waitForSelector('#seats .badge');
+  await host.page.click('#seats li:nth-child(1) button');
+  await host.page.waitForSelector('#seats .badge');
+  await host.page.click('#seats li:nth-child(2) button:text("Add a CPU")');
+  await host.page.waitForSelector('#seats li:nth-child(2) button:text("Remove")');
+  await host.page.selectOption('#room-settings select[name=clock]', '60');
+  await guest.page.waitForFunction(() => document.getElementById('announce').textContent
+    === 'L’hôte a changé les réglages.');
+  assert.match(await guest.page.textContent('#room-settings .room-facts'), /60 secondes/);
+  assert.equal((await settingsOf(code)).clock, 60);
+
+  // A contradictory mix is refused in the host's words, and the room keeps its rules.
+  await host.page.click('#room-settings .room-form details summary').catch(() => {});
+  if (!(await host.page.isVisible('#room-settings select[data-option=dice]'))) {
+    await host.page.click('#room-settings .room-form details summary');
+  }
+  await host.page.selectOption('#room-settings select[data-option=dice]', '2');
+  await host.page.click('#room-settings .apply-rules');
+  await host.page.waitForSelector('#lobby-notice:not(:empty)');
+  assert.match(await host.page.textContent('#lobby-notice'), /^With two dice, “Throws that give another throw” must be empty/);
+  assert.equal(await host.page.evaluate(() => document.activeElement.dataset.option), 'bonus_values');
+  assert.equal((await settingsOf(code)).rules.dice, undefined, 'nothing changed');
+  if (shots) {
+    await host.page.screenshot({ path: `${shots}/room-settings-host-en-1280x800.png`, fullPage: true });
+    await guest.page.screenshot({ path: `${shots}/room-settings-guest-fr-360x640.png`, fullPage: true });
+  }
+  const width = await guest.page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 360, `no sideways scrolling on a phone (${width}px)`);
+
+  // The game: a roll-off decides who starts, and a first throw brings a piece out by itself.
+  await host.page.click('#start');
+  const rolloff = { host: lineOf('en', 'log.rolloff'), guest: lineOf('fr', 'log.rolloff') };
+  const autoExit = { host: lineOf('en', 'log.autoExit'), guest: lineOf('fr', 'log.autoExit') };
+  const seen = async () => (await logShows(host.page, rolloff.host)) && (await logShows(guest.page, rolloff.guest))
+    && (await logShows(host.page, autoExit.host)) && (await logShows(guest.page, autoExit.guest));
+  const until = Date.now() + 60_000;
+  while (!(await seen())) {
+    assert.ok(Date.now() < until, 'both house rules showed within a minute');
+    await step(host.page);
+    await step(guest.page);
+  }
+  await guest.page.click('#game-rules summary');
+  assert.equal(await guest.page.textContent('#rules-in-force caption'), 'Qdan, règles locales modifiées : 2');
+  assert.equal(await guest.page.$$eval('#rules-in-force tr.changed', (rows) => rows.length), 2);
+  assert.ok(await guest.page.isHidden('#room-settings'), 'no settings during a game');
+  assert.deepEqual([...host.errors, ...guest.errors], []);
+});
