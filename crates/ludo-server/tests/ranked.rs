@@ -280,6 +280,17 @@ async fn a_matched_table_whose_people_do_not_all_arrive_is_cancelled_unplayed_an
 }
 
 #[tokio::test]
+async fn a_connection_looking_for_a_ranked_game_cannot_also_join_a_room() {
+    let server = spawn_server_with(|_| {}).await;
+    let code = create_room(server.addr, GUEST, json!({})).await;
+    let mut ana = seek(server.addr, HOST, "Ana", "qdan", json!(2)).await;
+    ana.client
+        .send(json!({"t": "hello", "room": code, "device": HOST, "name": "Ana"}))
+        .await;
+    assert_eq!(ana.client.error_code().await, "seeking");
+}
+
+#[tokio::test]
 async fn a_ranked_room_always_has_a_clock_and_starts_only_with_everyone_seated_here() {
     let server = spawn_server_with(|_| {}).await;
     let (code, mut host, guest) =

@@ -369,7 +369,7 @@ async fn connection(socket: WebSocket, state: AppState) {
                     device,
                     name,
                 },
-            ) => {
+            ) if !seeking => {
                 let Some(name) = checked_name(&state, &out, &name) else {
                     continue;
                 };
