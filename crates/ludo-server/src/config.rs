@@ -64,6 +64,18 @@ pub struct Config {
     /// `/healthz` and `/metrics`.
     #[arg(long, env = "LUDO_MAX_CONNECTIONS_PER_IP", default_value_t = 64)]
     pub max_connections_per_ip: usize,
+    /// Rooms one IP address may create per minute (bursts of as many); more are answered 429
+    /// `rate_limited`.
+    #[arg(long, env = "LUDO_ROOMS_PER_MINUTE", default_value_t = 20)]
+    pub rooms_per_minute: u32,
+    /// Ranked searches one IP address may start per minute (bursts of as many); more are refused
+    /// with `rate_limited`.
+    #[arg(long, env = "LUDO_SEEKS_PER_MINUTE", default_value_t = 20)]
+    pub seeks_per_minute: u32,
+    /// Lets two ranked searches from the same IP address share a table: for trying ranked play
+    /// on one machine. Off, one person cannot rate games against their own second device.
+    #[arg(long, env = "LUDO_MATCH_SAME_ADDRESS")]
+    pub match_same_address: bool,
     /// Milliseconds in one second of a turn clock: 1000, except to test clocks quickly.
     #[arg(
         long,
@@ -128,6 +140,9 @@ impl Config {
             request_timeout_ms: 30_000,
             max_connections: 10_000,
             max_connections_per_ip: 10_000,
+            rooms_per_minute: 100_000,
+            seeks_per_minute: 100_000,
+            match_same_address: true,
             static_dir: None,
             allowed_origins: Vec::new(),
         }

@@ -10,6 +10,7 @@ mod config;
 mod content_type;
 mod ids;
 pub mod matchmaking;
+pub mod per_address;
 pub mod protocol;
 pub mod rating;
 mod room;
@@ -76,6 +77,8 @@ pub struct AppState {
     pub limits: ConnLimits,
     /// Turns `true` when the server shuts down: connections say goodbye and close.
     pub stopping: tokio::sync::watch::Receiver<bool>,
+    /// How often each network address may create rooms and look for ranked games.
+    pub per_address: Arc<per_address::PerAddress>,
     /// Where the web client's files are read from disk instead of the built-in copies, if set.
     pub static_dir: Option<Arc<std::path::Path>>,
     /// Origins besides the server's own whose pages may open a WebSocket: lower case, without
@@ -132,9 +135,12 @@ impl Application {
         let matchmaker = matchmaking::Matchmaker::start(
             rooms.clone(),
             store.clone(),
-            matchmaking::pool::Params::standard(std::time::Duration::from_millis(
-                config.match_second_ms.max(1),
-            )),
+            matchmaking::pool::Params {
+                same_address: config.match_same_address,
+                ..matchmaking::pool::Params::standard(std::time::Duration::from_millis(
+                    config.match_second_ms.max(1),
+                ))
+            },
         );
         let state = AppState {
             rooms,
@@ -151,6 +157,10 @@ impl Application {
                 hello_timeout: Duration::from_millis(config.hello_timeout_ms.max(1)),
             },
             stopping,
+            per_address: Arc::new(per_address::PerAddress::new(
+                config.rooms_per_minute,
+                config.seeks_per_minute,
+            )),
             static_dir: config.static_dir.as_deref().map(Arc::from),
             allowed_origins: config
                 .allowed_origins

@@ -291,6 +291,51 @@ async fn a_connection_looking_for_a_ranked_game_cannot_also_join_a_room() {
 }
 
 #[tokio::test]
+async fn two_searches_from_one_address_never_share_a_table() {
+    let server = spawn_server_with(|c| {
+        c.match_same_address = false;
+        c.match_second_ms = 10;
+    })
+    .await;
+    let mut ana = seek(server.addr, HOST, "Ana", "qdan", json!(2)).await;
+    let mut bo = seek(server.addr, GUEST, "Bo", "qdan", json!(2)).await;
+    // Their ranges widen every 10 ms; a table would form at once if they were elsewhere.
+    for _ in 0..20 {
+        for seeker in [&mut ana, &mut bo] {
+            let message = match seeker.first.take() {
+                Some(first) => first,
+                None => seeker.client.recv().await,
+            };
+            assert_eq!(message["t"], "seeking", "{message}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn rooms_and_searches_beyond_an_address_limit_are_refused_as_rate_limited() {
+    let server = spawn_server_with(|c| {
+        c.rooms_per_minute = 3;
+        c.seeks_per_minute = 1;
+    })
+    .await;
+    let body = json!({"device": HOST, "name": "Ana"}).to_string();
+    for _ in 0..3 {
+        assert_eq!(
+            http(server.addr, "POST", "/api/rooms", Some(&body)).await.0,
+            201
+        );
+    }
+    let (status, text) = http(server.addr, "POST", "/api/rooms", Some(&body)).await;
+    assert_eq!(status, 429, "{text}");
+    assert!(text.contains("rate_limited"), "{text}");
+
+    let _first = seek(server.addr, HOST, "Ana", "qdan", json!(2)).await;
+    let mut second = seek(server.addr, GUEST, "Bo", "qdan", json!(2)).await;
+    let refused = second.first.take().unwrap();
+    assert_eq!(refused["code"], "rate_limited", "{refused}");
+}
+
+#[tokio::test]
 async fn a_ranked_room_always_has_a_clock_and_starts_only_with_everyone_seated_here() {
     let server = spawn_server_with(|_| {}).await;
     let (code, mut host, guest) =

@@ -33,6 +33,7 @@ struct Waiting {
     preset: Preset,
     wish: SizeWish,
     since: Instant,
+    address: std::net::IpAddr,
     out: Outbox,
     /// The range last told to the player.
     told_range: f64,
@@ -50,6 +51,8 @@ pub struct Seek {
     pub preset: Preset,
     /// The table sizes accepted.
     pub wish: SizeWish,
+    /// The network address the request came from.
+    pub address: std::net::IpAddr,
     /// Where to tell the player what happens.
     pub out: Outbox,
 }
@@ -78,6 +81,7 @@ impl Matchmaker {
             preset: seek.preset,
             wish: seek.wish,
             since: Instant::now(),
+            address: seek.address,
             out: seek.out,
             told_range: 0.0,
         }));
@@ -144,6 +148,7 @@ async fn form_tables(waiting: &mut Vec<Waiting>, rooms: &Rooms, params: &Params,
             preset: w.preset,
             wish: w.wish,
             waited: now - w.since,
+            address: w.address,
         })
         .collect();
     let tables = pool::form_tables(params, &seekers);

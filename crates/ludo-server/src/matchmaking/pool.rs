@@ -10,6 +10,7 @@
 //! who all said "any" size forms at once only with four; smaller ones wait until its oldest
 //! member has waited [`Params::gather`], in case more players arrive.
 
+use std::net::IpAddr;
 use std::time::Duration;
 
 use ludo_rules::Preset;
@@ -52,6 +53,9 @@ pub struct Params {
     pub gather: Duration,
     /// How long a second lasts (one second, except in tests).
     pub second: Duration,
+    /// Whether two seekers from the same network address may share a table (off, so that one
+    /// person cannot play ranked games against their own second device; on to test locally).
+    pub same_address: bool,
 }
 
 impl Params {
@@ -63,6 +67,7 @@ impl Params {
             max_range: 800.0,
             gather: second * 5,
             second,
+            same_address: false,
         }
     }
 
@@ -84,11 +89,16 @@ pub struct Seeker {
     pub wish: SizeWish,
     /// How long it has waited.
     pub waited: Duration,
+    /// The network address it asked from.
+    pub address: IpAddr,
 }
 
 fn compatible(params: &Params, a: &Seeker, b: &Seeker) -> bool {
     let gap = (a.rating - b.rating).abs();
-    a.preset == b.preset && gap <= params.range(a.waited) && gap <= params.range(b.waited)
+    a.preset == b.preset
+        && gap <= params.range(a.waited)
+        && gap <= params.range(b.waited)
+        && (params.same_address || a.address != b.address)
 }
 
 /// The tables to form now, as indices into `seekers`, each seeker in at most one table.
@@ -152,13 +162,36 @@ mod tests {
         Params::standard(SECOND)
     }
 
+    /// A seeker from an address of its own.
     fn seeker(rating: f64, wish: SizeWish, waited_seconds: u64) -> Seeker {
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+        let address = IpAddr::from(std::net::Ipv4Addr::from(
+            NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        ));
         Seeker {
             rating,
             preset: Preset::Qdan,
             wish,
             waited: SECOND * waited_seconds as u32,
+            address,
         }
+    }
+
+    #[test]
+    fn two_seekers_from_one_address_never_share_a_table_unless_allowed() {
+        let (mut a, mut b) = (
+            seeker(1500.0, SizeWish::Exactly(2), 0),
+            seeker(1500.0, SizeWish::Exactly(2), 1),
+        );
+        assert_eq!(form_tables(&params(), &[a, b]).len(), 1);
+        a.address = IpAddr::from([192, 0, 2, 7]);
+        b.address = a.address;
+        assert!(form_tables(&params(), &[a, b]).is_empty());
+        let allowed = Params {
+            same_address: true,
+            ..params()
+        };
+        assert_eq!(form_tables(&allowed, &[a, b]).len(), 1);
     }
 
     fn sorted(mut tables: Vec<Vec<usize>>) -> Vec<Vec<usize>> {

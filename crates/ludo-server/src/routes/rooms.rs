@@ -1,6 +1,6 @@
 //! The small HTTP API for rooms: create one, look one up.
 
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -93,8 +93,19 @@ const fn yes() -> bool {
 
 async fn create(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
     body: Result<Json<NewRoom>, axum::extract::rejection::JsonRejection>,
 ) -> Result<(StatusCode, Json<serde_json::Value>), AppError> {
+    if !state
+        .per_address
+        .allows(crate::per_address::Ask::Room, peer.ip())
+    {
+        return Err(AppError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            "too many rooms created from this address; wait a minute",
+        ));
+    }
     let Json(room) =
         body.map_err(|e| AppError::new(StatusCode::BAD_REQUEST, "bad_message", e.body_text()))?;
     let name = check_name(&room.name)

@@ -65,6 +65,7 @@ pub fn router() -> Router<AppState> {
 async fn upgrade(
     ws: WebSocketUpgrade,
     State(state): State<AppState>,
+    axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<std::net::SocketAddr>,
     headers: axum::http::HeaderMap,
 ) -> Response {
     if !super::origin::allowed(&headers, &state.allowed_origins) {
@@ -80,7 +81,7 @@ async fn upgrade(
         .read_buffer_size(4 * 1024)
         .write_buffer_size(0)
         .max_write_buffer_size(MAX_WRITE_BUFFER_BYTES)
-        .on_upgrade(move |socket| connection(socket, state))
+        .on_upgrade(move |socket| connection(socket, state, peer.ip()))
 }
 
 /// Why a device could not be identified.
@@ -279,7 +280,7 @@ async fn close(sink: &mut SplitSink<WebSocket, Message>, reason: Option<&'static
     }
 }
 
-async fn connection(socket: WebSocket, state: AppState) {
+async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAddr) {
     let limits = state.limits;
     let conn = state.next_conn.fetch_add(1, Ordering::Relaxed);
     state.metrics.connections.fetch_add(1, Ordering::Relaxed);
@@ -414,6 +415,18 @@ async fn connection(socket: WebSocket, state: AppState) {
                     size,
                 },
             ) if !seeking => {
+                if !state
+                    .per_address
+                    .allows(crate::per_address::Ask::Seek, address)
+                {
+                    refuse(
+                        &state,
+                        &out,
+                        "rate_limited",
+                        "too many ranked searches from this address; wait a minute",
+                    );
+                    continue;
+                }
                 let Some(name) = checked_name(&state, &out, &name) else {
                     continue;
                 };
@@ -426,6 +439,7 @@ async fn connection(socket: WebSocket, state: AppState) {
                     name,
                     preset: rules,
                     wish: size.0,
+                    address,
                     out: out.clone(),
                 });
                 seeking = true;
