@@ -65,17 +65,6 @@ export async function createRoom(rules, clock = null, ranked = false, rotate = t
   return answer.code;
 }
 
-/** The refusal codes the server may answer with; each has its words in every language. */
-const REFUSALS = ['bad_message', 'too_large', 'rate_limited', 'hello_first', 'bad_name', 'no_such_room',
-  'not_host', 'seat_taken', 'game_on', 'not_enough_players', 'not_seated', 'no_game', 'game_over',
-  'not_your_turn', 'stale_version', 'illegal_move', 'ranked_people_only', 'unranked_rules', 'players_away', 'bad_rules', 'seeking',
-  'seeking_elsewhere', 'internal'];
-
-/** A refusal in the reader's language, chosen by its code (the server's message is for programs' logs). */
-export function refusalText(t, code) {
-  return t(REFUSALS.includes(code) ? `refusal.${code}` : 'refusal.other');
-}
-
 /** The game as the table shows it. */
 const stateOf = (game) => ({ position: game.position, legal: game.legal, deadline: game.deadline,
   version: game.version });
@@ -242,7 +231,7 @@ export class OnlineRoom {
 
   /** A refusal, in the reader's words, where the request was made. */
   refused({ code, engine }) {
-    const text = engine ? errorText({ code, engine }, this.view.t) : refusalText(this.view.t, code);
+    const text = errorText({ code, engine }, this.view.t);
     if (this.asked === 'lobby') this.lobbyRefusal(text);
     else this.table.refused(text);
   }

@@ -4,6 +4,7 @@
 
 import { drawRulesInForce } from './board.js';
 import { optionLabel, ordered, valueLabel } from './options.js';
+import { errorText } from './texts-errors.js';
 
 /**
  * One control per house rule in `container`, set to `values` (the preset's own by default):
@@ -47,13 +48,6 @@ export function readHouseRules(container, preset, defaults) {
     if (JSON.stringify(value) !== JSON.stringify(defaults[name])) rules[name] = value;
   }
   return rules;
-}
-
-/** A contradiction between house rules (`{code, option}` from the engine), in the reader's words. */
-export function contradictionText(fault, t) {
-  return fault?.code && fault.option
-    ? t(`rules.error.${fault.code}`, { option: optionLabel(fault.option, t) })
-    : t('rules.error.other');
 }
 
 /** A room's rules written in full: `"classic"` or `{preset, …}` → the preset's options with changes. */
@@ -154,7 +148,7 @@ export class RoomSettings {
       try {
         this.engine.checkRules(rules);
       } catch (error) {
-        this.refuse(contradictionText(error, t));
+        this.refuse(errorText(error, t, 'rules.error.other'));
         houseRules.querySelector(`[data-option="${error.option}"]`)?.focus();
         return;
       }

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use support::{Client, HOST, create_room, http, spawn_server_with};
+use support::{Client, HOST, http, spawn_server_with};
 
 async fn rooms_in_memory(addr: SocketAddr) -> u64 {
     let (_, metrics) = http(addr, "GET", "/metrics", None).await;
@@ -30,13 +30,7 @@ async fn until_rooms(addr: SocketAddr, wanted: u64) {
 #[tokio::test]
 async fn an_idle_room_unloads_and_comes_back_as_it_was_on_the_next_visit() {
     let server = spawn_server_with(|c| c.room_idle_secs = 0.2).await;
-    let code = create_room(server.addr, HOST, json!({"clock": 30})).await;
-    let mut host = Client::join(server.addr, &code, HOST, "Ana").await;
-    host.send(json!({"t": "sit", "colour": "yellow"})).await;
-    host.send(json!({"t": "add_cpu", "colour": "red", "level": "hard"}))
-        .await;
-    host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
-        .await;
+    let (code, host) = support::host_and_cpu_in(&server, json!({"clock": 30}), "Ana", "hard").await;
     let (_, before) = http(server.addr, "GET", &format!("/api/rooms/{code}"), None).await;
     // While someone is connected, the room stays.
     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -72,13 +66,7 @@ async fn a_room_with_a_game_being_played_stays_loaded_with_nobody_connected() {
         c.grace_ms = 60_000;
     })
     .await;
-    let code = create_room(server.addr, HOST, json!({})).await;
-    let mut host = Client::join(server.addr, &code, HOST, "Ana").await;
-    host.send(json!({"t": "sit", "colour": "yellow"})).await;
-    host.send(json!({"t": "add_cpu", "colour": "red", "level": "random"}))
-        .await;
-    host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
-        .await;
+    let (_code, mut host) = support::host_and_cpu_in(&server, json!({}), "Ana", "random").await;
     host.send(json!({"t": "start"})).await;
     host.recv_until(|m| m["t"] == "game").await;
     host.close().await;
@@ -102,13 +90,7 @@ async fn unknown_rooms_stay_unknown() {
 #[tokio::test]
 async fn a_room_that_unloads_after_a_game_welcomes_its_next_visitor_with_that_finished_game() {
     let server = spawn_server_with(|c| c.room_idle_secs = 0.2).await;
-    let code = create_room(server.addr, HOST, json!({})).await;
-    let mut host = Client::join(server.addr, &code, HOST, "Ana").await;
-    host.send(json!({"t": "sit", "colour": "yellow"})).await;
-    host.send(json!({"t": "add_cpu", "colour": "red", "level": "random"}))
-        .await;
-    host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
-        .await;
+    let (code, mut host) = support::host_and_cpu_in(&server, json!({}), "Ana", "random").await;
     host.send(json!({"t": "start"})).await;
     let finished = support::play_until_over(&mut host, "yellow").await;
     assert_eq!(finished["position"]["turn"]["phase"], "over");

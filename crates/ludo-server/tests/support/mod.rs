@@ -272,12 +272,24 @@ pub async fn host_and_cpu() -> (Server, Client) {
 /// [`host_and_cpu`] in a room created with these settings (`{"rotate": false}`, say).
 pub async fn host_and_cpu_with(settings: Value) -> (Server, Client) {
     let server = spawn_server().await;
+    let (_, host) = host_and_cpu_in(&server, settings, "Host", "random").await;
+    (server, host)
+}
+
+/// A room on `server` with `settings`: the host, named `name`, seated in yellow and a CPU of
+/// `level` in red, the host joined; the room's code and the host.
+pub async fn host_and_cpu_in(
+    server: &Server,
+    settings: Value,
+    name: &str,
+    level: &str,
+) -> (String, Client) {
     let code = create_room(server.addr, HOST, settings).await;
-    let mut host = Client::join(server.addr, &code, HOST, "Host").await;
+    let mut host = Client::join(server.addr, &code, HOST, name).await;
     host.send(json!({"t": "sit", "colour": "yellow"})).await;
-    host.send(json!({"t": "add_cpu", "colour": "red", "level": "random"}))
+    host.send(json!({"t": "add_cpu", "colour": "red", "level": level}))
         .await;
     host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
         .await;
-    (server, host)
+    (code, host)
 }
