@@ -35,11 +35,30 @@ export async function person(browser, path = '/', { pace = 0, ...options } = {})
   return { page, errors };
 }
 
-/** One step for a player: throw or move if it is their turn. */
+/**
+ * One step for a player: throws or moves if the page is waiting for them now, else nothing. Once
+ * the page waits for a person, only that person's action changes it, so a failed click is a
+ * failure of the page and fails the test.
+ */
 export async function step(page) {
-  if (await page.isEnabled('#roll')) await page.click('#roll', { timeout: 2000 }).catch(() => {});
-  const legal = await page.$('.piece.legal');
-  if (legal) await legal.click({ timeout: 2000 }).catch(() => {});
+  const turn = await page.evaluate(() => {
+    if (document.querySelector('#board .piece.legal')) return 'move';
+    return document.getElementById('roll').disabled ? null : 'throw';
+  });
+  if (turn) await page.click(turn === 'move' ? '#board .piece.legal' : '#roll', { timeout: 5000 });
+}
+
+/**
+ * Waits until the table waits for a person on this device, and says for what: `throw`, `move` (a
+ * piece to pick) or `over` (the end screen shows).
+ */
+export async function personsTurn(page) {
+  const turn = await page.waitForFunction(() => {
+    if (!document.getElementById('end').hidden) return 'over';
+    if (document.querySelector('#board .piece.legal')) return 'move';
+    return !document.getElementById('roll').disabled && 'throw';
+  });
+  return turn.jsonValue();
 }
 
 /** Whether the page shows a game that is over (its end screen). */

@@ -1,10 +1,11 @@
-// The web client in a real Chromium: local games against the CPU, played to the end, saved and
-// resumed, with no console errors. Run by `cargo test` (crates/ludo-server/tests/browser.rs),
+// The web client in a real Chromium: local games against the CPU and between people on one
+// device, played to the end, saved after every action and resumed as they were, with no console
+// errors (offline play: offline.test.mjs). Run by `cargo test` (crates/ludo-server/tests/browser.rs),
 // which starts the server and passes its address in LUDO_URL.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { launch, over, url } from './browser.mjs';
+import { launch, personsTurn, url } from './browser.mjs';
 
 const shots = process.env.LUDO_SHOTS ?? '/tmp/ludo-shots';
 mkdirSync(shots, { recursive: true });
@@ -21,25 +22,149 @@ async function open(page, path = '/?cpu-delay=0&pace=0') {
   return errors;
 }
 
-/** `count` times: throw if the person may, then move the first legal piece if there is one. */
+/** Where the page keeps the local game being played (static/local.js). */
+const SAVE_KEY = 'ludo.local.v1';
+
+/** Does what the person is asked (`turn`, from `personsTurn`): throws, or plays the first piece offered. */
+async function act(page, turn) {
+  if (turn === 'throw') {
+    await page.click('#roll');
+    return { throw: true };
+  }
+  const piece = Number(await page.getAttribute('#board .piece.legal', 'data-piece'));
+  await page.click(`#board .piece.legal[data-piece="${piece}"]`);
+  return { move: piece };
+}
+
+/** `count` of the person's actions (fewer if the game ends first). */
 async function playSteps(page, count) {
   for (let i = 0; i < count; i++) {
-    if (await page.isEnabled('#roll')) await page.click('#roll');
-    const legal = await page.$('.piece.legal');
-    if (legal) await legal.click();
+    const turn = await personsTurn(page);
+    if (turn === 'over') return;
+    await act(page, turn);
   }
 }
 
 /** Plays the person's turns (throw, then the first legal piece) until the game is over. */
 async function playToTheEnd(page, limit = 3000) {
   for (let i = 0; i < limit; i++) {
-    if (await over(page)) return page.textContent('#status');
-    if (await page.isEnabled('#roll')) await page.click('#roll');
-    const legal = await page.$('.piece.legal');
-    if (legal) await legal.click();
-    await page.waitForTimeout(5);
+    const turn = await personsTurn(page);
+    if (turn === 'over') return page.textContent('#status');
+    await act(page, turn);
   }
   throw new Error('the game did not end');
+}
+
+/** The saved game, as stored. */
+const stored = (page) => page.evaluate((key) => localStorage.getItem(key), SAVE_KEY);
+
+/**
+ * A page of the same browser context (the same storage) that keeps every new value of the saved
+ * game, as another tab is told of it (`storage` events, one per change): `values()` are those
+ * seen so far, once it has seen `last`.
+ */
+async function watchSaves(context) {
+  const page = await context.newPage();
+  await page.goto(`${url}/healthz`);
+  await page.evaluate((key) => {
+    globalThis.saves = [];
+    addEventListener('storage', (e) => e.key === key && globalThis.saves.push(e.newValue));
+  }, SAVE_KEY);
+  return {
+    async values(last) {
+      await page.waitForFunction((value) => globalThis.saves.at(-1) === value, last);
+      return page.evaluate(() => globalThis.saves);
+    },
+  };
+}
+
+/**
+ * The game as the page keeps and shows it: the saved game as stored, the log, the board (every
+ * piece: colour, number, what it says, where it is drawn; and the whole drawing), the status line
+ * and the seats.
+ */
+function shownGame(page) {
+  return page.evaluate((key) => ({
+    saved: localStorage.getItem(key),
+    log: [...document.querySelectorAll('#log li')].map((li) => `${li.className}: ${li.textContent}`),
+    pieces: [...document.querySelectorAll('#board .piece')].map((g) => {
+      const circle = g.querySelector('circle');
+      return [g.dataset.colour, g.dataset.piece, g.getAttribute('class'), g.getAttribute('role'),
+        g.getAttribute('aria-label'), circle.getAttribute('cx'), circle.getAttribute('cy')].join(' ');
+    }),
+    board: document.getElementById('board').outerHTML,
+    status: document.getElementById('status').textContent,
+    seats: [...document.querySelectorAll('#players li')].map((li) => `${li.className}: ${li.textContent}`),
+  }), SAVE_KEY);
+}
+
+/**
+ * A game started by `start(page)` on a new page, with moves left to the person even when there
+ * is no choice (so that every action is one the test takes): the person's actions one at a time,
+ * the saved game compared after each with the one before; then, once a piece is to be picked,
+ * the page is reloaded and the game resumed. `cpu`: whether CPUs play too (they act between the
+ * person's actions). Returns the page, resumed, and its console errors.
+ */
+async function savedEveryActionAndResumed(start, { cpu }) {
+  const context = await browser.newContext();
+  const saves = await watchSaves(context);
+  const page = await context.newPage();
+  const errors = await open(page);
+  await page.evaluate(() => localStorage.setItem('ludo.autoplay', 'no'));
+  await start(page);
+  let turn = await personsTurn(page);
+  // Every seat has moved a piece (the CPUs' moves are actions too).
+  const everyoneMoved = async () => Object.values(JSON.parse(await stored(page)).position.pieces)
+    .every((pieces) => pieces.some((piece) => piece !== 'base'));
+  // At least twelve actions, on until every seat has a piece out, and until the person has a
+  // piece to pick (the board then shows the throw and the pieces on offer too).
+  for (let i = 0; i < 12 || turn !== 'move' || !await everyoneMoved(); i++) {
+    assert.ok(i < 300, 'within 300 actions every seat moved and the person has a piece to pick');
+    assert.notEqual(turn, 'over', 'the game is still on');
+    const before = await stored(page);
+    const action = await act(page, turn);
+    const after = await stored(page);
+    assert.notEqual(after, before, `the game is saved after action ${i + 1} (${JSON.stringify(action)})`);
+    const [was, is] = [JSON.parse(before), JSON.parse(after)];
+    assert.deepEqual(is.actions.slice(0, was.actions.length), was.actions, 'what was saved stays');
+    const added = is.actions.slice(was.actions.length);
+    if (!cpu) assert.equal(added.length, 1, 'one action saved, once');
+    if (action.throw) assert.ok(Array.isArray(added[0]?.throw), `a throw saved: ${JSON.stringify(added)}`);
+    else assert.deepEqual(added[0], action, 'the move saved');
+    turn = await personsTurn(page);
+  }
+  // Every save another tab heard of added exactly one action to the one before (the CPUs' own
+  // actions included): the game was saved after each action, not after a few.
+  const now = await stored(page);
+  const values = (await saves.values(now)).map((value) => JSON.parse(value).actions);
+  assert.deepEqual(values[0], [], 'saved as it starts');
+  for (let i = 1; i < values.length; i++) {
+    assert.deepEqual(values[i].slice(0, -1), values[i - 1], `save ${i} adds one action to the one before`);
+  }
+  assert.equal(values.length, JSON.parse(now).actions.length + 1, 'a save for each action');
+
+  const before = await shownGame(page);
+  // What is stored is what is shown: the saved log is the log on the page.
+  assert.deepEqual(JSON.parse(before.saved).log.map((line) => line.text),
+    await page.$$eval('#log li', (items) => items.map((li) => li.textContent)));
+  await page.reload();
+  await page.waitForSelector('body[data-ready=true]');
+  assert.ok(await page.isVisible('#resume'), 'the saved game is offered');
+  await page.click('#resume');
+  assert.equal(await personsTurn(page), 'move', 'the same piece to pick as before the reload');
+  const after = await shownGame(page);
+  assert.equal(after.saved, before.saved, 'the saved game is unchanged');
+  assert.deepEqual(after.log, before.log, 'the same log');
+  assert.deepEqual(after.pieces, before.pieces, 'every piece where it was, saying the same');
+  assert.equal(after.board, before.board, 'the same board, to the last attribute');
+  assert.equal(after.status, before.status);
+  assert.deepEqual(after.seats, before.seats);
+  // The game goes on from there: the next action is saved after the ones before the reload.
+  const action = await act(page, 'move');
+  const next = JSON.parse(await stored(page)).actions;
+  const previous = JSON.parse(before.saved).actions;
+  assert.deepEqual(next.slice(0, previous.length + 1), [...previous, action]);
+  return { page, context, errors };
 }
 
 test('a local game against three CPUs is played to the places table', async () => {
@@ -94,24 +219,15 @@ for (const [opponents, arms, name] of [[1, 2, 'two-arm'], [2, 3, 't']]) {
   });
 }
 
-test('a local game is saved after every action and resumed after a reload', async () => {
-  const page = await browser.newPage();
-  const errors = await open(page);
-  await page.selectOption('select[name=opponents]', '1');
-  await page.click('#vs-cpu button[type=submit]');
-  await playSteps(page, 10);
-  const saved = await page.evaluate(() => localStorage.getItem('ludo.local.v1'));
-  assert.ok(saved, 'the game is in local storage');
-  const before = JSON.parse(saved).position;
-  await page.reload();
-  await page.waitForSelector('body[data-ready=true]');
-  assert.ok(await page.isVisible('#resume'), 'the saved game is offered');
-  await page.click('#resume');
-  const after = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.local.v1')).position);
-  assert.deepEqual(after.seats, before.seats);
+test('a game against the CPU is saved after every action, and after a reload resumes with the same position, log and board', async () => {
+  const { page, context, errors } = await savedEveryActionAndResumed(async (page) => {
+    await page.selectOption('select[name=opponents]', '1');
+    await page.click('#vs-cpu button[type=submit]');
+  }, { cpu: true });
   await playToTheEnd(page);
+  assert.match(await page.textContent('#end h2'), /^You (won!|came 2nd)$/);
   assert.deepEqual(errors, []);
-  await page.close();
+  await context.close();
 });
 
 test('the page speaks the browser language and every language is complete', async () => {
@@ -147,22 +263,16 @@ test('a Vietnamese game is played on the horse board to the end', async () => {
   await page.close();
 });
 
-test('a hot-seat game for two is saved, reloaded and continued', async () => {
-  const page = await browser.newPage();
-  const errors = await open(page);
-  await page.selectOption('#hot-seat select[name=people]', '2');
-  await page.click('#hot-seat button[type=submit]');
-  await playSteps(page, 12);
-  const before = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.local.v1')));
-  assert.deepEqual(Object.values(before.players), ['human', 'human']);
-  await page.reload();
-  await page.waitForSelector('body[data-ready=true]');
-  await page.click('#resume');
-  const status = await page.textContent('#status');
-  assert.match(status, /yellow|red/);
+test('a hot-seat game is saved after every action, and after a reload resumes with the same position, log and board', async () => {
+  const { page, context, errors } = await savedEveryActionAndResumed(async (page) => {
+    await page.selectOption('#hot-seat select[name=people]', '2');
+    await page.click('#hot-seat button[type=submit]');
+  }, { cpu: false });
+  assert.deepEqual(JSON.parse(await stored(page)).players, { yellow: 'human', red: 'human' });
   await playToTheEnd(page);
+  assert.equal(JSON.parse(await stored(page)).position.turn.phase, 'over');
   assert.deepEqual(errors, []);
-  await page.close();
+  await context.close();
 });
 
 test('the house rules chosen are the rules played: auto_exit brings a piece out at once', async () => {
@@ -190,27 +300,6 @@ test('the house rules chosen are the rules played: auto_exit brings a piece out 
   assert.ok(await page.isHidden('#play'));
   assert.deepEqual(errors, []);
   await page.close();
-});
-
-test('once loaded, the site works offline for local games', async () => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${url}/`);
-  await page.waitForSelector('body[data-ready=true]');
-  await page.evaluate(() => navigator.serviceWorker.ready);
-  await page.reload();
-  await page.waitForSelector('body[data-ready=true]');
-  await context.setOffline(true);
-  await page.reload();
-  await page.waitForSelector('body[data-ready=true]');
-  await page.selectOption('#hot-seat select[name=people]', '2');
-  await page.click('#hot-seat button[type=submit]');
-  await page.click('#roll');
-  assert.match(await page.textContent('#status'), /throw|move/);
-  assert.deepEqual(errors, []);
-  await context.close();
 });
 
 test("a game's house rules are one tap away during play", async () => {

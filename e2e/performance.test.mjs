@@ -44,9 +44,13 @@ test('the first load is small, a local game is ready fast, and hard moves quickl
   console.log(`first load: ${(bytes / 1024).toFixed(1)} KiB transferred`);
   console.log(`local game ready ${ready} ms after opening`);
   console.log(`hard in the browser: median ${micros.median.toFixed(2)} ms, p99 ${micros.p99.toFixed(2)} ms over ${micros.n} decisions`);
-  assert.ok(bytes <= 200 * 1000, `first load ${bytes} bytes (the budget is 200 KB)`);
-  assert.ok(ready <= 1000 * 3, `ready in ${ready} ms (the budget is 1 s; 3 s allowed under CI load)`);
-  assert.ok(micros.median <= 50, `hard median ${micros.median} ms`);
+  // The bounds sit above what this machine measures (README, "Performance") by what a busy
+  // machine adds, and no more, so that a real slip fails: 178.6 KiB (the same every run), 0.6 s
+  // idle and 1.6–2.1 s with builds running beside it, 3.8–7.7 ms and 14–26 ms.
+  assert.ok(bytes <= 190 * 1024, `first load ${bytes} bytes (measured 178.6 KiB; budget 200 KB)`);
+  assert.ok(ready <= 2500, `ready in ${ready} ms (measured 0.6 s idle; budget 1 s)`);
+  assert.ok(micros.median <= 12, `hard's median decision ${micros.median} ms (measured 3.8–7.7 ms)`);
+  assert.ok(micros.p99 <= 50, `hard's 99th percentile ${micros.p99} ms (measured 14–26 ms)`);
   await context.close();
 });
 
@@ -99,6 +103,8 @@ test('CPU moves with their animations keep the frame rate', async () => {
     + `(${walks.length} walks, ${lines} log lines); longest frame ${gaps.at(-1).toFixed(1)} ms, `
     + `p95 ${gaps[Math.floor(gaps.length * 0.95)].toFixed(1)} ms`);
   assert.ok(walks.length >= 2, `${walks.length} walks seen`);
-  assert.ok(fps >= 30, `${fps} frames/s`);
+  // Measured 62 frames a second; 45 fails a walk that drops one frame in four.
+  assert.ok(fps >= 45, `${fps} frames/s`);
+  assert.ok(gaps[Math.floor(gaps.length * 0.95)] <= 34, `95% of frames within two frame times`);
   await context.close();
 });

@@ -7,7 +7,9 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { accessibilityViolations, launch, person, resume, url, yellowToMove } from './browser.mjs';
+import {
+  accessibilityViolations, launch, person, personsTurn, resume, url, yellowToMove,
+} from './browser.mjs';
 
 const shots = process.env.LUDO_SHOTS ?? '/tmp/ludo-shots';
 mkdirSync(shots, { recursive: true });
@@ -16,6 +18,22 @@ const browser = await launch();
 after(() => browser.close());
 
 const SEATS = { 'yellow ○': 'yellow', 'blue □': 'blue', 'red △': 'red', 'green ✚': 'green' };
+
+/** How many actions the local game saved on `page` holds. */
+const savedActions = (page) => page.evaluate(() => JSON.parse(localStorage.getItem('ludo.local.v1')).actions.length);
+
+/**
+ * Plays the person's next turn in a local game, once it comes: throws, or plays the first piece
+ * offered; waits until the action is saved. Says `over` when the game ended instead.
+ */
+async function playPersonsTurn(page) {
+  const turn = await personsTurn(page);
+  if (turn === 'over') return turn;
+  const before = await savedActions(page);
+  await page.click(turn === 'throw' ? '#roll' : '#board .piece.legal');
+  await page.waitForFunction((n) => JSON.parse(localStorage.getItem('ludo.local.v1')).actions.length > n, before);
+  return turn;
+}
 
 /** In the room open on `page`, its host (named Ana) sits at yellow, puts a CPU at red and starts. */
 async function startWithCpu(page) {
@@ -60,12 +78,7 @@ test('the status, the highlighted seat and the dice change together, only once a
     snap();
   });
   const until = Date.now() + 14000;
-  while (Date.now() < until) {
-    if (await page.isEnabled('#roll')) await page.click('#roll').catch(() => {});
-    const legal = await page.$('.piece.legal');
-    if (legal) await legal.click().catch(() => {});
-    await page.waitForTimeout(100);
-  }
+  while (Date.now() < until && (await playPersonsTurn(page)) !== 'over');
   const seen = await page.evaluate(() => globalThis.seen);
   assert.ok(seen.length > 50, `states seen: ${seen.length}`);
   for (const s of seen) {
@@ -295,11 +308,10 @@ test('on a 360×640 phone the board, dice, status and latest log line show witho
   await page.focus('#die');
   await page.keyboard.press('Space');
   await page.waitForFunction(() => JSON.parse(localStorage.getItem('ludo.local.v1')).actions.length >= 1);
-  await page.waitForSelector('#log li', { timeout: 20000 }).catch(() => {});
-  for (let i = 0; i < 40 && !(await page.$('#log li')); i++) {
-    if (await page.isEnabled('#roll')) await page.click('#roll');
-    await page.waitForTimeout(200);
-  }
+  // Play on until the log has a line (a throw of 6 waits for a move before anything is logged).
+  await page.waitForFunction(() => document.querySelector('#log li')
+    || document.querySelector('#board .piece.legal') || !document.getElementById('roll').disabled);
+  while (!(await page.$('#log li'))) await playPersonsTurn(page);
   const boxes = await page.evaluate(() => Object.fromEntries(['#status', '#board', '#die', '#log li:last-child']
     .map((s) => [s, document.querySelector(s)?.getBoundingClientRect().bottom ?? null])));
   for (const [selector, bottom] of Object.entries(boxes)) {

@@ -7,6 +7,37 @@ import { launch, resume, url, yellowToMove } from './browser.mjs';
 const browser = await launch();
 after(() => browser.close());
 
+/**
+ * Starts watching the table from now on, so that what is shown for a moment is seen whatever the
+ * machine's speed: the seat whose base the dice first rolled in (a DOM change), the board's
+ * flashes (DOM changes), and the most pieces walking at once (looked at on every frame).
+ */
+const watchTable = (page) => page.evaluate(() => {
+  const seen = { rolledIn: null, flashes: new Set(), walking: 0 };
+  globalThis.seenOnTable = seen;
+  const look = () => {
+    const die = document.querySelector('#die');
+    if (die?.classList.contains('rolling')) seen.rolledIn ??= die.dataset.seat;
+    for (const flash of document.querySelectorAll('#board .flash')) {
+      for (const name of flash.classList) if (name !== 'flash') seen.flashes.add(name);
+    }
+  };
+  new MutationObserver(look).observe(document.body, { subtree: true, childList: true, attributes: true });
+  const frame = () => {
+    const walking = document.getAnimations()
+      .filter((a) => a.effect?.target?.classList?.contains('piece')).length;
+    seen.walking = Math.max(seen.walking, walking);
+    requestAnimationFrame(frame);
+  };
+  frame();
+});
+
+/** What [`watchTable`] saw so far. */
+const seenOnTable = (page) => page.evaluate(() => {
+  const { rolledIn, flashes, walking } = globalThis.seenOnTable;
+  return { rolledIn, flashes: [...flashes], walking };
+});
+
 test("a throw rolls the dice in the thrower's base, two dice for the Vietnamese rules", async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -15,9 +46,10 @@ test("a throw rolls the dice in the thrower's base, two dice for the Vietnamese 
   await page.selectOption('select[name=preset]', 'vietnamese');
   await page.selectOption('#hot-seat select[name=people]', '2');
   await page.click('#hot-seat button[type=submit]');
+  await watchTable(page);
   await page.click('#roll');
-  assert.ok(await page.$('#die.rolling[data-seat="yellow"]'), "the dice roll first, in yellow's base");
   await page.waitForSelector('#die[data-values*=","]');
+  assert.equal((await seenOnTable(page)).rolledIn, 'yellow', "the dice roll first, in yellow's base");
   const shown = (await page.getAttribute('#die', 'data-values')).split(',').map(Number);
   assert.equal(shown.length, 2);
   assert.match(await page.textContent('#announce'), new RegExp(`${shown[0]} \\+ ${shown[1]}`));
@@ -28,11 +60,12 @@ test('a capture walks the piece, sends the other home and is marked on the board
   const context = await browser.newContext();
   // Red's piece 0 at progress 49 stands on track square 23, three squares ahead of yellow's.
   const { page, errors } = await resume(context, yellowToMove(20, 49));
+  await watchTable(page);
   await page.click('.piece.legal[data-piece="0"]');
-  await page.waitForFunction(() => document.getAnimations()
-    .filter((a) => a.effect?.target?.classList?.contains('piece')).length === 2);
-  assert.ok(await page.$('#board .flash.capture'));
   await page.waitForSelector('#log li.capture');
+  const seen = await seenOnTable(page);
+  assert.equal(seen.walking, 2, 'the capturing piece and the captured one walk');
+  assert.ok(seen.flashes.includes('capture'), `flashes: ${seen.flashes}`);
   assert.equal(await page.textContent('#log li.capture'), 'yellow ○ moves 3 and captures red △');
   assert.match(await page.textContent('#announce'), /captures/);
   assert.deepEqual(errors, []);
@@ -42,16 +75,17 @@ test('a capture walks the piece, sends the other home and is marked on the board
 test('a piece come home is marked, and with reduced motion nothing moves', async () => {
   const context = await browser.newContext({ reducedMotion: 'reduce' });
   const { page, errors } = await resume(context, yellowToMove(53, 'base'));
+  await watchTable(page);
   await page.click('.piece.legal[data-piece="0"]');
-  assert.equal(await page.evaluate(() => document.getAnimations().length), 0);
-  assert.ok(await page.$('#board .flash.finish'));
   await page.waitForSelector('#log li.finish');
   assert.equal(await page.textContent('#log li.finish'), 'yellow ○ moves 3 and reaches the finish (1 of 4)');
   await page.waitForSelector('#roll:not([disabled])');
   await page.click('#roll');
-  assert.equal(await page.$('#die.rolling'), null, 'the dice show the throw at once');
+  await page.waitForSelector('#die:not([data-values=""])');
+  const seen = await seenOnTable(page);
+  assert.deepEqual(seen, { rolledIn: null, flashes: ['finish'], walking: 0 },
+    'the finish is marked, nothing walks, and the dice show the throw at once');
   assert.equal(await page.$$eval('#die .die', (d) => d.length), 1);
-  assert.notEqual(await page.getAttribute('#die', 'data-values'), '');
   assert.deepEqual(errors, []);
   await context.close();
 });

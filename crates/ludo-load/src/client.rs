@@ -101,13 +101,13 @@ pub struct SeatPlan {
 }
 
 /// Plays a seat until `plan.until`, then drains what is still in flight. Returns the last
-/// position seen of every game (by id).
+/// version and position seen of every game (by id).
 pub async fn play_seat(
     mut client: Client,
     plan: SeatPlan,
     stats: Arc<Stats>,
-) -> Result<HashMap<String, Value>, String> {
-    let mut last_seen: HashMap<String, Value> = HashMap::new();
+) -> Result<HashMap<String, (u64, Value)>, String> {
+    let mut last_seen: HashMap<String, (u64, Value)> = HashMap::new();
     let mut sent: Option<(u64, Instant)> = None;
     let mut acted_on: Option<(String, u64)> = None;
     loop {
@@ -133,7 +133,7 @@ pub async fn play_seat(
         }
         let id = game["id"].as_str().unwrap_or_default().to_owned();
         let version = game["version"].as_u64().unwrap_or(0);
-        last_seen.insert(id.clone(), game["position"].clone());
+        last_seen.insert(id.clone(), (version, game["position"].clone()));
         if message["t"] == "action"
             && message["seat"] == plan.colour
             && let Some((at_version, at)) = sent
@@ -144,7 +144,8 @@ pub async fn play_seat(
             stats.actions.fetch_add(1, Ordering::Relaxed);
             sent = None;
         }
-        if stopping {
+        // Time may have run out while this message was awaited: act on nothing after it.
+        if Instant::now() >= plan.until {
             continue;
         }
         let turn = &game["position"]["turn"];

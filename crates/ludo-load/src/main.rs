@@ -105,12 +105,18 @@ async fn room(
     let mut seen = HashMap::new();
     for seat in seats {
         let last = seat.await.map_err(|e| e.to_string())??;
-        // Keep the furthest position seen of each game.
-        for (id, position) in last {
-            seen.entry(id).or_insert(position);
+        // Keep the furthest position any of its clients saw of each game.
+        for (id, (version, position)) in last {
+            let furthest = seen.entry(id).or_insert((version, position.clone()));
+            if version > furthest.0 {
+                *furthest = (version, position);
+            }
         }
     }
-    Ok(seen)
+    Ok(seen
+        .into_iter()
+        .map(|(id, (_, position))| (id, position))
+        .collect())
 }
 
 /// Every game's stored record replays to the last position its clients saw.

@@ -5,6 +5,11 @@
 //! the configured address (port 0 in tests) and returns an application that serves until the
 //! shutdown future completes.
 
+// A room that fails is stopped alone (see the room actor's supervisor), which needs panics that
+// unwind: aborting would take every room down with it.
+#[cfg(panic = "abort")]
+compile_error!("ludo-server needs `panic = \"unwind\"`: one failing room must not stop the others");
+
 mod config;
 /// Content types of the web client's files.
 mod content_type;
@@ -58,6 +63,8 @@ pub struct Metrics {
     pub actions: AtomicU64,
     /// Writes that failed (each refused with `internal`, or retried later by the CPU).
     pub storage_failures: AtomicU64,
+    /// Rooms that failed (panicked) and were stopped alone.
+    pub room_failures: AtomicU64,
 }
 
 /// What every route can reach.
@@ -77,6 +84,8 @@ pub struct AppState {
     pub limits: ConnLimits,
     /// Turns `true` when the server shuts down: connections say goodbye and close.
     pub stopping: tokio::sync::watch::Receiver<bool>,
+    /// The open WebSocket connections, which shutdown waits for (each says `bye` first).
+    pub sockets: tokio_util::task::TaskTracker,
     /// How often each network address may create rooms and look for ranked games.
     pub per_address: Arc<per_address::PerAddress>,
     /// Where the web client's files are read from disk instead of the built-in copies, if set.
@@ -112,7 +121,12 @@ pub struct Application {
     stop: tokio::sync::watch::Sender<bool>,
     gate: std::sync::Arc<serve::Gate>,
     header_timeout: Duration,
+    sockets: tokio_util::task::TaskTracker,
 }
+
+/// How long shutdown waits for WebSocket connections to say `bye` and close: a write timeout
+/// for what is queued, and a moment for the client to answer the close frame.
+const SOCKETS_CLOSING: Duration = Duration::from_secs(8);
 
 impl Application {
     /// Opens the database, restores the rooms, binds the address and assembles the routes.
@@ -132,6 +146,7 @@ impl Application {
         .await
         .map_err(std::io::Error::other)?;
         let (stop, stopping) = tokio::sync::watch::channel(false);
+        let sockets = tokio_util::task::TaskTracker::new();
         let matchmaker = matchmaking::Matchmaker::start(
             rooms.clone(),
             store.clone(),
@@ -157,6 +172,7 @@ impl Application {
                 hello_timeout: Duration::from_millis(config.hello_timeout_ms.max(1)),
             },
             stopping,
+            sockets: sockets.clone(),
             per_address: Arc::new(per_address::PerAddress::new(
                 config.rooms_per_minute,
                 config.seeks_per_minute,
@@ -178,11 +194,12 @@ impl Application {
         );
         // Bounds each ordinary request once its headers are in (reading the body included);
         // a WebSocket's handler answers the upgrade at once, so the socket is not bounded by it.
-        let router =
-            routes::router(state).layer(tower_http::timeout::TimeoutLayer::with_status_code(
+        let router = routes::with_security_headers(routes::router(state).layer(
+            tower_http::timeout::TimeoutLayer::with_status_code(
                 axum::http::StatusCode::REQUEST_TIMEOUT,
                 Duration::from_millis(config.request_timeout_ms.max(1)),
-            ));
+            ),
+        ));
         Ok(Application {
             listener,
             router,
@@ -190,6 +207,7 @@ impl Application {
             stop,
             gate: serve::Gate::new(caps),
             header_timeout: Duration::from_millis(config.header_timeout_ms.max(1)),
+            sockets,
         })
     }
 
@@ -223,6 +241,18 @@ impl Application {
             stopping,
         )
         .await;
+        // Every WebSocket has been told to stop: each sends `bye` and what is queued, closes,
+        // and gives its client a moment to answer.
+        self.sockets.close();
+        if tokio::time::timeout(SOCKETS_CLOSING, self.sockets.wait())
+            .await
+            .is_err()
+        {
+            tracing::warn!(
+                open = self.sockets.len(),
+                "some WebSockets did not close in time"
+            );
+        }
         // The storage thread runs jobs in order: once this one is done, so are all before it.
         if let Err(error) = self.store.run(|_| Ok(())).await {
             tracing::error!(%error, "pending writes could not be finished");

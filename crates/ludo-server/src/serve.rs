@@ -305,6 +305,9 @@ fn busy() -> Response<Body> {
     *response.status_mut() = StatusCode::SERVICE_UNAVAILABLE;
     let headers = response.headers_mut();
     headers.insert(header::RETRY_AFTER, header::HeaderValue::from_static("5"));
+    for (name, value) in crate::routes::SECURITY_HEADERS {
+        headers.insert(name, header::HeaderValue::from_static(value));
+    }
     headers.insert(
         header::CONTENT_TYPE,
         header::HeaderValue::from_static("text/plain; charset=utf-8"),

@@ -35,6 +35,8 @@ async fn the_web_client_passes_its_browser_tests() {
         .current_dir(&e2e)
         .env("LUDO_URL", &url)
         .env("LUDO_SHOTS", shots)
+        // offline.test.mjs starts a server process of its own, to kill it and play offline.
+        .env("LUDO_SERVER_BIN", env!("CARGO_BIN_EXE_ludo-server"))
         .output()
         .await
         .expect("node runs");

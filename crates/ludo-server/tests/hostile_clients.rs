@@ -153,6 +153,9 @@ async fn a_client_over_the_rate_is_refused_then_disconnected() {
     let code = create_room(server.addr, HOST, json!({})).await;
     let mut host = Client::join(server.addr, &code, HOST, "Host").await;
     // A burst of 10 goes through, 5 more are refused, and the next closes the connection.
+    // Standing without a seat is refused too: only the rate matters here.
+    host.tolerate("not_seated");
+    host.tolerate("rate_limited");
     for _ in 0..20 {
         host.send(json!({"t": "stand"})).await;
     }
@@ -295,13 +298,36 @@ async fn a_slow_request_body_is_answered_408() {
     )
     .await
     .unwrap();
-    let mut answer = vec![0u8; 64];
+    let mut answer = vec![0u8; 2048];
     let n = tokio::time::timeout(Duration::from_secs(3), slow.read(&mut answer))
         .await
         .expect("an answer in time")
         .unwrap();
     let answer = String::from_utf8_lossy(&answer[..n]);
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert_security_headers(&answer);
+}
+
+/// Whether an answer's head carries the headers every answer has, whoever made it.
+fn assert_security_headers(head: &str) {
+    let head = head.to_ascii_lowercase();
+    for wanted in [
+        "x-content-type-options: nosniff",
+        "referrer-policy: no-referrer",
+        "content-security-policy: default-src 'none'",
+    ] {
+        assert!(head.contains(wanted), "{wanted} in {head}");
+    }
+}
+
+/// A whole HTTP/1.1 answer to `GET path`, head and body.
+async fn raw_get(addr: std::net::SocketAddr, path: &str) -> String {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).await.unwrap();
+    String::from_utf8_lossy(&answer).into_owned()
 }
 
 #[tokio::test]
@@ -311,8 +337,9 @@ async fn connections_beyond_the_per_address_cap_get_503_while_healthz_still_answ
     for _ in 0..4 {
         open.push(Client::connect(server.addr).await);
     }
-    let (status, body) = http(server.addr, "GET", "/api/rules", None).await;
-    assert_eq!(status, 503, "{body}");
+    let busy = raw_get(server.addr, "/api/rules").await;
+    assert!(busy.starts_with("HTTP/1.1 503"), "{busy}");
+    assert_security_headers(&busy);
     assert!(
         tokio_tungstenite::connect_async(format!("ws://{}/ws", server.addr))
             .await

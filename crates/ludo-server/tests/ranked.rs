@@ -24,7 +24,7 @@ async fn seek(addr: SocketAddr, device: &str, name: &str, rules: &str, size: Val
     client
         .send(json!({"t": "seek", "device": device, "name": name, "rules": rules, "size": size}))
         .await;
-    let first = client.recv().await;
+    let first = client.recv_or_refusal().await;
     Seeker {
         client,
         first: Some(first),
@@ -299,13 +299,15 @@ async fn two_searches_from_one_address_never_share_a_table() {
     .await;
     let mut ana = seek(server.addr, HOST, "Ana", "qdan", json!(2)).await;
     let mut bo = seek(server.addr, GUEST, "Bo", "qdan", json!(2)).await;
-    // Their ranges widen every 10 ms; a table would form at once if they were elsewhere.
-    for _ in 0..20 {
-        for seeker in [&mut ana, &mut bo] {
-            let message = match seeker.first.take() {
-                Some(first) => first,
-                None => seeker.client.recv().await,
-            };
+    // A table would form at once if they were elsewhere (their ratings are equal); for 50
+    // match-seconds, all either hears is that it is still looking.
+    for seeker in [&mut ana, &mut bo] {
+        let first = seeker.first.take().expect("the first answer");
+        assert_eq!(first["t"], "seeking", "{first}");
+    }
+    let until = tokio::time::Instant::now() + std::time::Duration::from_millis(500);
+    for seeker in [&mut ana, &mut bo] {
+        while let Ok(message) = tokio::time::timeout_at(until, seeker.client.recv()).await {
             assert_eq!(message["t"], "seeking", "{message}");
         }
     }

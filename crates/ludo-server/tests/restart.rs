@@ -14,7 +14,13 @@ use support::{Client, create_room, http, play_until_over, turn_of};
 
 /// The server binary on a free port with this database; its address once it serves.
 fn start_binary(db: &Path) -> (Child, SocketAddr) {
+    start_binary_with(db, "")
+}
+
+/// [`start_binary`] with these fail points (`FAILPOINTS`, e.g. `store-append-action=sleep(300)`).
+fn start_binary_with(db: &Path, fail_points: &str) -> (Child, SocketAddr) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ludo-server"))
+        .env("FAILPOINTS", fail_points)
         .env("LUDO_ADDR", "127.0.0.1:0")
         .env("LUDO_DB", db)
         .env("LUDO_LOG", "info")
@@ -120,17 +126,35 @@ async fn a_game_killed_mid_way_resumes_from_its_exact_position_after_a_restart()
 }
 
 #[tokio::test]
-async fn sigterm_says_goodbye_to_clients_and_exits_cleanly() {
+async fn sigterm_says_goodbye_to_every_client_and_exits_cleanly() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("ludo.db");
     let (mut server, addr) = start_binary(&db);
-    let (_code, mut host, _guest) = game_in_progress(addr).await;
+    let (code, host, guest) = game_in_progress(addr).await;
+    // Fifty connections in all: the two players and 48 watchers.
+    let mut clients = vec![host, guest];
+    for i in 0..48 {
+        let device = format!("restart-watcher-device-{i:02}");
+        clients.push(Client::join(addr, &code, &device, &format!("Watcher {i}")).await);
+    }
     let status = Command::new("kill")
         .args(["-TERM", &server.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
-    host.recv_until(|m| m["t"] == "bye").await;
+    let endings = futures_util::future::join_all(clients.iter_mut().map(|client| async {
+        let mut bye = false;
+        let close = client.closed(|m| bye |= m["t"] == "bye").await;
+        (bye, close.is_some_and(|(code, _)| code == 1001))
+    }))
+    .await;
+    let told = endings.iter().filter(|(bye, _)| *bye).count();
+    let closed = endings.iter().filter(|(_, frame)| *frame).count();
+    assert_eq!(
+        (told, closed),
+        (50, 50),
+        "every client reads bye, then a close frame saying 1001 (going away)"
+    );
     let exited = tokio::task::spawn_blocking(move || {
         for _ in 0..100 {
             if let Some(status) = server.try_wait().unwrap() {
@@ -145,4 +169,61 @@ async fn sigterm_says_goodbye_to_clients_and_exits_cleanly() {
     .unwrap();
     let status = exited.expect("the server exits within 5 s of SIGTERM");
     assert!(status.success(), "{status:?}");
+}
+
+#[tokio::test]
+async fn a_server_killed_in_the_middle_of_writing_an_action_loses_nothing_anyone_saw() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ludo.db");
+    // Every action's write takes 300 ms: each kill below lands in the middle of one.
+    let slow_writes = "store-append-action=sleep(300)";
+    let (mut server, addr) = start_binary_with(&db, slow_writes);
+    let (code, mut host, mut guest) = game_in_progress(addr).await;
+    for kill_after_ms in [50, 150, 250] {
+        one_action(&mut host, &mut guest).await;
+        // The seat to act sends its next action, and the server is killed while storing it.
+        let game = host.game.clone().unwrap();
+        let (phase, seat, version) = turn_of(&game);
+        let actor = if seat == "yellow" {
+            &mut host
+        } else {
+            &mut guest
+        };
+        let request = if phase == "move" {
+            json!({"t": "move", "piece": game["legal"][0]["piece"], "version": version})
+        } else {
+            json!({"t": "roll", "version": version})
+        };
+        actor.send(request).await;
+        tokio::time::sleep(Duration::from_millis(kill_after_ms)).await;
+        server.kill().expect("SIGKILL");
+        server.wait().unwrap();
+        // Whatever either client was shown before the socket closed.
+        host.closed(|_| {}).await;
+        guest.closed(|_| {}).await;
+        let seen = [&host, &guest]
+            .map(|c| c.game.clone().unwrap())
+            .into_iter()
+            .max_by_key(|g| turn_of(g).2)
+            .unwrap();
+
+        assert_eq!(
+            turn_of(&seen).2,
+            version,
+            "the action being written when the server died was shown to nobody"
+        );
+
+        let addr;
+        (server, addr) = start_binary_with(&db, slow_writes);
+        host = Client::join(addr, &code, HOST, "Host").await;
+        guest = Client::join(addr, &code, GUEST, "Guest").await;
+        let stored = host.game.clone().expect("the game is back");
+        assert_eq!(
+            (turn_of(&stored).2, &stored["position"]),
+            (turn_of(&seen).2, &seen["position"]),
+            "the game is back exactly as last shown (killed {kill_after_ms} ms into a write)"
+        );
+    }
+    server.kill().unwrap();
+    server.wait().unwrap();
 }

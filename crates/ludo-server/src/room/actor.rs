@@ -133,8 +133,42 @@ pub fn spawn(
         storage: Backoff::default(),
         arriving_until: None,
     };
-    tokio::spawn(room.run(queue));
+    tokio::spawn(supervise(
+        room.code.clone(),
+        room.registry.clone(),
+        room.metrics.clone(),
+        room.run(queue),
+    ));
     RoomHandle { commands }
+}
+
+/// Runs a room's actor, and contains its failure: a room that panics is stopped alone (its
+/// connections close, asked to reconnect), leaves the registry, and is loaded again from
+/// storage, where everything it accepted already is, when it is next needed. Every other room
+/// plays on.
+async fn supervise(
+    code: String,
+    registry: Registry,
+    metrics: Arc<crate::Metrics>,
+    actor: impl std::future::Future<Output = ()>,
+) {
+    use futures_util::FutureExt;
+    let Err(panic) = std::panic::AssertUnwindSafe(actor).catch_unwind().await else {
+        return;
+    };
+    let what = panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    metrics
+        .room_failures
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    tracing::error!(room = %code, panic = %what, "the room failed and was stopped; it is loaded again from storage when next needed");
+    let mut registry = super::lock(&registry);
+    if registry.get(&code).is_some_and(RoomHandle::is_stopped) {
+        registry.remove(&code);
+    }
 }
 
 impl Room {
@@ -219,6 +253,8 @@ impl Room {
                         out,
                     },
                 );
+                // Where the tests make a room fail (compiled to nothing without `failpoints`).
+                fail::fail_point!("room-join");
                 let welcome = ServerMsg::Welcome {
                     you: identity,
                     room: self.view(),
@@ -450,7 +486,9 @@ impl Room {
             .map_or_else(|| identity.to_owned(), |c| c.name.clone())
     }
 
-    /// The seat of a person allowed to act now on `version`: checks seat, game, turn, version.
+    /// The seat of a person allowed to act now on `version`. Checks, in this order (the first
+    /// that fails decides the refusal): a game is on, the sender plays in it, it is not over,
+    /// it is their turn, the version is current.
     fn check_turn(&self, identity: &str, version: u64) -> Result<Colour, Refusal> {
         let live = self
             .live
@@ -763,8 +801,11 @@ impl Room {
                 .await;
                 match choice {
                     Ok(piece) => Action::Move(piece),
+                    // The room fails as a whole (see `supervise`) rather than asking the CPU
+                    // again at once, and again.
+                    Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
                     Err(error) => {
-                        tracing::error!(room = %self.code, %error, "a CPU player failed");
+                        tracing::error!(room = %self.code, %error, "a CPU player was cancelled");
                         return;
                     }
                 }
@@ -825,10 +866,10 @@ impl Room {
 
     fn game_view(&self) -> Option<crate::protocol::GameView> {
         let live = self.live.as_ref()?;
-        let deadline = self.clock().filter(|_| !live.game.is_over()).map(|limit| {
-            let left = (live.turn_began + limit).saturating_duration_since(Instant::now());
-            crate::ids::now_ms() + left.as_millis() as i64
-        });
+        let deadline = self
+            .clock()
+            .filter(|_| !live.game.is_over())
+            .map(|limit| live.turn_began_ms + limit.as_millis() as i64);
         Some(live.view(deadline))
     }
 

@@ -23,6 +23,9 @@ pub struct Live {
     throws: u64,
     /// When the current seat's turn began.
     pub turn_began: Instant,
+    /// The same moment in Unix milliseconds, from which the turn's deadline is told: the same
+    /// figure in every message of the turn.
+    pub turn_began_ms: i64,
     /// When the last action was accepted.
     pub last_action: Instant,
     /// Whether the CPU plays the rest of the current turn for its person, and why (they are
@@ -80,6 +83,7 @@ impl Live {
             players,
             throws: 0,
             turn_began: now,
+            turn_began_ms: crate::ids::now_ms(),
             last_action: now,
             stand_in: None,
             ranked,
@@ -118,6 +122,7 @@ impl Live {
             players,
             throws,
             turn_began: now,
+            turn_began_ms: crate::ids::now_ms(),
             last_action: now,
             stand_in: None,
             ranked: stored.ranked,
@@ -158,6 +163,7 @@ impl Live {
         self.last_action = now;
         if self.game.seat() != seat_before || self.game.phase() == Phase::Over {
             self.turn_began = now;
+            self.turn_began_ms = crate::ids::now_ms();
             self.stand_in = None;
         }
         if self.game.is_over() {

@@ -224,15 +224,27 @@ impl RoomHandle {
     pub fn send(&self, command: Command) -> bool {
         self.commands.send(command).is_ok()
     }
+
+    /// Whether the room has stopped taking commands (it unloaded itself, or failed).
+    pub fn is_stopped(&self) -> bool {
+        self.commands.is_closed()
+    }
+
+    /// Waits until the room stops taking commands.
+    pub async fn stopped(&self) {
+        self.commands.closed().await;
+    }
 }
 
 /// The rooms in memory, by code.
 pub type Registry = Arc<Mutex<HashMap<String, RoomHandle>>>;
 
 pub(crate) fn lock(registry: &Registry) -> std::sync::MutexGuard<'_, HashMap<String, RoomHandle>> {
+    // The registry is a plain map, whole after any panic: a room that failed holding it
+    // leaves nothing half-done.
     registry
         .lock()
-        .expect("the room registry is never poisoned")
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// What every room shares: storage, timing and the server's counters.

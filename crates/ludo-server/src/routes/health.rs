@@ -28,12 +28,15 @@ async fn metrics(State(state): State<AppState>) -> String {
          # HELP ludo_actions_total Game actions accepted.\n\
          # TYPE ludo_actions_total counter\nludo_actions_total {}\n\
          # HELP ludo_storage_failures_total Writes that failed.\n\
-         # TYPE ludo_storage_failures_total counter\nludo_storage_failures_total {}\n",
+         # TYPE ludo_storage_failures_total counter\nludo_storage_failures_total {}\n\
+         # HELP ludo_room_failures_total Rooms that failed and were stopped alone.\n\
+         # TYPE ludo_room_failures_total counter\nludo_room_failures_total {}\n",
         state.rooms.count(),
         m.connections.load(Ordering::Relaxed),
         m.messages.load(Ordering::Relaxed),
         m.refusals.load(Ordering::Relaxed),
         m.actions.load(Ordering::Relaxed),
         m.storage_failures.load(Ordering::Relaxed),
+        m.room_failures.load(Ordering::Relaxed),
     )
 }

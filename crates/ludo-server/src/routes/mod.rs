@@ -34,16 +34,21 @@ pub const SECURITY_HEADERS: [(HeaderName, &str); 3] = [
     (header::REFERRER_POLICY, "no-referrer"),
 ];
 
-/// All routes together, every answer with [`SECURITY_HEADERS`].
+/// All routes together.
 pub fn router(state: AppState) -> axum::Router {
-    let mut router = axum::Router::new()
+    axum::Router::new()
         .merge(pages::router())
         .merge(health::router())
         .merge(rules::router())
         .merge(rooms::router())
         .merge(records::router())
         .merge(ws::router())
-        .with_state(state);
+        .with_state(state)
+}
+
+/// `router` with [`SECURITY_HEADERS`] on every answer: applied outermost, so that answers made by
+/// the layers inside it (a request that timed out, say) carry them too.
+pub fn with_security_headers(mut router: axum::Router) -> axum::Router {
     for (name, value) in SECURITY_HEADERS {
         router = router.layer(SetResponseHeaderLayer::overriding(
             name,

@@ -81,7 +81,10 @@ async fn upgrade(
         .read_buffer_size(4 * 1024)
         .write_buffer_size(0)
         .max_write_buffer_size(MAX_WRITE_BUFFER_BYTES)
-        .on_upgrade(move |socket| connection(socket, state, peer.ip()))
+        .on_upgrade(move |socket| {
+            let sockets = state.sockets.clone();
+            sockets.track_future(connection(socket, state, peer.ip()))
+        })
 }
 
 /// Why a device could not be identified.
@@ -204,16 +207,48 @@ async fn identity_of(state: &AppState, out: &Outbox, device: &str, name: &str) -
 
 /// How a connection ends.
 enum Closing {
-    /// Send what is queued, then a close frame without a reason (the client closed, or the
-    /// server is stopping and has queued `bye`).
+    /// Send what is queued, then a close frame without a reason (the client closed).
     Normal,
+    /// The server is stopping and has queued `bye`: send it, then close with 1001.
+    GoingAway,
     /// Send what is queued, then a close frame with this code and reason.
     Policy(&'static str),
+    /// The room failed: close with 1011 and ask the client to come back (the room is loaded
+    /// again from storage when it does).
+    RoomStopped,
 }
 
 /// The close code for a connection the server ends because of the client's behaviour (too
 /// many messages, no `hello` in time, too far behind).
 const POLICY_VIOLATION: u16 = 1008;
+
+/// The close code for every connection when the server stops.
+const GOING_AWAY: u16 = 1001;
+
+/// The close code for a connection whose room failed.
+const INTERNAL_ERROR: u16 = 1011;
+
+impl Closing {
+    /// The close frame's code and reason, if it has one.
+    fn frame(&self) -> Option<(u16, &'static str)> {
+        match self {
+            Closing::Normal => None,
+            Closing::GoingAway => Some((GOING_AWAY, "the server is restarting")),
+            Closing::Policy(reason) => Some((POLICY_VIOLATION, reason)),
+            Closing::RoomStopped => {
+                Some((INTERNAL_ERROR, "the room stopped; reconnect and say hello"))
+            }
+        }
+    }
+}
+
+/// Resolves when the room stops taking commands (it failed); never without a room.
+async fn stopped(room: Option<&RoomHandle>) {
+    match room {
+        Some(room) => room.stopped().await,
+        None => std::future::pending().await,
+    }
+}
 
 /// Sends what the outbox holds, each write bounded by `write_timeout`; ends the connection when
 /// the outbox overflows (the client is too far behind), a write fails or does not complete in
@@ -232,10 +267,11 @@ async fn write(
         let next = tokio::select! {
             biased;
             changed = closing.changed() => {
-                let how = if changed.is_ok() { closing.borrow_and_update().as_ref().map(|c| match c {
-                    Closing::Normal => None,
-                    Closing::Policy(reason) => Some(*reason),
-                }) } else { None };
+                let how = if changed.is_ok() {
+                    closing.borrow_and_update().as_ref().and_then(Closing::frame)
+                } else {
+                    None
+                };
                 // The reader is done: send what is already queued (all of it within one write
                 // timeout), then close.
                 let finish = async {
@@ -244,7 +280,7 @@ async fn write(
                             return;
                         }
                     }
-                    close(&mut sink, how.flatten()).await;
+                    close(&mut sink, how).await;
                 };
                 let _ = timeout(write_timeout, finish).await;
                 return;
@@ -258,18 +294,20 @@ async fn write(
                     return;
                 }
             }
-            Next::Overflowed => break Some("too far behind; reconnect and say hello"),
+            Next::Overflowed => {
+                break Some((POLICY_VIOLATION, "too far behind; reconnect and say hello"));
+            }
             Next::Closed => break None,
         }
     };
     let _ = timeout(write_timeout, close(&mut sink, reason)).await;
 }
 
-async fn close(sink: &mut SplitSink<WebSocket, Message>, reason: Option<&'static str>) {
-    match reason {
-        Some(reason) => {
+async fn close(sink: &mut SplitSink<WebSocket, Message>, frame: Option<(u16, &'static str)>) {
+    match frame {
+        Some((code, reason)) => {
             let frame = CloseFrame {
-                code: POLICY_VIOLATION,
+                code,
                 reason: reason.into(),
             };
             let _ = sink.send(Message::Close(Some(frame))).await;
@@ -295,7 +333,6 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
     let mut seeking = false;
     let mut limit = RateLimit::new(limits.rate, limits.rate_refusals);
     let mut stopping = state.stopping.clone();
-    let mut say_goodbye = false;
     let mut ending = Closing::Normal;
     loop {
         let message = tokio::select! {
@@ -305,7 +342,11 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
             },
             _ = stopping.wait_for(|&stop| stop) => {
                 let _ = out.send(Arc::from(ServerMsg::Bye.to_json()));
-                say_goodbye = true;
+                ending = Closing::GoingAway;
+                break;
+            }
+            () = stopped(room.as_ref()) => {
+                ending = Closing::RoomStopped;
                 break;
             }
             _ = &mut writer => {
@@ -469,7 +510,7 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
     // A client closed for what it did is given the same moment as on shutdown to read its
     // close frame: closing a socket with its messages unread would reset the connection under
     // the last messages sent to it.
-    let linger = say_goodbye || matches!(ending, Closing::Policy(_));
+    let linger = !matches!(ending, Closing::Normal);
     let _ = close_with.send(Some(ending));
     if let Some(handle) = room {
         handle.send(Command::Leave { conn });

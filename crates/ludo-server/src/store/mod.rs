@@ -144,7 +144,13 @@ impl Store {
             .name("storage".to_owned())
             .spawn(move || {
                 while let Some(job) = queue.blocking_recv() {
-                    job(&mut backend);
+                    // A job that panics fails alone: its caller is told the job was dropped,
+                    // and the thread goes on with the next (a transaction it left open is
+                    // rolled back as it unwinds).
+                    let run = std::panic::AssertUnwindSafe(|| job(&mut backend));
+                    if std::panic::catch_unwind(run).is_err() {
+                        tracing::error!("a storage job panicked; it was dropped");
+                    }
                 }
             })
             .expect("the storage thread starts");
@@ -169,5 +175,28 @@ impl Store {
         answer
             .await
             .map_err(|_| StoreError("the storage thread dropped a job".to_owned()))?
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_storage_job_that_panics_fails_alone_and_the_next_job_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::start(sqlite::SqliteBackend::open(&dir.path().join("t.db")).unwrap());
+        let failed = store
+            .run(|b| -> StoreResult<()> {
+                b.room("ROOM")?;
+                panic!("a job fails");
+            })
+            .await;
+        assert!(failed.is_err(), "the caller is told: {failed:?}");
+        let room = store.run(|b| b.room("ROOM")).await;
+        assert!(
+            matches!(room, Ok(None)),
+            "the storage thread goes on: {room:?}"
+        );
     }
 }

@@ -1,8 +1,15 @@
 //! What the server's integration tests share: a real server on port 0 with a fresh SQLite file,
 //! real HTTP requests and real WebSocket clients.
+//!
+//! A test client fails the test on any refusal (`error` message) the test did not say it
+//! expects. A test expects a refusal by reading it with [`Client::error_code`] or
+//! [`Client::refusal`], by waiting for it with [`Client::recv_until`] (a refusal the predicate
+//! accepts is expected), by reading a message that may be one with [`Client::recv_or_refusal`],
+//! or, for refusals it provokes in numbers, by [`Client::tolerate`]-ing their code.
 
 #![allow(dead_code)]
 
+use std::collections::HashSet;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -109,6 +116,8 @@ pub struct Client {
     pub game: Option<Value>,
     /// The identity id the server gave.
     pub you: String,
+    /// Refusal codes read like any other message (see [`Client::tolerate`]).
+    tolerated: HashSet<String>,
 }
 
 impl Client {
@@ -132,6 +141,7 @@ impl Client {
             socket,
             game: None,
             you: String::new(),
+            tolerated: HashSet::new(),
         }
     }
 
@@ -148,45 +158,83 @@ impl Client {
             .expect("the message is sent");
     }
 
-    /// The next message (within 10 s), remembering the latest game state.
+    /// From now on, refusals with this code are read like any other message instead of failing
+    /// the test: for tests that provoke them in numbers (a flood of requests, say).
+    pub fn tolerate(&mut self, code: &str) {
+        self.tolerated.insert(code.to_owned());
+    }
+
+    /// The next message (within 10 s), remembering the latest game state. A refusal fails the
+    /// test unless its code is tolerated.
     pub async fn recv(&mut self) -> Value {
+        let message = self.recv_or_refusal().await;
+        self.unless_unexpected(&message);
+        message
+    }
+
+    /// The next message (within 10 s), a refusal included: for a test that reads what it is.
+    pub async fn recv_or_refusal(&mut self) -> Value {
         loop {
             let frame = tokio::time::timeout(Duration::from_secs(10), self.socket.next())
                 .await
                 .expect("a message within 10 s")
                 .expect("the socket is open")
                 .expect("a frame");
-            if let Message::Text(text) = frame {
-                let message: Value = serde_json::from_str(text.as_str()).unwrap();
-                if message["t"] == "error" {
-                    eprintln!("refused: {message}");
+            match frame {
+                Message::Text(text) => {
+                    let message: Value = serde_json::from_str(text.as_str()).unwrap();
+                    if !message["game"].is_null() {
+                        self.game = Some(message["game"].clone());
+                    }
+                    return message;
                 }
-                if !message["game"].is_null() {
-                    self.game = Some(message["game"].clone());
+                Message::Close(frame) => {
+                    panic!("the server closed the connection ({frame:?}) instead of answering")
                 }
-                return message;
+                _ => {}
             }
         }
     }
 
-    /// Messages until one satisfies `wanted`; that one.
+    /// Fails the test if `message` is a refusal it did not expect.
+    fn unless_unexpected(&self, message: &Value) {
+        if message["t"] == "error" {
+            let code = message["code"].as_str().unwrap_or_default();
+            assert!(
+                self.tolerated.contains(code),
+                "a refusal the test did not expect: {message}"
+            );
+        }
+    }
+
+    /// Messages until one satisfies `wanted`; that one. A refusal `wanted` accepts is expected;
+    /// any other fails the test unless its code is tolerated.
     pub async fn recv_until(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
         loop {
-            let message = self.recv().await;
+            let message = self.recv_or_refusal().await;
             if wanted(&message) {
                 return message;
             }
+            self.unless_unexpected(&message);
         }
     }
 
-    /// The refusal code of the next error message.
+    /// The next refusal, which the test expects (messages before it are read as by
+    /// [`Client::recv`]).
+    pub async fn refusal(&mut self) -> Value {
+        self.recv_until(|m| m["t"] == "error").await
+    }
+
+    /// The code of the next refusal, which the test expects.
     pub async fn error_code(&mut self) -> String {
-        let error = self.recv_until(|m| m["t"] == "error").await;
+        let error = self.refusal().await;
         error["code"].as_str().unwrap().to_owned()
     }
 
     /// Reads until the server ends the connection (within 10 s): the close frame's code and
-    /// reason, or `None` if it ended without one. Every message before it is handed to `seen`.
+    /// reason, or `None` if it ended without one. Every message before it is handed to `seen`
+    /// (and the latest game state remembered); a refusal fails the test unless its code is
+    /// tolerated.
     pub async fn closed(&mut self, mut seen: impl FnMut(&Value)) -> Option<(u16, String)> {
         loop {
             let frame = tokio::time::timeout(Duration::from_secs(10), self.socket.next())
@@ -194,7 +242,12 @@ impl Client {
                 .expect("the server ends the connection within 10 s");
             match frame {
                 Some(Ok(Message::Text(text))) => {
-                    seen(&serde_json::from_str(text.as_str()).unwrap());
+                    let message: Value = serde_json::from_str(text.as_str()).unwrap();
+                    if !message["game"].is_null() {
+                        self.game = Some(message["game"].clone());
+                    }
+                    self.unless_unexpected(&message);
+                    seen(&message);
                 }
                 Some(Ok(Message::Close(frame))) => {
                     return frame.map(|f| (u16::from(f.code), f.reason.to_string()));

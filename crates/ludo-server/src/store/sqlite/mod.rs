@@ -156,6 +156,15 @@ impl SqliteBackend {
     }
 }
 
+/// What every write returns while the tests' fail point `store-write` is on (with the
+/// `failpoints` feature; otherwise the points are compiled to nothing).
+#[cfg(feature = "failpoints")]
+fn failed_on_purpose<T>(_: Option<String>) -> StoreResult<T> {
+    Err(StoreError(
+        "a write failed on purpose (fail point store-write)".to_owned(),
+    ))
+}
+
 impl Backend for SqliteBackend {
     fn identify(
         &mut self,
@@ -164,6 +173,7 @@ impl Backend for SqliteBackend {
         new_id: &str,
         now: i64,
     ) -> StoreResult<String> {
+        fail::fail_point!("store-write", failed_on_purpose);
         self.db
             .execute(
                 "INSERT INTO identities (id, secret_hash, name, created_at) VALUES (?1, ?2, ?3, ?4)
@@ -181,6 +191,7 @@ impl Backend for SqliteBackend {
     }
 
     fn save_room(&mut self, code: &str, host: &str, state: &str, now: i64) -> StoreResult<()> {
+        fail::fail_point!("store-write", failed_on_purpose);
         self.db
             .execute(
                 "INSERT INTO rooms (code, host, state, created_at, updated_at)
@@ -220,6 +231,7 @@ impl Backend for SqliteBackend {
     }
 
     fn create_game(&mut self, game: &NewGame) -> StoreResult<()> {
+        fail::fail_point!("store-write", failed_on_purpose);
         let rules = serde_json::to_string(&game.record.rules).map_err(json_fail("rules"))?;
         let seats = serde_json::to_string(&game.record.seats).map_err(json_fail("seats"))?;
         let tx = self.db.transaction().map_err(fail("saving a new game"))?;
@@ -258,6 +270,9 @@ impl Backend for SqliteBackend {
         action: &Action,
         at: i64,
     ) -> StoreResult<()> {
+        fail::fail_point!("store-write", failed_on_purpose);
+        // Where the tests slow an action's write down, to kill the server in the middle of it.
+        fail::fail_point!("store-append-action");
         let action = serde_json::to_string(action).map_err(json_fail("an action"))?;
         self.db
             .prepare_cached(
@@ -274,6 +289,7 @@ impl Backend for SqliteBackend {
         places: &BTreeMap<Colour, u8>,
         at: i64,
     ) -> StoreResult<Vec<RatingChange>> {
+        fail::fail_point!("store-write", failed_on_purpose);
         self.finish_and_rate(game, places, at)
     }
 

@@ -1,0 +1,60 @@
+// The browser's CPU players are the server's: in every position of the file LUDO_BOT_CASES names
+// (written by engine_js.rs from seeded random games played by the native engine, under several
+// presets and seat counts), the browser's engine module offers exactly the native legal moves, and
+// its CPU player of every level, given the same position and seed, chooses exactly the move the
+// native player chose — the whole move, captures included.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { loadEngine } from '../../static/engine.js';
+
+const wasm = readFileSync(process.env.LUDO_WASM);
+const cases = readFileSync(process.env.LUDO_BOT_CASES, 'utf8')
+  .split('\n')
+  .filter((line) => line.trim() !== '')
+  .map((line) => JSON.parse(line));
+const levels = process.env.LUDO_BOT_LEVELS.split(',');
+const shown = (mismatches) => `${mismatches.length} mismatches, the first:\n${mismatches.slice(0, 20).join('\n')}`;
+
+test('every position the native side wrote is read, with a choice for every level', () => {
+  assert.equal(cases.length, Number(process.env.LUDO_BOT_POSITIONS));
+  for (const c of cases) assert.deepEqual(Object.keys(c.choices).sort(), [...levels].sort(), c.label);
+});
+
+test('the browser offers exactly the native legal moves in every position', async () => {
+  const engine = await loadEngine(wasm);
+  const mismatches = [];
+  for (const c of cases) {
+    const legal = engine.legal(c.position);
+    try {
+      assert.deepStrictEqual(legal, c.moves);
+    } catch {
+      mismatches.push(`${c.label}: browser ${JSON.stringify(legal)}, native ${JSON.stringify(c.moves)}`);
+    }
+  }
+  assert.equal(mismatches.length, 0, shown(mismatches));
+});
+
+for (const level of levels) {
+  test(`the browser's ${level} CPU chooses the native ${level} CPU's move for every position and seed`, async (t) => {
+    const engine = await loadEngine(wasm);
+    const mismatches = [];
+    let compared = 0;
+    let seeded = 0;
+    for (const c of cases) {
+      if (new Set(c.choices[level].map(([, m]) => m.piece)).size > 1) seeded++;
+      for (const [seed, native] of c.choices[level]) {
+        const browser = engine.bot(c.position, level, seed);
+        compared++;
+        try {
+          assert.deepStrictEqual(browser, native);
+        } catch {
+          mismatches.push(`${c.label}, seed ${seed}: browser ${JSON.stringify(browser)}, native ${JSON.stringify(native)}`);
+        }
+      }
+    }
+    t.diagnostic(`${level}: ${compared} choices compared in ${cases.length} positions, ${seeded} of them where the seed changes the choice`);
+    assert.ok(compared > 0, 'some choices were compared');
+    assert.equal(mismatches.length, 0, shown(mismatches));
+  });
+}

@@ -1,0 +1,167 @@
+//! The order of checks for `roll` and `move`, with several faults at once: the first failing
+//! check decides the code (a game is on, the sender plays in it, it is not over, it is their
+//! turn, the version is current, the rules allow it), and each refusal changes nothing. Also the
+//! refusals the other files do not produce: `no_game`, `not_enough_players`,
+//! `seeking_elsewhere`, and `remove_cpu` where no CPU sits.
+
+mod support;
+
+use std::net::SocketAddr;
+
+use serde_json::{Value, json};
+use support::{Client, HOST, create_room, play_until_over, spawn_server, turn_of};
+
+/// The room's seats and game as a connection joining now is welcomed with them.
+async fn as_welcomed(addr: SocketAddr, code: &str) -> Value {
+    let mut probe = Client::connect(addr).await;
+    probe
+        .send(
+            json!({"t": "hello", "room": code, "device": "order-probe-device-9", "name": "Probe"}),
+        )
+        .await;
+    let welcome = probe.recv_until(|m| m["t"] == "welcome").await;
+    probe.close().await;
+    json!({"seats": welcome["room"]["seats"].clone(), "game": welcome["game"].clone()})
+}
+
+/// Sends `request` from `client` and returns the refusal's code.
+async fn refused(client: &mut Client, request: Value) -> String {
+    client.send(request).await;
+    client.error_code().await
+}
+
+#[tokio::test]
+async fn the_first_failing_check_decides_the_refusal_when_several_fail_at_once() {
+    let server = spawn_server().await;
+    let (code, mut host, mut guest) = support::two_player_room(&server, json!({})).await;
+    let mut watcher = Client::join(server.addr, &code, "order-watcher-device-3", "Cy").await;
+    let bad_roll = json!({"t": "roll", "version": 7});
+    let bad_move = json!({"t": "move", "piece": 3, "version": 7});
+
+    // No game yet: a watcher, with a stale version and a move out of phase, is told `no_game`.
+    for request in [&bad_roll, &bad_move] {
+        assert_eq!(refused(&mut watcher, request.clone()).await, "no_game");
+        assert_eq!(refused(&mut guest, request.clone()).await, "no_game");
+    }
+
+    host.send(json!({"t": "start"})).await;
+    host.recv_until(|m| m["t"] == "game").await;
+    guest.recv_until(|m| m["t"] == "game").await;
+    let before = as_welcomed(server.addr, &code).await;
+    let (phase, seat, version) = turn_of(&before["game"]);
+    assert_eq!(
+        (phase.as_str(), seat.as_str(), version),
+        ("roll", "yellow", 0)
+    );
+
+    // Not seated, out of turn, stale and illegal at once: `not_seated`.
+    assert_eq!(refused(&mut watcher, bad_move.clone()).await, "not_seated");
+    // Out of turn, stale and illegal: `not_your_turn`.
+    assert_eq!(refused(&mut guest, bad_move.clone()).await, "not_your_turn");
+    // Stale and illegal (a move in phase roll): `stale_version`, followed by the game as it is.
+    assert_eq!(refused(&mut host, bad_move.clone()).await, "stale_version");
+    let resent = host.recv().await;
+    assert_eq!(resent["t"], "game", "{resent}");
+    assert_eq!(resent["game"], before["game"]);
+    // Illegal alone: `illegal_move`, with the engine's reason.
+    host.send(json!({"t": "move", "piece": 0, "version": 0}))
+        .await;
+    let error = host.recv_until(|m| m["t"] == "error").await;
+    assert_eq!(error["code"], "illegal_move", "{error}");
+    assert_eq!(error["engine"]["code"], "wrong_phase", "{error}");
+    assert_eq!(
+        as_welcomed(server.addr, &code).await,
+        before,
+        "nothing changed"
+    );
+
+    // Over, out of turn (nobody's turn) and stale: `game_over`.
+    let (over, _) = tokio::join!(
+        play_until_over(&mut host, "yellow"),
+        play_until_over(&mut guest, "red")
+    );
+    let after = as_welcomed(server.addr, &code).await;
+    for client in [&mut host, &mut guest] {
+        assert_eq!(refused(client, bad_roll.clone()).await, "game_over");
+        let version = over["version"].as_u64().unwrap();
+        let current = json!({"t": "roll", "version": version});
+        assert_eq!(refused(client, current).await, "game_over");
+    }
+    assert_eq!(
+        refused(&mut watcher, bad_roll.clone()).await,
+        "not_seated",
+        "a watcher is not seated in a finished game either"
+    );
+    assert_eq!(
+        as_welcomed(server.addr, &code).await,
+        after,
+        "nothing changed"
+    );
+}
+
+#[tokio::test]
+async fn a_game_needs_two_seats_or_more() {
+    let server = spawn_server().await;
+    let code = create_room(server.addr, HOST, json!({})).await;
+    let mut host = Client::join(server.addr, &code, HOST, "Host").await;
+    assert_eq!(
+        refused(&mut host, json!({"t": "start"})).await,
+        "not_enough_players"
+    );
+    host.send(json!({"t": "sit", "colour": "yellow"})).await;
+    host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["yellow"].is_null())
+        .await;
+    assert_eq!(
+        refused(&mut host, json!({"t": "start"})).await,
+        "not_enough_players"
+    );
+    assert!(as_welcomed(server.addr, &code).await["game"].is_null());
+}
+
+#[tokio::test]
+async fn removing_a_cpu_where_none_sits_is_refused_and_changes_nothing() {
+    let server = spawn_server().await;
+    let (code, mut host) = support::host_and_cpu_in(&server, json!({}), "Host", "easy").await;
+    let before = as_welcomed(server.addr, &code).await;
+    for colour in ["green", "yellow"] {
+        let request = json!({"t": "remove_cpu", "colour": colour});
+        host.send(request).await;
+        let error = host.recv_until(|m| m["t"] == "error").await;
+        assert_eq!(error["code"], "bad_message", "{error}");
+        assert_eq!(error["message"], format!("no CPU sits at {colour}"));
+    }
+    assert_eq!(as_welcomed(server.addr, &code).await, before);
+}
+
+#[tokio::test]
+async fn a_second_search_from_the_same_device_ends_the_first_with_seeking_elsewhere() {
+    let server = spawn_server().await;
+    let seek = json!({"t": "seek", "device": HOST, "name": "Ana", "rules": "qdan", "size": 2});
+    let mut first = Client::connect(server.addr).await;
+    first.send(seek.clone()).await;
+    first.recv_until(|m| m["t"] == "seeking").await;
+    let mut second = Client::connect(server.addr).await;
+    second.send(seek).await;
+    assert_eq!(first.error_code().await, "seeking_elsewhere");
+    second.recv_until(|m| m["t"] == "seeking").await;
+}
+
+/// Guards the list: a refusal code added to the server with no test that produces it fails here.
+/// (Each test file names the codes it expects as string literals; the file of texts, which names
+/// every code, does not count.)
+#[test]
+fn every_refusal_code_is_expected_by_some_test() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let tests: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .filter(|p| p.file_name().is_some_and(|n| n != "error_texts.rs"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    let untested: Vec<&&str> = ludo_server::protocol::REFUSAL_CODES
+        .iter()
+        .filter(|code| !tests.iter().any(|t| t.contains(&format!("\"{code}\""))))
+        .collect();
+    assert!(untested.is_empty(), "no test produces {untested:?}");
+}

@@ -1,0 +1,142 @@
+//! A change that cannot be stored is refused with `internal`, shown to nobody, and changes
+//! nothing: not the game, its version or its turn clock, not the seats, not the settings. The
+//! real SQLite backend is made to fail every write through the fail point `store-write`; once
+//! storage works again, the very request that was refused is accepted.
+//!
+//! Fail points are global to the process: each test holds a `FailScenario`, which runs them
+//! one at a time.
+
+mod support;
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use support::{Client, create_room, spawn_server, turn_of};
+
+const WATCHER: &str = "storage-watcher-device-07";
+
+/// The room and the game as a connection joining now is welcomed with them: seats, settings
+/// and the whole game (position, version, legal moves, turn deadline). Each of `present` is
+/// then shown the probe come and go.
+async fn as_welcomed(addr: std::net::SocketAddr, code: &str, present: &mut [&mut Client]) -> Value {
+    let mut probe = Client::connect(addr).await;
+    probe
+        .send(json!({"t": "hello", "room": code, "device": WATCHER, "name": "Probe"}))
+        .await;
+    let welcome = probe.recv_until(|m| m["t"] == "welcome").await;
+    probe.close().await;
+    for client in present {
+        let watchers = |n: u64| move |m: &Value| m["t"] == "room" && m["room"]["watchers"] == n;
+        let here = client.recv_until(|m| m["t"] == "room").await["room"]["watchers"]
+            .as_u64()
+            .unwrap();
+        client.recv_until(watchers(here - 1)).await;
+    }
+    json!({
+        "seats": welcome["room"]["seats"].clone(),
+        "settings": welcome["room"]["settings"].clone(),
+        "game": welcome["game"].clone(),
+    })
+}
+
+/// Fails that nothing reaches `client` for a moment.
+async fn hears_nothing(client: &mut Client, who: &str) {
+    let heard = tokio::time::timeout(Duration::from_millis(400), client.recv()).await;
+    assert!(heard.is_err(), "{who} was shown {:?}", heard.ok());
+}
+
+/// Every write fails from now until [`storage_works`].
+fn storage_fails() {
+    fail::cfg("store-write", "return").unwrap();
+}
+
+fn storage_works() {
+    fail::remove("store-write");
+}
+
+#[tokio::test]
+async fn an_action_that_cannot_be_stored_is_refused_with_internal_shown_to_nobody_and_changes_nothing()
+ {
+    let scenario = fail::FailScenario::setup();
+    let server = spawn_server().await;
+    let (code, mut host, mut guest) = support::two_player_room(&server, json!({"clock": 60})).await;
+    host.send(json!({"t": "start"})).await;
+    host.recv_until(|m| m["t"] == "game").await;
+    guest.recv_until(|m| m["t"] == "game").await;
+    let before = as_welcomed(server.addr, &code, &mut [&mut host, &mut guest]).await;
+    let (phase, seat, version) = turn_of(&before["game"]);
+    assert_eq!((phase.as_str(), seat.as_str()), ("roll", "yellow"));
+    assert!(before["game"]["deadline"].is_i64(), "the turn clock runs");
+
+    storage_fails();
+    host.send(json!({"t": "roll", "version": version})).await;
+    assert_eq!(host.error_code().await, "internal");
+    hears_nothing(&mut guest, "the other player").await;
+    storage_works();
+    assert_eq!(as_welcomed(server.addr, &code, &mut []).await, before);
+
+    // The same request, now that storage works, is the next action.
+    host.send(json!({"t": "roll", "version": version})).await;
+    let action = guest.recv_until(|m| m["t"] == "action").await;
+    assert_eq!(action["game"]["version"], version + 1, "{action}");
+    scenario.teardown();
+}
+
+#[tokio::test]
+async fn seat_and_settings_changes_that_cannot_be_stored_are_refused_and_shown_to_nobody() {
+    let scenario = fail::FailScenario::setup();
+    let server = spawn_server().await;
+    let code = create_room(server.addr, support::HOST, json!({})).await;
+    let mut host = Client::join(server.addr, &code, support::HOST, "Host").await;
+    let mut guest = Client::join(server.addr, &code, support::GUEST, "Guest").await;
+    host.recv_until(|m| m["t"] == "room").await;
+    let before = as_welcomed(server.addr, &code, &mut [&mut host, &mut guest]).await;
+
+    storage_fails();
+    let refused = [
+        json!({"t": "sit", "colour": "yellow"}),
+        json!({"t": "add_cpu", "colour": "red", "level": "easy"}),
+        json!({"t": "settings", "clock": 30, "rules": "classic"}),
+    ];
+    for request in &refused {
+        host.send(request.clone()).await;
+        assert_eq!(host.error_code().await, "internal", "{request}");
+    }
+    guest.send(json!({"t": "sit", "colour": "green"})).await;
+    assert_eq!(guest.error_code().await, "internal");
+    hears_nothing(&mut host, "the host").await;
+    hears_nothing(&mut guest, "the guest").await;
+    storage_works();
+    assert_eq!(as_welcomed(server.addr, &code, &mut []).await, before);
+
+    host.send(refused[0].clone()).await;
+    let room = guest
+        .recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["yellow"].is_null())
+        .await;
+    assert_eq!(
+        room["room"]["seats"]["yellow"]["occupant"]["name"], "Host",
+        "{room}"
+    );
+    scenario.teardown();
+}
+
+#[tokio::test]
+async fn a_game_that_cannot_be_stored_does_not_start() {
+    let scenario = fail::FailScenario::setup();
+    let server = spawn_server().await;
+    let (code, mut host, mut guest) = support::two_player_room(&server, json!({})).await;
+    let before = as_welcomed(server.addr, &code, &mut [&mut host, &mut guest]).await;
+    assert!(before["game"].is_null());
+
+    storage_fails();
+    host.send(json!({"t": "start"})).await;
+    assert_eq!(host.error_code().await, "internal");
+    hears_nothing(&mut guest, "the guest").await;
+    storage_works();
+    assert_eq!(as_welcomed(server.addr, &code, &mut []).await, before);
+
+    host.send(json!({"t": "start"})).await;
+    let game = guest.recv_until(|m| m["t"] == "game").await;
+    assert_eq!(game["game"]["version"], 0, "{game}");
+    scenario.teardown();
+}
