@@ -8,16 +8,22 @@ const browser = await launch();
 after(() => browser.close());
 const person = (path) => open(browser, path);
 
-test('two browsers play an online game from the invitation link to the end', async () => {
+/** A new room with friends, made from the home page by Ana, who sits at yellow; her page. */
+async function anaHostsARoom() {
   const host = await person('/');
   await host.page.fill('#friends input[name=name]', 'Ana');
   await host.page.click('#friends button[type=submit]');
   await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
   await host.page.waitForSelector('body[data-ready=true]');
-  await host.page.waitForSelector('#seats li');
-  const link = host.page.url();
+  await host.page.waitForSelector('#seats li button');
   await host.page.click('#seats li:nth-child(1) button');
   await host.page.waitForFunction(() => document.querySelector('#seats li').textContent.includes('Ana'));
+  return host;
+}
+
+test('two browsers play an online game from the invitation link to the end', async () => {
+  const host = await anaHostsARoom();
+  const link = host.page.url();
 
   const guest = await person(new URL(link).pathname);
   await guest.page.waitForSelector('#seats li');
@@ -51,4 +57,32 @@ test('two browsers play an online game from the invitation link to the end', asy
   assert.deepEqual([...ends].sort(), ['You came 2nd', 'You won!']);
   assert.deepEqual(host.errors, []);
   assert.deepEqual(guest.errors, []);
+});
+
+test('the host chooses a CPU\'s strength, and a person opening the invitation on another device during a game is told they are watching, and why', async () => {
+  const host = await anaHostsARoom();
+  // The host chooses the CPU's strength.
+  await host.page.selectOption('#seats li:nth-child(3) select.cpu-level', 'hard');
+  await host.page.click('#seats li:nth-child(3) button >> nth=1');
+  await host.page.waitForSelector('#start:not([disabled])');
+  assert.match(await host.page.textContent('#seats li:nth-child(3)'), /CPU · Hard/);
+  assert.equal(await host.page.inputValue('#seats li:nth-child(4) select.cpu-level'), 'hard',
+    'the next free seat offers the strength chosen last');
+  assert.ok(await host.page.isHidden('#watching'), 'the seated host is not watching');
+  await host.page.click('#start');
+  await host.page.waitForFunction(() => /throw|move/.test(document.querySelector('#status').textContent));
+  assert.ok(await host.page.isHidden('#watching'), 'nor during the game');
+  const path = new URL(host.page.url()).pathname;
+  for (const [locale, [width, height], said] of [
+    ['en', [1280, 800], /You are watching\. A seat belongs to the device that took it/],
+    ['fr', [360, 640], /Vous regardez la partie\. Une place appartient à l’appareil qui l’a prise/]]) {
+    const watcher = await open(browser, path, { locale, viewport: { width, height } });
+    await watcher.page.waitForSelector('#watching:not([hidden])');
+    assert.match(await watcher.page.textContent('#watching'), said);
+    assert.ok(await watcher.page.isDisabled('#roll'), 'a watcher cannot throw');
+    await watcher.page.screenshot({ path: `${process.env.LUDO_SHOTS ?? '/tmp/ludo-shots'}/watching-${width}x${height}-${locale}.png` });
+    assert.deepEqual(watcher.errors, []);
+    await watcher.page.context().close();
+  }
+  await host.page.context().close();
 });

@@ -276,6 +276,7 @@ export class OnlineRoom {
     document.body.classList.toggle('in-game', Boolean(this.game));
     document.body.classList.toggle('playing', Boolean(playing));
     this.drawSeats(playing);
+    this.drawWatching(playing);
     if (this.view.roomSettings) this.view.roomSettings.hidden = Boolean(playing);
     this.settingsView?.draw(this.room.settings, {
       host: this.room.host === this.you,
@@ -284,13 +285,32 @@ export class OnlineRoom {
     });
     this.view.board.closest('.table')?.classList.toggle('waiting', !this.game);
     if (!this.game) {
-      this.view.status.textContent = t('online.waiting');
+      this.view.status.textContent = t(this.room.host === this.you ? 'room.hostStarts' : 'online.waiting');
       this.view.roll.disabled = true;
     }
     const over = this.game?.position.turn.phase === 'over';
     this.view.afterGame.hidden = !over;
     this.view.replayLink.hidden = !over;
     if (this.game) this.view.replayLink.href = `/games/${this.game.id}`;
+  }
+
+  /**
+   * Tells a person without a seat that they are watching, and why: during a game (the seats
+   * belong to the devices that took them, so opening the invitation elsewhere cannot play), or
+   * when every seat is taken. Nothing is said while a seat is free to take.
+   */
+  drawWatching(playing) {
+    let notice = document.getElementById('watching');
+    if (!notice) {
+      notice = document.createElement('p');
+      notice.id = 'watching';
+      notice.className = 'watching';
+      this.view.status.after(notice);
+    }
+    const full = Object.keys(this.room.seats).length >= COLOURS.length;
+    const watching = !this.mySeat() && (playing || full);
+    notice.hidden = !watching;
+    notice.textContent = !watching ? '' : this.view.t(playing ? 'room.watching' : 'room.watchingFull');
   }
 
   drawSeats(playing) {
@@ -325,7 +345,7 @@ export class OnlineRoom {
       };
       // Only what can succeed is offered: no CPU at a ranked table, nothing but seats for guests.
       if (!playing && !seat) button(t('online.sit'), { t: 'sit', colour });
-      if (!playing && !seat && host && !ranked) button(t('online.addCpu'), { t: 'add_cpu', colour, level: 'medium' });
+      if (!playing && !seat && host && !ranked) this.addCpuControls(li, colour);
       if (!playing && seat?.occupant.kind === 'cpu' && host) button(t('online.removeCpu'), { t: 'remove_cpu', colour });
       return li;
     });
@@ -346,6 +366,25 @@ export class OnlineRoom {
       rows.push(li);
     }
     this.view.seats.replaceChildren(...rows);
+  }
+
+  /**
+   * The host's way to seat a CPU at a free seat: a choice of strength (the last one chosen, at
+   * first medium) and the button that adds it.
+   */
+  addCpuControls(li, colour) {
+    const { t } = this.view;
+    const level = document.createElement('select');
+    level.setAttribute('aria-label', `${t('home.level')} (${t(`seat.${colour}`)})`);
+    level.className = 'cpu-level';
+    for (const name of ['random', 'easy', 'medium', 'hard']) {
+      level.append(new Option(t(`level.${name}`), name, false, name === (this.cpuLevel ?? 'medium')));
+    }
+    level.onchange = () => { this.cpuLevel = level.value; };
+    const add = document.createElement('button');
+    add.textContent = t('online.addCpu');
+    add.onclick = () => this.ask({ t: 'add_cpu', colour, level: level.value });
+    li.append(' ', add, ' ', level);
   }
 
   /** A button that asks to be told by a notification when it is the person's turn. */

@@ -70,16 +70,156 @@ function button(text, label, onClick) {
   return b;
 }
 
+const SVG = 'http://www.w3.org/2000/svg';
+
+// The replay's controls are drawn, not written with symbol characters, which some systems' fonts
+// lack: each icon is a list of shapes on a 24 × 24 grid.
+const ICONS = {
+  first: [['rect', { x: 5, y: 5, width: 2.5, height: 14 }], ['polygon', { points: '19,5 19,19 9,12' }]],
+  back: [['polyline', { points: '15,5 8,12 15,19' }]],
+  play: [['polygon', { points: '7,4 20,12 7,20' }]],
+  pause: [['rect', { x: 6, y: 5, width: 4, height: 14 }], ['rect', { x: 14, y: 5, width: 4, height: 14 }]],
+  forward: [['polyline', { points: '9,5 16,12 9,19' }]],
+  last: [['polygon', { points: '5,5 15,12 5,19' }], ['rect', { x: 16.5, y: 5, width: 2.5, height: 14 }]],
+};
+
+function icon(name) {
+  const svg = document.createElementNS(SVG, 'svg');
+  for (const [k, v] of Object.entries({ viewBox: '0 0 24 24', width: 24, height: 24, 'aria-hidden': 'true',
+    focusable: 'false' })) svg.setAttribute(k, v);
+  for (const [tag, attrs] of ICONS[name]) {
+    const shape = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) shape.setAttribute(k, v);
+    // Chevrons are lines; the other shapes are filled.
+    if (tag === 'polyline') {
+      for (const [k, v] of Object.entries({ fill: 'none', stroke: 'currentColor', 'stroke-width': 3,
+        'stroke-linecap': 'round', 'stroke-linejoin': 'round' })) shape.setAttribute(k, v);
+    } else {
+      shape.setAttribute('fill', 'currentColor');
+    }
+    svg.append(shape);
+  }
+  return svg;
+}
+
+/** A button showing icon `name`, named `label` for those who cannot see it (and on hover). */
+function iconButton(name, label, onClick) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = `replay-${name}`;
+  b.onclick = onClick;
+  setIcon(b, name, label);
+  return b;
+}
+
+function setIcon(b, name, label) {
+  b.replaceChildren(icon(name));
+  b.setAttribute('aria-label', label);
+  b.title = label;
+}
+
+/** How long each step shows while the replay plays by itself, by speed, in milliseconds. */
+export const SPEEDS = { slow: 1600, normal: 800, fast: 250 };
+const SPEED_KEY = 'ludo.replaySpeed';
+
+/** The step an address's hash names (`#12`: after 12 actions), or null if it names none. */
+function hashStep() {
+  const n = globalThis.location?.hash.match(/^#(-?\d+)$/)?.[1];
+  return n === undefined ? null : Number(n);
+}
+
+/** Who played `seat` in `record`: a person's name, or a CPU's label with its level. */
+function playerOf(record, seat, t) {
+  const who = record.players?.[seat];
+  if (who?.kind === 'cpu') return { cpu: true, name: t('cpu.named', { level: t(`level.${who.level}`) }) };
+  return { cpu: false, name: who?.name ?? t('player.default'), id: who?.id ?? null };
+}
+
+/** The seats with who played each; a seat's place shows once the position shown is over. */
+function playersList(record, seats, t) {
+  const list = document.createElement('ol');
+  list.id = 'replay-players';
+  list.setAttribute('aria-label', t('players.title'));
+  list.dataset.seats = seats.length;
+  const items = {};
+  for (const seat of seats) {
+    const item = document.createElement('li');
+    item.className = `seat-${seat}`;
+    item.dataset.seat = seat;
+    const player = playerOf(record, seat, t);
+    if (player.cpu) item.classList.add('cpu');
+    const colour = document.createElement('span');
+    colour.className = 'seat';
+    colour.textContent = t(`seat.${seat}`);
+    const name = document.createElement(player.id ? 'a' : 'span');
+    name.className = 'who';
+    name.textContent = player.name;
+    name.title = player.name;
+    if (player.id) name.href = `/players/${encodeURIComponent(player.id)}`;
+    const place = document.createElement('span');
+    place.className = 'place badge';
+    place.hidden = true;
+    item.append(colour, place, name);
+    list.append(item);
+    items[seat] = { item, place };
+  }
+  /** Marks the seat to play in `position`, or each seat's place once it is over. */
+  const show = (position) => {
+    const over = position.turn.phase === 'over';
+    for (const [seat, { item, place }] of Object.entries(items)) {
+      item.classList.toggle('active', !over && position.turn.seat === seat);
+      const n = over ? position.places?.[seat] : undefined;
+      place.hidden = n === undefined;
+      // "Place" is said to those who hear the page; the badge shows the place alone.
+      const said = document.createElement('span');
+      said.className = 'visually-hidden';
+      said.textContent = `${t('places.place')} `;
+      place.replaceChildren(...(n === undefined ? [] : [said, t(`ordinal.${n}`)]));
+      item.dataset.place = n ?? '';
+    }
+  };
+  return { list, show };
+}
+
+/** The rules, ranked or not, and the day a record's game ended, in one line. */
+function aboutLine(engine, record, position, t) {
+  const parts = [t(`presetName.${engine.options(position).preset}`)];
+  if (record.ranked) parts.push(t('records.ranked'));
+  if (record.finished_at) parts.push(new Date(record.finished_at).toLocaleDateString(document.documentElement.lang));
+  const line = document.createElement('p');
+  line.className = 'replay-about';
+  line.textContent = parts.join(' · ');
+  return line;
+}
+
+/** Stops the replay shown before (its clock and its listeners), when another replaces it. */
+let leavePrevious = () => {};
+
 /**
- * Shows `record` in `container`: the board at each step, buttons and a slider to move through
- * it (arrow keys too), whether its dice verify, and an export button.
+ * Shows `record` in `container`: who played each seat, the board at each step, buttons and a
+ * slider to move through it (arrow keys, Home and End too), playing by itself at a chosen speed,
+ * whether its dice verify, and an export button. A stored game's page (`/games/<id>`) opens at
+ * the step its address's hash names (`#12`: after 12 actions; else the end), and its hash follows
+ * the step shown, so that the address copied at any moment opens there again.
  */
 export function showReplay(engine, record, container, t) {
+  leavePrevious();
   const steps = replayPositions(engine, record);
+  const last = steps.length - 1;
+  const clamp = (n) => Math.max(0, Math.min(last, n));
   // The record's texts speak of its board's pieces (horses on the horse board).
   setBoard(engine.board(steps[0].position).board);
-  let at = steps.length - 1;
-  const board = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  const linked = globalThis.location?.pathname === `/games/${record.game_id}`;
+  let at = linked && hashStep() !== null ? clamp(hashStep()) : last;
+  const root = document.createElement('div');
+  root.className = 'replay';
+  const head = document.createElement('div');
+  head.className = 'replay-head';
+  const title = document.createElement('h2');
+  title.textContent = t('replay.title');
+  head.append(title, aboutLine(engine, record, steps[0].position, t));
+  const players = playersList(record, steps[0].position.seats, t);
+  const board = document.createElementNS(SVG, 'svg');
   board.id = 'replay-board';
   board.setAttribute('role', 'img');
   board.setAttribute('aria-label', t('replay.board'));
@@ -89,29 +229,113 @@ export function showReplay(engine, record, container, t) {
   line.id = 'replay-step';
   line.setAttribute('aria-live', 'polite');
   const slider = document.createElement('input');
-  Object.assign(slider, { type: 'range', min: 0, max: steps.length - 1, value: at });
+  Object.assign(slider, { type: 'range', min: 0, max: last, value: at, id: 'replay-slider' });
   slider.setAttribute('aria-label', t('replay.step'));
-  const go = (n) => {
-    at = Math.max(0, Math.min(steps.length - 1, n));
+
+  /** Shows step `n` (kept within the game), and says so in the address. */
+  const show = (n) => {
+    at = clamp(n);
     slider.value = at;
+    root.dataset.step = at;
     const step = steps[at];
     drawBoard(board, step.position, engine.board(step.position), { t });
-    status.textContent = statusText(step.position, t);
-    line.textContent = `${at} / ${steps.length - 1} · ${describe(engine, step, t)}`;
+    players.show(step.position);
+    // At the end, the places show beside the players' names.
+    status.textContent = step.position.turn.phase === 'over' ? t('turn.over') : statusText(step.position, t);
+    line.textContent = `${at} / ${last} · ${describe(engine, step, t)}`;
+    if (linked && location.hash !== `#${at}`) history.replaceState(history.state, '', `#${at}`);
+  };
+
+  // Playing by itself: a step every SPEEDS[speed] milliseconds, until the end.
+  let timer = null;
+  let speed = localStorage.getItem(SPEED_KEY);
+  if (!(speed in SPEEDS)) speed = 'normal';
+  const playButton = iconButton('play', t('replay.play'), () => (timer === null ? play() : pause()));
+  playButton.id = 'replay-play';
+  const tick = () => {
+    show(at + 1);
+    if (at >= last) pause();
+    else timer = setTimeout(tick, SPEEDS[speed]);
+  };
+  const playing = (on) => {
+    root.dataset.playing = String(on);
+    setIcon(playButton, on ? 'pause' : 'play', t(on ? 'replay.pause' : 'replay.play'));
+    // Each step is said when stepped to by hand, not every moment while it plays.
+    line.setAttribute('aria-live', on ? 'off' : 'polite');
+  };
+  function play() {
+    clearTimeout(timer);
+    // Played from the end, it starts again from the beginning.
+    if (at >= last) show(0);
+    timer = setTimeout(tick, SPEEDS[speed]);
+    playing(true);
+  }
+  function pause() {
+    clearTimeout(timer);
+    timer = null;
+    playing(false);
+  }
+  /** A step chosen by hand: the replay stops playing by itself. */
+  const go = (n) => {
+    pause();
+    show(n);
   };
   slider.oninput = () => go(Number(slider.value));
+
   const controls = document.createElement('div');
-  controls.className = 'controls';
+  controls.className = 'replay-controls';
+  controls.setAttribute('role', 'group');
+  controls.setAttribute('aria-label', t('replay.controls'));
   controls.append(
-    button('⏮', t('replay.first'), () => go(0)),
-    button('◀', t('replay.back'), () => go(at - 1)),
-    button('▶', t('replay.forward'), () => go(at + 1)),
-    button('⏭', t('replay.last'), () => go(steps.length - 1)),
+    iconButton('first', t('replay.first'), () => go(0)),
+    iconButton('back', t('replay.back'), () => go(at - 1)),
+    playButton,
+    iconButton('forward', t('replay.forward'), () => go(at + 1)),
+    iconButton('last', t('replay.last'), () => go(last)),
   );
-  container.onkeydown = (event) => {
-    if (event.key === 'ArrowLeft') go(at - 1);
-    if (event.key === 'ArrowRight') go(at + 1);
+  const speedLabel = document.createElement('label');
+  speedLabel.className = 'replay-speed';
+  const speedText = document.createElement('span');
+  speedText.textContent = t('replay.speed');
+  const speedChoice = document.createElement('select');
+  speedChoice.id = 'replay-speed';
+  speedChoice.append(...Object.keys(SPEEDS).map((s) => new Option(t(`replay.${s}`), s, false, s === speed)));
+  speedChoice.onchange = () => {
+    speed = speedChoice.value;
+    localStorage.setItem(SPEED_KEY, speed);
+    if (timer !== null) {
+      clearTimeout(timer);
+      timer = setTimeout(tick, SPEEDS[speed]);
+    }
   };
+  speedLabel.append(speedText, speedChoice);
+  controls.append(speedLabel);
+
+  container.onkeydown = (event) => {
+    const target = event.target;
+    // The slider and the speed list handle their own keys; buttons their own Space and Enter.
+    if (target === slider || target === speedChoice || event.altKey || event.ctrlKey || event.metaKey) return;
+    const keys = {
+      ArrowLeft: () => go(at - 1), ArrowRight: () => go(at + 1), Home: () => go(0), End: () => go(last),
+    };
+    if (!target.closest?.('button, a, input, select')) {
+      keys[' '] = () => (timer === null ? play() : pause());
+      keys.k = keys[' '];
+    }
+    if (!keys[event.key]) return;
+    event.preventDefault();
+    keys[event.key]();
+  };
+  const onHash = () => {
+    const n = hashStep();
+    if (n !== null) go(n);
+  };
+  if (linked) addEventListener('hashchange', onHash);
+  leavePrevious = () => {
+    clearTimeout(timer);
+    removeEventListener('hashchange', onHash);
+  };
+
   const verdict = document.createElement('p');
   verdict.id = 'replay-verdict';
   if (record.seed) {
@@ -126,9 +350,15 @@ export function showReplay(engine, record, container, t) {
   }
   const exportButton = button(t('replay.export'), t('replay.export'), () => downloadRecord(record));
   exportButton.id = 'replay-export';
-  container.replaceChildren(board, status, line, slider, controls, verdict, exportButton);
-  go(at);
-  return { go, steps };
+  // On a wide screen the board stands on the left, everything else beside it (see app.css).
+  const stage = document.createElement('div');
+  stage.className = 'replay-stage';
+  stage.append(board);
+  root.append(head, players.list, stage, status, line, slider, controls, verdict, exportButton);
+  container.replaceChildren(root);
+  show(at);
+  playing(false);
+  return { go, play, pause, steps };
 }
 
 /** A local game (as saved in this browser) as a record, for export and the replay viewer. */

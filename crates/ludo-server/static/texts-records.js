@@ -1,6 +1,6 @@
 // The texts of a game's end (the places table, playing again), ranked play, leaderboards,
-// players' pages and the replay viewer, in every language the site speaks. `i18n.js` merges
-// them into its tables.
+// players' pages and the replay viewer (who played, its controls and speeds), in every language
+// the site speaks. `i18n.js` merges them into its tables.
 
 export const RECORD_TEXTS = {
   en: {
@@ -31,6 +31,9 @@ export const RECORD_TEXTS = {
     'replay.notVerified': 'The dice do not verify: {why}',
     'replay.unverifiable': 'Dice thrown in a browser: nothing to verify.',
     'replay.export': 'Export the game (JSON)', 'replay.bad': 'This file cannot be read: {why}',
+    'replay.title': 'Game replay', 'replay.play': 'Play', 'replay.pause': 'Pause',
+    'replay.controls': 'Replay controls', 'replay.speed': 'Speed',
+    'replay.slow': 'Slow', 'replay.normal': 'Normal', 'replay.fast': 'Fast',
   },
   fr: {
     'player.default': 'Joueur',
@@ -60,6 +63,9 @@ export const RECORD_TEXTS = {
     'replay.notVerified': 'Les dés ne correspondent pas : {why}',
     'replay.unverifiable': 'Dés lancés dans un navigateur : rien à vérifier.',
     'replay.export': 'Exporter la partie (JSON)', 'replay.bad': 'Ce fichier est illisible : {why}',
+    'replay.title': 'Revoir la partie', 'replay.play': 'Lecture', 'replay.pause': 'Pause',
+    'replay.controls': 'Commandes de lecture', 'replay.speed': 'Vitesse',
+    'replay.slow': 'Lente', 'replay.normal': 'Normale', 'replay.fast': 'Rapide',
   },
   pt: {
     'player.default': 'Jogador',
@@ -89,6 +95,9 @@ export const RECORD_TEXTS = {
     'replay.notVerified': 'Os dados não coincidem: {why}',
     'replay.unverifiable': 'Dados lançados num navegador: nada a verificar.',
     'replay.export': 'Exportar a partida (JSON)', 'replay.bad': 'Não foi possível ler este ficheiro: {why}',
+    'replay.title': 'Rever a partida', 'replay.play': 'Reproduzir', 'replay.pause': 'Pausa',
+    'replay.controls': 'Controlos da reprodução', 'replay.speed': 'Velocidade',
+    'replay.slow': 'Lenta', 'replay.normal': 'Normal', 'replay.fast': 'Rápida',
   },
   ru: {
     'player.default': 'Игрок',
@@ -118,6 +127,9 @@ export const RECORD_TEXTS = {
     'replay.notVerified': 'Броски кубиков не сходятся: {why}',
     'replay.unverifiable': 'Кубики брошены в браузере: проверять нечего.',
     'replay.export': 'Экспорт игры (JSON)', 'replay.bad': 'Не удаётся прочитать файл: {why}',
+    'replay.title': 'Повтор игры', 'replay.play': 'Воспроизвести', 'replay.pause': 'Пауза',
+    'replay.controls': 'Управление повтором', 'replay.speed': 'Скорость',
+    'replay.slow': 'Медленно', 'replay.normal': 'Обычно', 'replay.fast': 'Быстро',
   },
   vi: {
     'player.default': 'Người chơi',
@@ -147,5 +159,8 @@ export const RECORD_TEXTS = {
     'replay.notVerified': 'Xúc xắc không khớp: {why}',
     'replay.unverifiable': 'Xúc xắc gieo trong trình duyệt: không có gì để kiểm tra.',
     'replay.export': 'Xuất ván chơi (JSON)', 'replay.bad': 'Không đọc được tệp này: {why}',
+    'replay.title': 'Xem lại ván chơi', 'replay.play': 'Phát', 'replay.pause': 'Tạm dừng',
+    'replay.controls': 'Điều khiển xem lại', 'replay.speed': 'Tốc độ',
+    'replay.slow': 'Chậm', 'replay.normal': 'Vừa', 'replay.fast': 'Nhanh',
   },
 };

@@ -93,6 +93,9 @@ export const TABLE_TEXTS = {
     'refusal.internal': 'The server could not save that — try again.',
     'refusal.players_away': 'A ranked game starts only when everyone seated is here.',
     'room.cancelled': 'Not everyone came to this ranked table: the game is cancelled, and nothing is rated. Look for another from the home page.',
+    'room.watching': 'You are watching. A seat belongs to the device that took it: to play in this seat, open the invitation on that device.',
+    'room.watchingFull': 'You are watching: every seat is taken.',
+    'room.hostStarts': 'Start the game when everyone is seated',
     'refusal.other': 'The server refused that request.',
   },
   fr: {
@@ -184,6 +187,9 @@ export const TABLE_TEXTS = {
     'refusal.internal': 'Le serveur n’a pas pu enregistrer cela — réessayez.',
     'refusal.players_away': 'Une partie classée ne commence que lorsque tous les joueurs assis sont là.',
     'room.cancelled': 'Tout le monde n’est pas venu à cette table classée : la partie est annulée, et rien n’est compté. Cherchez-en une autre depuis l’accueil.',
+    'room.watching': 'Vous regardez la partie. Une place appartient à l’appareil qui l’a prise : pour y jouer, ouvrez l’invitation sur cet appareil.',
+    'room.watchingFull': 'Vous regardez : toutes les places sont prises.',
+    'room.hostStarts': 'Commencez la partie quand tout le monde est assis',
     'refusal.other': 'Le serveur a refusé cette demande.',
   },
   pt: {
@@ -275,6 +281,9 @@ export const TABLE_TEXTS = {
     'refusal.internal': 'O servidor não conseguiu guardar isso — tenta novamente.',
     'refusal.players_away': 'Uma partida classificada só começa quando todos os jogadores sentados estão presentes.',
     'room.cancelled': 'Nem todos vieram a esta mesa classificada: a partida foi cancelada e nada conta para a classificação. Procura outra a partir do início.',
+    'room.watching': 'Estás a ver a partida. Um lugar pertence ao dispositivo que o ocupou: para jogar nesse lugar, abre o convite nesse dispositivo.',
+    'room.watchingFull': 'Estás a ver: todos os lugares estão ocupados.',
+    'room.hostStarts': 'Começa a partida quando todos estiverem sentados',
     'refusal.other': 'O servidor recusou esse pedido.',
   },
   ru: {
@@ -366,6 +375,9 @@ export const TABLE_TEXTS = {
     'refusal.internal': 'Серверу не удалось это сохранить — попробуйте ещё раз.',
     'refusal.players_away': 'Рейтинговая игра начинается, только когда все сидящие за столом на месте.',
     'room.cancelled': 'Не все пришли за этот рейтинговый стол: партия отменена, рейтинг не меняется. Найдите другую на главной странице.',
+    'room.watching': 'Вы наблюдаете за партией. Место принадлежит устройству, с которого его заняли: чтобы играть на нём, откройте приглашение на том устройстве.',
+    'room.watchingFull': 'Вы наблюдаете: все места заняты.',
+    'room.hostStarts': 'Начните игру, когда все сядут',
     'refusal.other': 'Сервер отклонил этот запрос.',
   },
   vi: {
@@ -465,6 +477,9 @@ export const TABLE_TEXTS = {
     'refusal.internal': 'Máy chủ không lưu được — hãy thử lại.',
     'refusal.players_away': 'Ván xếp hạng chỉ bắt đầu khi mọi người đã ngồi đều có mặt.',
     'room.cancelled': 'Không phải ai cũng đến bàn xếp hạng này: ván bị hủy và không tính điểm. Hãy tìm bàn khác từ trang chủ.',
+    'room.watching': 'Bạn đang xem ván này. Mỗi chỗ ngồi thuộc về thiết bị đã chọn nó: để chơi ở chỗ đó, hãy mở lời mời trên thiết bị ấy.',
+    'room.watchingFull': 'Bạn đang xem: mọi chỗ ngồi đã có người.',
+    'room.hostStarts': 'Bắt đầu ván khi mọi người đã ngồi',
     'refusal.other': 'Máy chủ đã từ chối yêu cầu này.',
   },
 };
