@@ -308,6 +308,15 @@ async fn a_slow_request_body_is_answered_408() {
     assert_security_headers(&answer);
 }
 
+/// Fails unless an ordinary request is served again within 5 seconds.
+async fn served_within_5_seconds(addr: std::net::SocketAddr) {
+    let start = Instant::now();
+    while http(addr, "GET", "/api/rules", None).await.0 != 200 {
+        assert!(start.elapsed() < Duration::from_secs(5), "still refused");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// Whether an answer's head carries the headers every answer has, whoever made it.
 fn assert_security_headers(head: &str) {
     let head = head.to_ascii_lowercase();
@@ -351,11 +360,7 @@ async fn connections_beyond_the_per_address_cap_get_503_while_healthz_still_answ
     assert_eq!(metric(server.addr, "ludo_connections").await, 4);
     // Once one closes, the next is served.
     open.pop().unwrap().close().await;
-    let start = Instant::now();
-    while http(server.addr, "GET", "/api/rules", None).await.0 != 200 {
-        assert!(start.elapsed() < Duration::from_secs(5), "still refused");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    served_within_5_seconds(server.addr).await;
 }
 
 #[tokio::test]
@@ -389,11 +394,7 @@ async fn connections_beyond_the_total_cap_get_503_and_idle_ones_make_way_for_hea
     }
     // The served connections are not touched, and once they close others are served.
     drop(open);
-    let start = Instant::now();
-    while http(server.addr, "GET", "/api/rules", None).await.0 != 200 {
-        assert!(start.elapsed() < Duration::from_secs(5), "still refused");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    served_within_5_seconds(server.addr).await;
 }
 
 #[tokio::test]

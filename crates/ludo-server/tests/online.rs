@@ -86,12 +86,7 @@ async fn a_player_who_drops_gets_the_seat_back_and_the_cpu_played_meanwhile() {
         assert_ne!(phase, "over", "the game ended before the guest came back");
         if seat == "yellow" && acted_on != Some(version) {
             acted_on = Some(version);
-            let m = if phase == "move" {
-                json!({"t": "move", "piece": game["legal"][0]["piece"], "version": version})
-            } else {
-                json!({"t": "roll", "version": version})
-            };
-            host.send(m).await;
+            host.send(support::next_request(&game)).await;
         }
         let message = host.recv().await;
         if message["t"] == "action" && message["seat"] == "red" {

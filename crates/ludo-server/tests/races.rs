@@ -27,6 +27,13 @@ use support::{Client, HOST, http, spawn_server, spawn_server_with, turn_of};
 /// How many races each test runs (the quick same-version races run at least four times as many).
 const RACES: usize = 50;
 
+/// After a game's end, the host starts the next one; returns once it has started.
+async fn play_again(host: &mut Conn) {
+    host.send(json!({"t": "play_again"})).await;
+    host.until(|m| m["t"] == "game" && m["game"]["version"] == 0)
+        .await;
+}
+
 /// A watcher's device secret.
 const WATCHER: &str = "races-watcher-device-0003";
 
@@ -596,9 +603,7 @@ async fn a_persons_request_racing_their_turn_clock_is_played_once_by_them_or_by_
             if races >= RACES {
                 break;
             }
-            host.send(json!({"t": "play_again"})).await;
-            host.until(|m| m["t"] == "game" && m["game"]["version"] == 0)
-                .await;
+            play_again(&mut host).await;
             continue;
         }
         if seat != "yellow" || fresh_turn(&game) {
@@ -675,9 +680,7 @@ async fn a_person_coming_back_as_the_cpu_stands_in_for_them_is_played_for_exactl
             if races >= RACES {
                 break;
             }
-            host.send(json!({"t": "play_again"})).await;
-            host.until(|m| m["t"] == "game" && m["game"]["version"] == 0)
-                .await;
+            play_again(&mut host).await;
             continue;
         }
         if seat != "yellow" || fresh_turn(&game) {

@@ -13,14 +13,7 @@ use support::{Client, HOST, create_room, play_until_over, spawn_server, turn_of}
 
 /// The room's seats and game as a connection joining now is welcomed with them.
 async fn as_welcomed(addr: SocketAddr, code: &str) -> Value {
-    let mut probe = Client::connect(addr).await;
-    probe
-        .send(
-            json!({"t": "hello", "room": code, "device": "order-probe-device-9", "name": "Probe"}),
-        )
-        .await;
-    let welcome = probe.recv_until(|m| m["t"] == "welcome").await;
-    probe.close().await;
+    let welcome = support::welcome(addr, code, "order-probe-device-9").await;
     json!({"seats": welcome["room"]["seats"].clone(), "game": welcome["game"].clone()})
 }
 

@@ -10,7 +10,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use support::{Client, create_room, http, play_until_over, turn_of};
+use support::{Client, create_room, http, next_request, play_until_over, turn_of};
 
 /// The server binary on a free port with this database; its address once it serves.
 fn start_binary(db: &Path) -> (Child, SocketAddr) {
@@ -53,18 +53,13 @@ const GUEST: &str = "restart-guest-device-02";
 /// The seat to act plays one action; both clients then see it.
 async fn one_action(yellow: &mut Client, red: &mut Client) {
     let game = yellow.game.clone().expect("a game is on");
-    let (phase, seat, version) = turn_of(&game);
+    let (_, seat, version) = turn_of(&game);
     let actor = if seat == "yellow" {
         &mut *yellow
     } else {
         &mut *red
     };
-    let message = if phase == "move" {
-        json!({"t": "move", "piece": game["legal"][0]["piece"], "version": version})
-    } else {
-        json!({"t": "roll", "version": version})
-    };
-    actor.send(message).await;
+    actor.send(next_request(&game)).await;
     let seen = |m: &Value| m["t"] == "action" && m["game"]["version"] == version + 1;
     yellow.recv_until(seen).await;
     red.recv_until(seen).await;
@@ -183,18 +178,13 @@ async fn a_server_killed_in_the_middle_of_writing_an_action_loses_nothing_anyone
         one_action(&mut host, &mut guest).await;
         // The seat to act sends its next action, and the server is killed while storing it.
         let game = host.game.clone().unwrap();
-        let (phase, seat, version) = turn_of(&game);
+        let (_, seat, version) = turn_of(&game);
         let actor = if seat == "yellow" {
             &mut host
         } else {
             &mut guest
         };
-        let request = if phase == "move" {
-            json!({"t": "move", "piece": game["legal"][0]["piece"], "version": version})
-        } else {
-            json!({"t": "roll", "version": version})
-        };
-        actor.send(request).await;
+        actor.send(next_request(&game)).await;
         tokio::time::sleep(Duration::from_millis(kill_after_ms)).await;
         server.kill().expect("SIGKILL");
         server.wait().unwrap();

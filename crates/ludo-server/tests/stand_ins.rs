@@ -4,7 +4,7 @@
 mod support;
 
 use serde_json::{Value, json};
-use support::{Client, host_and_cpu, spawn_server_with, turn_of};
+use support::{Client, host_and_cpu, next_request, spawn_server_with, turn_of};
 
 /// The action's `stand_in`, or `None` when the field is left out; it is never `null`.
 fn stand_in(action: &Value) -> Option<&str> {
@@ -16,16 +16,6 @@ fn stand_in(action: &Value) -> Option<&str> {
             v.as_str()
                 .unwrap_or_else(|| panic!("stand_in is a string: {action}"))
         })
-}
-
-/// The request that plays `game`'s next action: a throw, or the first legal move.
-fn next_request(game: &Value) -> Value {
-    let (phase, _, version) = turn_of(game);
-    if phase == "move" {
-        json!({"t": "move", "piece": game["legal"][0]["piece"], "version": version})
-    } else {
-        json!({"t": "roll", "version": version})
-    }
 }
 
 /// The next action the host sees: it plays yellow's turns itself (throws, first legal moves)

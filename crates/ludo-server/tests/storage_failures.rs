@@ -19,12 +19,7 @@ const WATCHER: &str = "storage-watcher-device-07";
 /// and the whole game (position, version, legal moves, turn deadline). Each of `present` is
 /// then shown the probe come and go.
 async fn as_welcomed(addr: std::net::SocketAddr, code: &str, present: &mut [&mut Client]) -> Value {
-    let mut probe = Client::connect(addr).await;
-    probe
-        .send(json!({"t": "hello", "room": code, "device": WATCHER, "name": "Probe"}))
-        .await;
-    let welcome = probe.recv_until(|m| m["t"] == "welcome").await;
-    probe.close().await;
+    let welcome = support::welcome(addr, code, WATCHER).await;
     for client in present {
         let watchers = |n: u64| move |m: &Value| m["t"] == "room" && m["room"]["watchers"] == n;
         let here = client.recv_until(|m| m["t"] == "room").await["room"]["watchers"]

@@ -264,6 +264,18 @@ impl Client {
     }
 }
 
+/// The `welcome` a connection from `device` (named "Probe") is given in the room `code` now: the
+/// room and its game as the server has them. The connection is closed again.
+pub async fn welcome(addr: SocketAddr, code: &str, device: &str) -> Value {
+    let mut probe = Client::connect(addr).await;
+    probe
+        .send(json!({"t": "hello", "room": code, "device": device, "name": "Probe"}))
+        .await;
+    let welcome = probe.recv_until(|m| m["t"] == "welcome").await;
+    probe.close().await;
+    welcome
+}
+
 /// The game's phase, seat to act and version.
 pub fn turn_of(game: &Value) -> (String, String, u64) {
     let turn = &game["position"]["turn"];
@@ -272,6 +284,16 @@ pub fn turn_of(game: &Value) -> (String, String, u64) {
         turn["seat"].as_str().unwrap().to_owned(),
         game["version"].as_u64().unwrap(),
     )
+}
+
+/// The request that plays `game`'s next action: a throw, or the first legal move.
+pub fn next_request(game: &Value) -> Value {
+    let (phase, _, version) = turn_of(game);
+    if phase == "move" {
+        json!({"t": "move", "piece": game["legal"][0]["piece"], "version": version})
+    } else {
+        json!({"t": "roll", "version": version})
+    }
 }
 
 /// Plays `colour` for this client: throws and moves (the first legal move) whenever it is
@@ -286,12 +308,7 @@ pub async fn play_until_over(client: &mut Client, colour: &str) -> Value {
             }
             if seat == colour && acted_on != Some(version) {
                 acted_on = Some(version);
-                let message = if phase == "move" {
-                    json!({"t": "move", "piece": game["legal"][0]["piece"], "version": version})
-                } else {
-                    json!({"t": "roll", "version": version})
-                };
-                client.send(message).await;
+                client.send(next_request(&game)).await;
             }
         }
         client.recv().await;
