@@ -94,8 +94,6 @@ impl Client {
 pub struct SeatPlan {
     /// Its colour.
     pub colour: &'static str,
-    /// Whether it hosts (starts games and plays again).
-    pub host: bool,
     /// When to stop acting.
     pub until: Instant,
 }
@@ -110,6 +108,7 @@ pub async fn play_seat(
     let mut last_seen: HashMap<String, (u64, Value)> = HashMap::new();
     let mut sent: Option<(u64, Instant)> = None;
     let mut acted_on: Option<(String, u64)> = None;
+    let mut again_after: Option<String> = None;
     loop {
         let stopping = Instant::now() >= plan.until;
         let wait = if stopping {
@@ -151,7 +150,9 @@ pub async fn play_seat(
         let turn = &game["position"]["turn"];
         let phase = turn["phase"].as_str().unwrap_or_default();
         if phase == "over" {
-            if plan.host {
+            // Every seat accepts a new game, once per game: it starts when all have.
+            if again_after.as_ref() != Some(&id) {
+                again_after = Some(id);
                 client.send(json!({"t": "play_again"})).await?;
             }
             continue;

@@ -97,7 +97,6 @@ async fn room(
     for (seat, client) in clients.into_iter().enumerate() {
         let plan = SeatPlan {
             colour: COLOURS[seat],
-            host: seat == 0,
             until,
         };
         seats.push(tokio::spawn(play_seat(client, plan, stats.clone())));

@@ -26,6 +26,10 @@ pub struct Config {
     /// Milliseconds the CPU waits on the turn of a person who left before playing for them.
     #[arg(long, env = "LUDO_GRACE_MS", default_value_t = 8000)]
     pub grace_ms: u64,
+    /// Milliseconds a person must have been away before the host may free their seat (outside
+    /// ranked tables).
+    #[arg(long, env = "LUDO_FREE_AFTER_MS", default_value_t = 60_000)]
+    pub free_after_ms: u64,
     /// Messages a connection may send per second (bursts of twice as many); more are refused
     /// with `rate_limited`.
     #[arg(long, env = "LUDO_RATE", default_value_t = 30)]
@@ -127,6 +131,7 @@ impl Config {
             log: "warn".to_owned(),
             cpu_delay_ms: 0,
             grace_ms: 300,
+            free_after_ms: 500,
             clock_second_ms: 10,
             match_second_ms: 1000,
             room_idle_secs: 600.0,
@@ -156,6 +161,7 @@ impl Config {
             clock_second: Duration::from_millis(self.clock_second_ms),
             idle: Duration::try_from_secs_f64(self.room_idle_secs).unwrap_or(Duration::MAX),
             arrival: Duration::from_millis(self.match_second_ms.max(1)) * MATCHED_ARRIVAL_SECONDS,
+            free_after: Duration::from_millis(self.free_after_ms),
         }
     }
 }

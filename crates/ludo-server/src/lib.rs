@@ -142,6 +142,7 @@ impl Application {
             timing: config.timing(),
             metrics: metrics.clone(),
             registry: Arc::default(),
+            directory: room::directory::Directory::default(),
         })
         .await
         .map_err(std::io::Error::other)?;

@@ -59,8 +59,27 @@ pub enum ClientMsg {
         /// The game version the client acted on.
         version: u64,
     },
-    /// Host only: a new game at the same table.
+    /// After a game: offer a new game at the same table, or accept the offer on the table.
+    /// The new game starts when every person seated has accepted (CPUs always do), with the
+    /// next seat first. The host's `start` after a game counts as this.
     PlayAgain,
+    /// After a game: decline the offer of a new game; the offer is withdrawn for everyone.
+    Decline,
+    /// Leave the table: during a game, the CPU plays the seat for the rest of it (a ranked
+    /// result still counts, as for a dropped connection) and the seat is freed when it ends;
+    /// between games, the seat is freed at once.
+    Leave,
+    /// Host only, outside ranked tables: free the seat of a person who has been away for a
+    /// while, as if they had left (the CPU plays it for the rest of a game).
+    FreeSeat {
+        /// The seat.
+        colour: Colour,
+    },
+    /// A quick phrase or an emoji reaction, by its id (one of [`PHRASES`]): no free text.
+    Say {
+        /// The phrase's id.
+        phrase: String,
+    },
     /// Host only, while no game is being played: change the room's settings. Each field left
     /// out keeps its value; everyone is sent the table again.
     Settings {
@@ -76,6 +95,9 @@ pub enum ClientMsg {
         /// Whether the next seat starts each new game.
         #[serde(default)]
         rotate: Option<bool>,
+        /// Whether the room is listed on the home page for anyone to join or watch.
+        #[serde(default)]
+        public: Option<bool>,
     },
     /// Instead of `hello`, as the first message: ask for a quick ranked game. The server
     /// answers `seeking` while it looks, then `matched` with the room to join; closing the
@@ -168,6 +190,10 @@ pub struct Settings {
     /// the same seat starts again while it is taken. Always on at a ranked table.
     #[serde(default = "rotate_by_default")]
     pub rotate: bool,
+    /// Whether the room is listed for anyone to join (while a seat is free) or watch (while a
+    /// game is played). Private rooms, the default, are never listed.
+    #[serde(default)]
+    pub public: bool,
 }
 
 const fn rotate_by_default() -> bool {
@@ -206,6 +232,7 @@ impl Settings {
         clock: Option<Option<u32>>,
         ranked: Option<bool>,
         rotate: Option<bool>,
+        public: Option<bool>,
     ) -> Result<Settings, Refusal> {
         let rules = match rules {
             None => self.rules,
@@ -221,6 +248,7 @@ impl Settings {
             clock: clock_for(ranked, clock),
             ranked,
             rotate: rotate.unwrap_or(self.rotate),
+            public: public.unwrap_or(self.public),
         };
         settings.check()?;
         Ok(settings)
@@ -256,6 +284,13 @@ pub struct SeatView {
     pub occupant: Occupant,
     /// For a person: whether they are connected now.
     pub connected: bool,
+    /// For a person not connected: since when (Unix milliseconds), as far as this server
+    /// knows (from its start at the latest).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub away_since: Option<i64>,
+    /// For a person: whether they left the game being played (the CPU plays their seat until
+    /// it ends, then the seat is freed).
+    pub left: bool,
 }
 
 /// The table as everyone sees it.
@@ -271,6 +306,9 @@ pub struct RoomView {
     pub seats: BTreeMap<Colour, SeatView>,
     /// How many are watching without a seat.
     pub watchers: usize,
+    /// After a game, while a new one is offered: the seats of the people who accepted
+    /// (`null` when no offer is on the table).
+    pub rematch: Option<Vec<Colour>>,
 }
 
 /// The game as everyone sees it.
@@ -308,7 +346,31 @@ pub enum StandIn {
     /// The turn clock ran out: the person was connected, or left too recently for the grace
     /// period to end before the deadline.
     Clock,
+    /// The person left the game (or the host freed their seat): the CPU plays every turn of
+    /// the seat until the game ends.
+    Left,
 }
+
+/// The quick phrases and emoji reactions a person may send, by id; each client says them in its
+/// reader's own language. There is no free text: a site without accounts cannot moderate it.
+pub const PHRASES: &[&str] = &[
+    "hello",
+    "good_luck",
+    "nice_one",
+    "oops",
+    "well_played",
+    "good_game",
+    "thanks",
+    "sorry",
+    "your_turn",
+    "rematch",
+    "emoji_smile",
+    "emoji_laugh",
+    "emoji_wow",
+    "emoji_sad",
+    "emoji_angry",
+    "emoji_clap",
+];
 
 /// A message from the server.
 #[derive(Clone, Debug, Serialize)]
@@ -369,6 +431,31 @@ pub enum ServerMsg {
         /// One change per person at the table.
         changes: Vec<crate::store::RatingChange>,
     },
+    /// A person declined the offer of a new game: the offer is withdrawn.
+    Declined {
+        /// Their seat.
+        seat: Colour,
+    },
+    /// A person left the game being played, or the host freed their seat: the CPU plays it
+    /// until the game ends.
+    Left {
+        /// The seat.
+        seat: Colour,
+        /// `true` when the host freed the seat of a person who was away.
+        freed: bool,
+    },
+    /// A quick phrase or reaction.
+    Said {
+        /// The identity of the person who said it.
+        from: String,
+        /// Their display name.
+        name: String,
+        /// Their seat, if they have one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        seat: Option<Colour>,
+        /// The phrase's id (one of [`PHRASES`]).
+        phrase: &'static str,
+    },
     /// The server is shutting down; reconnect in a moment.
     Bye,
     /// A table formed by matchmaking was cancelled, unplayed and unrated: not everyone seated
@@ -380,7 +467,7 @@ pub enum ServerMsg {
         /// `game_over`, `bad_message`, `too_large`, `rate_limited`, `no_such_room`, `not_host`,
         /// `seat_taken`, `no_game`, `game_on`, `not_enough_players`, `hello_first`, `bad_name`,
         /// `ranked_people_only`, `unranked_rules`, `players_away`, `bad_rules`, `seeking`, `seeking_elsewhere`,
-        /// `internal` (storage failed; try again).
+        /// `no_offer`, `not_away`, `no_such_phrase`, `internal` (storage failed; try again).
         code: &'static str,
         /// What was wrong, for people.
         message: String,
@@ -447,6 +534,9 @@ pub const REFUSAL_CODES: &[&str] = &[
     "no_such_game",
     "no_such_player",
     "no_such_rules",
+    "no_offer",
+    "not_away",
+    "no_such_phrase",
 ];
 
 /// A refused request: a stable code and a message for people. Nothing changed.

@@ -305,8 +305,8 @@ async fn records_match(addr: SocketAddr, actions: &[Value]) {
     }
 }
 
-/// Refusals that answer the probe `{"t":"sit","colour":"yellow"}` of a player at a table where
-/// yellow is taken: it changes nothing, and marks where the room has got to.
+/// Refusals that answer the probe `{"t":"sit","colour":…}` of a player asking for the other
+/// player's seat: it changes nothing, and marks where the room has got to.
 const PROBE_ANSWERS: [&str; 2] = ["game_on", "seat_taken"];
 
 /// Messages until the answer to a probe (which is not among them).
@@ -369,9 +369,15 @@ async fn two_connections_of_one_seat_acting_on_the_same_version_have_exactly_one
         let game = host.game();
         let (phase, seat, version) = turn_of(&game);
         if phase == "over" {
-            // Both of the host's connections ask for the next game at once: one starts it.
+            // The guest accepts a new game first; then both of the host's connections accept
+            // at once: one starts it.
             restarts += 1;
             let again = json!({"t": "play_again"});
+            guest.send(again.clone()).await;
+            let offered = |m: &Value| m["t"] == "room" && m["room"]["rematch"] == json!(["red"]);
+            for conn in [&mut host, &mut twin, &mut guest] {
+                conn.until(offered).await;
+            }
             tokio::join!(host.send(again.clone()), twin.send(again.clone()));
             let new_game = guest
                 .until(|m| m["t"] == "game" && m["game"]["version"] == 0)
@@ -413,13 +419,14 @@ async fn two_connections_of_one_seat_acting_on_the_same_version_have_exactly_one
         }
         // Each connection's probe is answered after its request; once both are, a second probe
         // on every connection is answered after everything the two requests caused.
-        let probe = json!({"t": "sit", "colour": "yellow"});
+        let probe = json!({"t": "sit", "colour": "red"});
         tokio::join!(host.send(probe.clone()), twin.send(probe.clone()));
         let mut host_saw = until_probe_answer(&mut host).await;
         let mut twin_saw = until_probe_answer(&mut twin).await;
-        for conn in [&mut host, &mut twin, &mut guest] {
+        for conn in [&mut host, &mut twin] {
             conn.send(probe.clone()).await;
         }
+        guest.send(json!({"t": "sit", "colour": "yellow"})).await;
         host_saw.extend(until_probe_answer(&mut host).await);
         twin_saw.extend(until_probe_answer(&mut twin).await);
         let guest_saw = until_probe_answer(&mut guest).await;

@@ -121,6 +121,35 @@ async fn a_game_killed_mid_way_resumes_from_its_exact_position_after_a_restart()
 }
 
 #[tokio::test]
+async fn a_person_who_left_a_game_stays_left_across_a_kill_and_the_cpu_plays_on_for_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ludo.db");
+    let (mut first, addr) = start_binary(&db);
+    let (code, mut host, mut guest) = game_in_progress(addr).await;
+    guest.send(json!({"t": "leave"})).await;
+    host.recv_until(|m| m["t"] == "left").await;
+    first.kill().expect("SIGKILL");
+    first.wait().unwrap();
+
+    let (mut second, addr) = start_binary(&db);
+    let mut host = Client::join(addr, &code, HOST, "Host").await;
+    let mut guest = Client::join(addr, &code, GUEST, "Guest").await;
+    let (status, room) = http(addr, "GET", &format!("/api/rooms/{code}"), None).await;
+    assert_eq!(status, 200);
+    assert!(room.contains(r#""left":true"#), "{room}");
+    let version = guest.game.as_ref().unwrap()["version"].as_u64().unwrap();
+    guest.send(json!({"t": "roll", "version": version})).await;
+    assert_eq!(guest.error_code().await, "not_seated");
+    // The guest is connected again, yet the CPU plays red to the end (the grace period here is
+    // a minute: only leaving explains it), then the seat is freed.
+    play_until_over(&mut host, "yellow").await;
+    host.recv_until(|m| m["t"] == "room" && m["room"]["seats"]["red"].is_null())
+        .await;
+    second.kill().unwrap();
+    second.wait().unwrap();
+}
+
+#[tokio::test]
 async fn sigterm_says_goodbye_to_every_client_and_exits_cleanly() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("ludo.db");

@@ -37,11 +37,12 @@ async fn a_seat_that_cannot_be_stored_is_refused_with_internal_and_shown_to_nobo
     host.recv_until(|m| m["t"] == "room").await;
 
     let lock = hold_write_lock(&server.db);
-    host.send(json!({"t": "sit", "colour": "yellow"})).await;
+    // The host, seated at yellow when the room was made, asks to move to blue.
+    host.send(json!({"t": "sit", "colour": "blue"})).await;
     assert_eq!(host.error_code().await, "internal");
     let (_, room) = http(server.addr, "GET", &format!("/api/rooms/{code}"), None).await;
     assert!(
-        !room.contains("yellow"),
+        !room.contains("blue") && room.contains("yellow"),
         "the refused seat is not kept: {room}"
     );
     drop(lock);
@@ -52,7 +53,7 @@ async fn a_seat_that_cannot_be_stored_is_refused_with_internal_and_shown_to_nobo
         .recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
         .await;
     assert!(
-        shown["room"]["seats"]["yellow"].is_null(),
+        shown["room"]["seats"]["blue"].is_null() && shown["room"]["seats"]["yellow"].is_null(),
         "nobody ever saw the refused seat: {shown}"
     );
 }
@@ -62,6 +63,8 @@ async fn a_cpu_game_waits_longer_after_each_failed_write_and_plays_on_when_stora
     let server = spawn_server().await;
     let code = create_room(server.addr, HOST, json!({})).await;
     let mut host = Client::join(server.addr, &code, HOST, "Host").await;
+    // The host watches two CPUs play.
+    host.send(json!({"t": "stand"})).await;
     for colour in ["yellow", "red"] {
         host.send(json!({"t": "add_cpu", "colour": colour, "level": "random"}))
             .await;

@@ -89,7 +89,7 @@ async fn seat_and_settings_changes_that_cannot_be_stored_are_refused_and_shown_t
 
     storage_fails();
     let refused = [
-        json!({"t": "sit", "colour": "yellow"}),
+        json!({"t": "sit", "colour": "blue"}),
         json!({"t": "add_cpu", "colour": "red", "level": "easy"}),
         json!({"t": "settings", "clock": 30, "rules": "classic"}),
     ];
@@ -106,10 +106,10 @@ async fn seat_and_settings_changes_that_cannot_be_stored_are_refused_and_shown_t
 
     host.send(refused[0].clone()).await;
     let room = guest
-        .recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["yellow"].is_null())
+        .recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["blue"].is_null())
         .await;
     assert_eq!(
-        room["room"]["seats"]["yellow"]["occupant"]["name"], "Host",
+        room["room"]["seats"]["blue"]["occupant"]["name"], "Host",
         "{room}"
     );
     scenario.teardown();

@@ -173,6 +173,7 @@ async fn form_tables(waiting: &mut Vec<Waiting>, rooms: &Rooms, params: &Params,
             clock: Some(crate::protocol::RANKED_CLOCK),
             ranked: true,
             rotate: true,
+            public: false,
         };
         match rooms.create_matched(people, settings).await {
             Ok(code) => {

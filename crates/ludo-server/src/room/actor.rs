@@ -3,7 +3,7 @@
 //! sender's turn, the version is current, the rules allow it), stores the action, then
 //! broadcasts.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -13,11 +13,12 @@ use ludo_rules::{Colour, Phase};
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
+use super::directory::{Directory, Listing};
 use super::live::Live;
 use super::retry::Backoff;
 use super::{Command, Context, Outbox, Registry, RoomHandle, Timing};
 use crate::protocol::{
-    ClientMsg, Occupant, Refusal, RoomView, SeatView, ServerMsg, Settings, StandIn,
+    ClientMsg, Occupant, PHRASES, Refusal, RoomView, SeatView, ServerMsg, Settings, StandIn,
 };
 use crate::store::{Store, StoreResult, StoredGame};
 
@@ -30,6 +31,10 @@ pub struct RoomState {
     /// The seat that started the last game: the next game starts with the seat after it.
     #[serde(default)]
     last_first: Option<Colour>,
+    /// The seats whose person left the game being played: the CPU plays them until it ends,
+    /// then they are freed.
+    #[serde(default)]
+    left: BTreeSet<Colour>,
 }
 
 impl RoomState {
@@ -40,6 +45,7 @@ impl RoomState {
             settings,
             seats: BTreeMap::new(),
             last_first: None,
+            left: BTreeSet::new(),
         }
     }
 
@@ -91,6 +97,45 @@ struct Room {
     /// For a table formed by matchmaking: until when its people may arrive; its game starts
     /// when the last of them is connected.
     arriving_until: Option<Instant>,
+    /// After a game, while a new one is offered: the seats of the people who accepted. Kept in
+    /// memory only: an offer does not outlive a restart.
+    rematch: Option<BTreeSet<Colour>>,
+    /// Each person's allowance of quick phrases.
+    phrases: HashMap<String, PhraseAllowance>,
+    /// The public rooms' lists, where this room keeps its entry while it is public.
+    directory: Directory,
+}
+
+/// How many quick phrases a person may send at once, and how often after that: a burst of
+/// [`PhraseAllowance::BURST`], then one each [`PhraseAllowance::EVERY`].
+struct PhraseAllowance {
+    tokens: f64,
+    at: Instant,
+}
+
+impl PhraseAllowance {
+    const BURST: f64 = 3.0;
+    const EVERY: Duration = Duration::from_secs(3);
+
+    fn full(now: Instant) -> PhraseAllowance {
+        PhraseAllowance {
+            tokens: Self::BURST,
+            at: now,
+        }
+    }
+
+    /// Takes one phrase from the allowance, if there is one left.
+    fn take(&mut self, now: Instant) -> bool {
+        let earned = now.duration_since(self.at).as_secs_f64() / Self::EVERY.as_secs_f64();
+        self.tokens = (self.tokens + earned).min(Self::BURST);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
 }
 
 /// Starts a room's actor.
@@ -132,10 +177,14 @@ pub fn spawn(
         last_activity: now,
         storage: Backoff::default(),
         arriving_until: None,
+        rematch: None,
+        phrases: HashMap::new(),
+        directory: context.directory,
     };
     tokio::spawn(supervise(
         room.code.clone(),
         room.registry.clone(),
+        room.directory.clone(),
         room.metrics.clone(),
         room.run(queue),
     ));
@@ -149,11 +198,14 @@ pub fn spawn(
 async fn supervise(
     code: String,
     registry: Registry,
+    directory: Directory,
     metrics: Arc<crate::Metrics>,
     actor: impl std::future::Future<Output = ()>,
 ) {
     use futures_util::FutureExt;
-    let Err(panic) = std::panic::AssertUnwindSafe(actor).catch_unwind().await else {
+    let outcome = std::panic::AssertUnwindSafe(actor).catch_unwind().await;
+    directory.remove(&code);
+    let Err(panic) = outcome else {
         return;
     };
     let what = panic
@@ -181,6 +233,10 @@ impl Room {
             // The last action was stored but the server stopped before the game was marked
             // over (and rated): finish it now.
             self.finish().await;
+        }
+        if !self.game_on() && !self.state.left.is_empty() {
+            // The game ended before the seats of those who left it could be freed.
+            self.free_left_seats().await;
         }
         loop {
             let wake = self.next_auto_action();
@@ -226,6 +282,7 @@ impl Room {
             return false;
         }
         registry.remove(&self.code);
+        self.directory.remove(&self.code);
         queue.close();
         tracing::debug!(room = %self.code, "unloaded after being idle");
         true
@@ -311,6 +368,10 @@ impl Room {
             )),
             ClientMsg::Sit { colour } => self.sit(&identity, colour).await,
             ClientMsg::Stand => self.stand(&identity).await,
+            ClientMsg::Leave => self.leave(&identity).await,
+            ClientMsg::FreeSeat { colour } => self.free_away_seat(&identity, colour).await,
+            ClientMsg::Decline => self.decline(&identity),
+            ClientMsg::Say { phrase } => self.say(&identity, &phrase),
             ClientMsg::AddCpu { colour, level } => {
                 self.host_only(&identity)?;
                 self.lobby_only()?;
@@ -338,23 +399,29 @@ impl Room {
                 clock,
                 ranked,
                 rotate,
+                public,
             } => {
                 self.host_only(&identity)?;
                 self.lobby_only()?;
                 let settings =
                     self.state
                         .settings
-                        .changed(rules.as_ref(), clock, ranked, rotate)?;
+                        .changed(rules.as_ref(), clock, ranked, rotate, public)?;
                 if settings.ranked {
                     self.people_only_at(&settings)?;
+                }
+                if settings != self.state.settings {
+                    // Those who accepted a new game accepted it under the old settings.
+                    self.rematch = None;
                 }
                 self.state.settings = settings;
                 self.table_changed().await
             }
-            ClientMsg::Start | ClientMsg::PlayAgain => {
+            ClientMsg::Start | ClientMsg::PlayAgain if self.live.is_none() => {
                 self.host_only(&identity)?;
                 self.start().await
             }
+            ClientMsg::Start | ClientMsg::PlayAgain => self.accept_rematch(&identity).await,
             ClientMsg::Roll { version } => {
                 let seat = self.check_turn(&identity, version)?;
                 let live = self.live.as_ref().expect("checked: a game is on");
@@ -455,6 +522,11 @@ impl Room {
 
     async fn sit(&mut self, identity: &str, colour: Colour) -> Result<(), Refusal> {
         self.lobby_only()?;
+        if self.seat_of(identity) == Some(colour) {
+            // Already there (the host is seated when the room is created).
+            self.broadcast_room();
+            return Ok(());
+        }
         self.free_seat(colour)?;
         if let Some(old) = self.seat_of(identity) {
             self.state.seats.remove(&old);
@@ -476,7 +548,165 @@ impl Room {
             .seat_of(identity)
             .ok_or_else(|| Refusal::new("not_seated", "you have no seat"))?;
         self.state.seats.remove(&seat);
-        self.table_changed().await
+        if let Some(accepted) = self.rematch.as_mut() {
+            accepted.remove(&seat);
+        }
+        self.table_changed().await?;
+        self.start_if_everyone_accepted().await;
+        Ok(())
+    }
+
+    /// Leaves the table: during a game, the CPU plays the seat until it ends (then it is
+    /// freed); between games, the seat is freed at once.
+    async fn leave(&mut self, identity: &str) -> Result<(), Refusal> {
+        let seat = self
+            .seat_of(identity)
+            .filter(|seat| !self.state.left.contains(seat))
+            .ok_or_else(|| Refusal::new("not_seated", "you have no seat"))?;
+        if self.plays_in_game_on(seat) {
+            self.hand_to_cpu(seat, false).await
+        } else {
+            self.stand(identity).await
+        }
+    }
+
+    /// Whether `seat` plays in the game being played.
+    fn plays_in_game_on(&self, seat: Colour) -> bool {
+        self.game_on()
+            && self
+                .live
+                .as_ref()
+                .is_some_and(|l| l.players.contains_key(&seat))
+    }
+
+    /// Hands a person's seat in the game being played to the CPU for the rest of the game
+    /// (the seat is freed when it ends); `freed` when the host did it for someone away.
+    async fn hand_to_cpu(&mut self, seat: Colour, freed: bool) -> Result<(), Refusal> {
+        self.state.left.insert(seat);
+        self.save_state().await?;
+        self.broadcast(&ServerMsg::Left { seat, freed });
+        self.broadcast_room();
+        Ok(())
+    }
+
+    /// The host frees the seat of a person away for at least [`Timing::free_after`] (outside
+    /// ranked tables): as if they had left.
+    async fn free_away_seat(&mut self, identity: &str, colour: Colour) -> Result<(), Refusal> {
+        self.host_only(identity)?;
+        self.people_only()?;
+        let Some(Occupant::Person { id, .. }) = self.state.seats.get(&colour) else {
+            return Err(Refusal::new(
+                "bad_message",
+                format!("no person sits at {colour}"),
+            ));
+        };
+        let away_long = self
+            .away_since
+            .get(id)
+            .is_some_and(|since| since.elapsed() >= self.timing.free_after);
+        if !away_long || self.state.left.contains(&colour) {
+            return Err(Refusal::new(
+                "not_away",
+                format!(
+                    "only the seat of someone away for {} s or more can be freed",
+                    self.timing.free_after.as_secs()
+                ),
+            ));
+        }
+        if self.plays_in_game_on(colour) {
+            return self.hand_to_cpu(colour, true).await;
+        }
+        self.state.seats.remove(&colour);
+        if let Some(accepted) = self.rematch.as_mut() {
+            accepted.remove(&colour);
+        }
+        self.table_changed().await?;
+        self.start_if_everyone_accepted().await;
+        Ok(())
+    }
+
+    /// After a game: accepts (or offers) a new game at the table for the sender's seat; the
+    /// game starts once every person seated has accepted.
+    async fn accept_rematch(&mut self, identity: &str) -> Result<(), Refusal> {
+        self.lobby_only()?;
+        let seat = self
+            .seat_of(identity)
+            .ok_or_else(|| Refusal::new("not_seated", "you have no seat"))?;
+        self.rematch.get_or_insert_default().insert(seat);
+        if self.everyone_accepted() {
+            return match self.start().await {
+                Ok(()) => Ok(()),
+                Err(refusal) => {
+                    self.rematch.as_mut().map(|accepted| accepted.remove(&seat));
+                    Err(refusal)
+                }
+            };
+        }
+        self.broadcast_room();
+        Ok(())
+    }
+
+    /// Whether a new game is offered and every person seated has accepted it.
+    fn everyone_accepted(&self) -> bool {
+        let Some(accepted) = &self.rematch else {
+            return false;
+        };
+        self.state.seats.iter().all(|(seat, o)| match o {
+            Occupant::Person { .. } => accepted.contains(seat),
+            Occupant::Cpu { .. } => true,
+        })
+    }
+
+    /// Starts the new game offered once the last person who had not accepted is gone.
+    async fn start_if_everyone_accepted(&mut self) {
+        if self.everyone_accepted() && self.state.seats.len() >= 2 {
+            if let Err(refusal) = self.start().await {
+                self.rematch = None;
+                self.broadcast_room();
+                tracing::warn!(room = %self.code, ?refusal, "an accepted new game did not start");
+            }
+        }
+    }
+
+    /// Declines the new game offered: the offer is withdrawn for everyone.
+    fn decline(&mut self, identity: &str) -> Result<(), Refusal> {
+        let seat = self
+            .seat_of(identity)
+            .ok_or_else(|| Refusal::new("not_seated", "you have no seat"))?;
+        if self.game_on() || self.rematch.is_none() {
+            return Err(Refusal::new("no_offer", "no new game is offered"));
+        }
+        self.rematch = None;
+        self.broadcast(&ServerMsg::Declined { seat });
+        self.broadcast_room();
+        Ok(())
+    }
+
+    /// A quick phrase, shown to everyone in the room: a known id, within the sender's allowance.
+    fn say(&mut self, identity: &str, phrase: &str) -> Result<(), Refusal> {
+        let phrase = *PHRASES
+            .iter()
+            .find(|&&p| p == phrase)
+            .ok_or_else(|| Refusal::new("no_such_phrase", format!("no phrase {phrase:?}")))?;
+        let now = Instant::now();
+        let allowed = self
+            .phrases
+            .entry(identity.to_owned())
+            .or_insert_with(|| PhraseAllowance::full(now))
+            .take(now);
+        if !allowed {
+            return Err(Refusal::new(
+                "rate_limited",
+                "too many phrases; wait a few seconds",
+            ));
+        }
+        self.broadcast(&ServerMsg::Said {
+            from: identity.to_owned(),
+            name: self.name_of(identity),
+            seat: self.seat_of(identity),
+            phrase,
+        });
+        Ok(())
     }
 
     fn name_of(&self, identity: &str) -> String {
@@ -500,6 +730,7 @@ impl Room {
             .find_map(|(&c, o)| {
                 matches!(o, Occupant::Person { id, .. } if id == identity).then_some(c)
             })
+            .filter(|seat| !self.state.left.contains(seat))
             .ok_or_else(|| Refusal::new("not_seated", "you do not play in this game"))?;
         if live.game.is_over() {
             return Err(Refusal::new("game_over", "the game is over"));
@@ -589,11 +820,26 @@ impl Room {
                 if !changes.is_empty() {
                     self.broadcast(&ServerMsg::Rated { changes });
                 }
+                self.free_left_seats().await;
             }
             Err(e) => {
                 tracing::error!(room = %self.code, error = %e, "a finished game could not be marked");
             }
         }
+    }
+
+    /// Frees the seats of those who left the game that just ended.
+    async fn free_left_seats(&mut self) {
+        if self.state.left.is_empty() {
+            self.publish();
+            return;
+        }
+        for seat in std::mem::take(&mut self.state.left) {
+            self.state.seats.remove(&seat);
+        }
+        // Unsaved, the seats are freed again when the room is next loaded (see `spawn`).
+        let _ = self.save_state().await;
+        self.broadcast_room();
     }
 
     /// Starts a matched table's game once every one of its people is connected.
@@ -677,11 +923,18 @@ impl Room {
         let stored = self.store.run(move |b| b.create_game(&new)).await;
         self.stored(stored, "a new game")?;
         self.live = Some(live);
+        let offered = self.rematch.take().is_some();
+        self.state.left.clear();
         self.state.last_first = Some(clockwise[first]);
         // The game is stored; who started it is only needed for the next one.
         let _ = self.save_state().await;
         let game = self.game_view().expect("a game is on");
         self.broadcast(&ServerMsg::Game { game });
+        if offered {
+            // The offer is over: the table says so.
+            self.broadcast_room();
+        }
+        self.publish();
         Ok(())
     }
 
@@ -742,6 +995,7 @@ impl Room {
         );
         match live.players.get(&seat)? {
             Occupant::Cpu { .. } => Some(after_last),
+            Occupant::Person { .. } if self.state.left.contains(&seat) => Some(after_last),
             Occupant::Person { .. } => match live.stand_in {
                 Some(_) => Some(after_last),
                 None => self.stand_in_due().map(|(at, _)| at),
@@ -772,6 +1026,7 @@ impl Room {
         let seat = live.game.seat();
         let (level, stand_in) = match live.players.get(&seat) {
             Some(Occupant::Cpu { level }) => (level.0, None),
+            _ if self.state.left.contains(&seat) => (STAND_IN, Some(StandIn::Left)),
             _ => {
                 // The person is away past the grace period, or the clock ran out: the CPU
                 // plays the rest of the turn, for the reason it began with.
@@ -828,24 +1083,32 @@ impl Room {
     fn view(&self) -> RoomView {
         let connected: std::collections::HashSet<&str> =
             self.conns.values().map(|c| c.identity.as_str()).collect();
-        let seats = self
-            .state
-            .seats
-            .iter()
-            .map(|(&colour, occupant)| {
-                let connected = match occupant {
-                    Occupant::Person { id, .. } => connected.contains(id.as_str()),
-                    Occupant::Cpu { .. } => true,
-                };
-                (
-                    colour,
-                    SeatView {
-                        occupant: occupant.clone(),
-                        connected,
-                    },
-                )
-            })
-            .collect();
+        let seats =
+            self.state
+                .seats
+                .iter()
+                .map(|(&colour, occupant)| {
+                    let (connected, away_since) = match occupant {
+                        Occupant::Person { id, .. } => {
+                            let here = connected.contains(id.as_str());
+                            let since = self.away_since.get(id).filter(|_| !here).map(|since| {
+                                crate::ids::now_ms() - since.elapsed().as_millis() as i64
+                            });
+                            (here, since)
+                        }
+                        Occupant::Cpu { .. } => (true, None),
+                    };
+                    (
+                        colour,
+                        SeatView {
+                            occupant: occupant.clone(),
+                            connected,
+                            away_since,
+                            left: self.state.left.contains(&colour),
+                        },
+                    )
+                })
+                .collect();
         let seated: Vec<&str> = self
             .state
             .seats
@@ -861,7 +1124,45 @@ impl Room {
             settings: self.state.settings.clone(),
             seats,
             watchers: connected.iter().filter(|id| !seated.contains(id)).count(),
+            rematch: self
+                .rematch
+                .as_ref()
+                .map(|accepted| accepted.iter().copied().collect()),
         }
+    }
+
+    /// Keeps this room's entry in the public lists as it now is: listed while it is public and
+    /// either plays a game or has a free seat and someone at the table; else not listed.
+    fn publish(&self) {
+        let settings = &self.state.settings;
+        let playing = self.game_on();
+        let someone_here = !self.conns.is_empty();
+        let free_seat = self.state.seats.len() < Colour::ALL.len();
+        if !settings.public || !(playing || (free_seat && someone_here)) {
+            self.directory.remove(&self.code);
+            return;
+        }
+        let players = self
+            .state
+            .seats
+            .values()
+            .map(|o| match o {
+                Occupant::Person { name, .. } => name.clone(),
+                Occupant::Cpu { level } => format!("cpu:{}", level.0.name()),
+            })
+            .collect();
+        self.directory.put(Listing {
+            code: self.code.clone(),
+            rules: settings.rules,
+            clock: settings.clock,
+            ranked: settings.ranked,
+            taken: self.state.seats.len(),
+            players,
+            playing_since: playing
+                .then(|| self.live.as_ref().map(|l| l.started_ms))
+                .flatten(),
+            updated: crate::ids::now_ms(),
+        });
     }
 
     fn game_view(&self) -> Option<crate::protocol::GameView> {
@@ -888,9 +1189,11 @@ impl Room {
 
     fn broadcast_room(&self) {
         self.broadcast(&ServerMsg::Room { room: self.view() });
+        self.publish();
     }
 
     fn broadcast_room_except(&self, except: u64) {
+        self.publish();
         let text: Arc<str> = Arc::from(ServerMsg::Room { room: self.view() }.to_json());
         for (&id, c) in &self.conns {
             if id != except {

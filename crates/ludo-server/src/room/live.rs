@@ -36,6 +36,8 @@ pub struct Live {
     pub ranked: bool,
     /// Whether storage knows the game is over (and it was rated, if ranked).
     pub marked_over: bool,
+    /// When the game started (Unix milliseconds).
+    pub started_ms: i64,
 }
 
 impl Live {
@@ -74,6 +76,7 @@ impl Live {
             seed: seed.to_hex(),
             started_at: crate::ids::now_ms(),
         };
+        let started_ms = new.started_at;
         let now = Instant::now();
         let live = Live {
             id,
@@ -88,6 +91,7 @@ impl Live {
             stand_in: None,
             ranked,
             marked_over: false,
+            started_ms,
         };
         Ok((live, new))
     }
@@ -127,6 +131,7 @@ impl Live {
             stand_in: None,
             ranked: stored.ranked,
             marked_over: stored.finished_at.is_some(),
+            started_ms: stored.started_at,
         })
     }
 

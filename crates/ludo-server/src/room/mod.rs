@@ -9,6 +9,7 @@
 //! message is lost to a room that is unloading.
 
 mod actor;
+pub mod directory;
 mod live;
 mod retry;
 
@@ -38,6 +39,8 @@ pub struct Timing {
     pub idle: Duration,
     /// How long the people of a matched table have to arrive before it is cancelled.
     pub arrival: Duration,
+    /// How long a person must have been away before the host may free their seat.
+    pub free_after: Duration,
 }
 
 /// A connection's outbox: messages already serialised (one copy shared between all the
@@ -258,6 +261,8 @@ pub struct Context {
     pub metrics: Arc<crate::Metrics>,
     /// The rooms in memory.
     pub registry: Registry,
+    /// The public rooms' lists.
+    pub directory: directory::Directory,
 }
 
 /// Every room of this server, by code.
@@ -360,12 +365,18 @@ impl Rooms {
         Ok(Err(command))
     }
 
-    /// Creates a room hosted by `host`; its code.
+    /// Creates a room hosted by `host` (named `name`), who is seated at the first seat (yellow)
+    /// and may move to another before the game; its code.
     ///
     /// # Errors
     /// When the room cannot be stored.
-    pub async fn create(&self, host: String, settings: Settings) -> StoreResult<String> {
-        let state = RoomState::new(host.clone(), settings);
+    pub async fn create(
+        &self,
+        host: String,
+        name: String,
+        settings: Settings,
+    ) -> StoreResult<String> {
+        let state = RoomState::seated(settings, &[(Colour::ALL[0], host.clone(), name)]);
         let (code, _) = self.open(host, state).await?;
         Ok(code)
     }
@@ -403,6 +414,11 @@ impl Rooms {
         let handle = actor::spawn(code.clone(), state, None, self.context.clone());
         lock(&self.context.registry).insert(code.clone(), handle.clone());
         Ok((code, handle))
+    }
+
+    /// The public rooms' lists.
+    pub fn directory(&self) -> &directory::Directory {
+        &self.context.directory
     }
 
     /// How many rooms are in memory.

@@ -1,4 +1,4 @@
-//! The small HTTP API for rooms: create one, look one up.
+//! The small HTTP API for rooms: create one, look one up, list the public ones.
 
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::StatusCode;
@@ -17,6 +17,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/rooms", post(create))
         .route("/api/rooms/{code}", get(lookup))
+        .route("/api/tables/{kind}", get(tables))
 }
 
 /// A refusal or failure, answered as `{"code": …, "message": …}`, with `"engine": {"code",
@@ -85,6 +86,8 @@ struct NewRoom {
     ranked: bool,
     #[serde(default = "yes")]
     rotate: bool,
+    #[serde(default)]
+    public: bool,
 }
 
 const fn yes() -> bool {
@@ -134,11 +137,12 @@ async fn create(
         clock: crate::protocol::clock_for(room.ranked, room.clock),
         ranked: room.ranked,
         rotate: room.rotate,
+        public: room.public,
     };
     settings.check().map_err(AppError::bad_request)?;
     let code = state
         .rooms
-        .create(host.clone(), settings)
+        .create(host.clone(), name, settings)
         .await
         .map_err(AppError::internal)?;
     let link = format!("/r/{code}");
@@ -160,4 +164,37 @@ async fn lookup(
         .map_err(AppError::internal)?
         .map_err(|_| AppError::new(StatusCode::NOT_FOUND, "no_such_room", "no such room"))?;
     answer.await.map(Json).map_err(AppError::internal)
+}
+
+/// The query of `GET /api/tables/{kind}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TablesQuery {
+    #[serde(default)]
+    page: usize,
+}
+
+/// `GET /api/tables/open` (public tables with a free seat) or `GET /api/tables/playing` (public
+/// games being played), `?page=N` from 0: `{"tables": [...], "page", "total"}`, newest first,
+/// [`crate::room::directory::PAGE_SIZE`] a page.
+async fn tables(
+    State(state): State<AppState>,
+    Path(kind): Path<String>,
+    query: Result<axum::extract::Query<TablesQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<crate::room::directory::Page>, AppError> {
+    use crate::room::directory::Kind;
+    let kind = match kind.as_str() {
+        "open" => Kind::Open,
+        "playing" => Kind::Playing,
+        _ => {
+            return Err(AppError::new(
+                StatusCode::NOT_FOUND,
+                "bad_message",
+                "the lists are /api/tables/open and /api/tables/playing",
+            ));
+        }
+    };
+    let axum::extract::Query(query) =
+        query.map_err(|e| AppError::new(StatusCode::BAD_REQUEST, "bad_message", e.body_text()))?;
+    Ok(Json(state.rooms.directory().page(kind, query.page)))
 }

@@ -1,0 +1,149 @@
+//! The directory of public rooms: the tables with a free seat anyone may take, and the games
+//! being played that anyone may watch. Each room keeps its own entry up to date whenever its
+//! table or game changes, and takes it out when it becomes private, full, unattended or unloads;
+//! private rooms never enter it. Only rooms in memory are listed: a public table nobody is at
+//! unloads after a while, and leaves the list with it.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use ludo_rules::Rules;
+use serde::Serialize;
+
+/// One public room as the lists show it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Listing {
+    /// The room's code (`/r/<code>` joins or watches it).
+    pub code: String,
+    /// The rules played.
+    pub rules: Rules,
+    /// Seconds per turn, if the table has a clock.
+    pub clock: Option<u32>,
+    /// Whether its games are ranked.
+    pub ranked: bool,
+    /// Seats taken (people and CPUs).
+    pub taken: usize,
+    /// The names at the table, seat by seat (a CPU by its level, as `"cpu:medium"`).
+    pub players: Vec<String>,
+    /// For a game being played: when it started (Unix milliseconds); omitted for a table
+    /// waiting for players.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub playing_since: Option<i64>,
+    /// When the entry last changed (Unix milliseconds): the lists show the newest first.
+    pub updated: i64,
+}
+
+impl Listing {
+    /// Whether this is a game being played (else a table waiting for players).
+    pub fn playing(&self) -> bool {
+        self.playing_since.is_some()
+    }
+}
+
+/// Which list to read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Tables with a free seat, no game on.
+    Open,
+    /// Games being played.
+    Playing,
+}
+
+/// The public rooms in memory, by code.
+#[derive(Clone, Default)]
+pub struct Directory {
+    entries: Arc<Mutex<HashMap<String, Listing>>>,
+}
+
+/// How many entries a page of a list holds.
+pub const PAGE_SIZE: usize = 20;
+
+/// One page of a list.
+#[derive(Debug, Serialize)]
+pub struct Page {
+    /// The entries, newest first.
+    pub tables: Vec<Listing>,
+    /// This page's number, from 0.
+    pub page: usize,
+    /// How many entries the whole list holds now.
+    pub total: usize,
+}
+
+impl Directory {
+    fn entries(&self) -> std::sync::MutexGuard<'_, HashMap<String, Listing>> {
+        // A plain map, whole after any panic.
+        self.entries
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Puts a room's entry in, replacing the one it had.
+    pub fn put(&self, listing: Listing) {
+        self.entries().insert(listing.code.clone(), listing);
+    }
+
+    /// Takes a room's entry out, if it has one.
+    pub fn remove(&self, code: &str) {
+        self.entries().remove(code);
+    }
+
+    /// One page (from 0) of a list, newest first, [`PAGE_SIZE`] entries at most.
+    pub fn page(&self, kind: Kind, page: usize) -> Page {
+        let mut tables: Vec<Listing> = self
+            .entries()
+            .values()
+            .filter(|l| l.playing() == (kind == Kind::Playing))
+            .cloned()
+            .collect();
+        tables.sort_by(|a, b| b.updated.cmp(&a.updated).then(a.code.cmp(&b.code)));
+        let total = tables.len();
+        let tables = tables
+            .into_iter()
+            .skip(page.saturating_mul(PAGE_SIZE))
+            .take(PAGE_SIZE)
+            .collect();
+        Page {
+            tables,
+            page,
+            total,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listing(code: &str, updated: i64, playing: bool) -> Listing {
+        Listing {
+            code: code.to_owned(),
+            rules: Rules::default(),
+            clock: None,
+            ranked: false,
+            taken: 1,
+            players: vec!["Ana".to_owned()],
+            playing_since: playing.then_some(updated),
+            updated,
+        }
+    }
+
+    #[test]
+    fn a_list_holds_its_kind_newest_first_in_pages() {
+        let directory = Directory::default();
+        for i in 0..45 {
+            directory.put(listing(&format!("open{i:02}"), i, false));
+        }
+        directory.put(listing("game", 7, true));
+        let first = directory.page(Kind::Open, 0);
+        assert_eq!(first.total, 45);
+        assert_eq!(first.tables.len(), PAGE_SIZE);
+        assert_eq!(first.tables[0].code, "open44");
+        assert_eq!(directory.page(Kind::Open, 2).tables.len(), 5);
+        assert!(directory.page(Kind::Open, 9).tables.is_empty());
+        let playing = directory.page(Kind::Playing, 0);
+        assert_eq!(playing.total, 1);
+        assert_eq!(playing.tables[0].code, "game");
+        directory.remove("game");
+        assert_eq!(directory.page(Kind::Playing, 0).total, 0);
+    }
+}

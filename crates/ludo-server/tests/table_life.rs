@@ -1,0 +1,396 @@
+//! Life around the table over real WebSockets: the host seated on creation, offers of a new
+//! game accepted and declined, leaving a game (the CPU plays on, a ranked result counts), the
+//! host freeing an away person's seat, quick phrases, and the public lists.
+
+mod support;
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use support::{
+    Client, GUEST, HOST, Server, create_room, http, next_request, spawn_server, turn_of,
+    two_player_room,
+};
+
+/// Plays a game between two people to its end, each acting for their own seat in turn, and
+/// both reading every action; the final game.
+async fn play_out(a: &mut Client, a_seat: &str, b: &mut Client) -> Value {
+    loop {
+        let game = a.game.clone().expect("a game is on");
+        let (phase, seat, version) = turn_of(&game);
+        if phase == "over" {
+            return game;
+        }
+        let actor = if seat == a_seat { &mut *a } else { &mut *b };
+        actor.send(next_request(&game)).await;
+        let next = |m: &Value| m["t"] == "action" && m["game"]["version"] == version + 1;
+        a.recv_until(next).await;
+        b.recv_until(next).await;
+    }
+}
+
+/// A two-person room whose first game has been played to its end.
+async fn after_a_game(server: &Server) -> (String, Client, Client) {
+    let (code, mut host, mut guest) = two_player_room(server, json!({})).await;
+    host.send(json!({"t": "start"})).await;
+    host.recv_until(|m| m["t"] == "game").await;
+    guest.recv_until(|m| m["t"] == "game").await;
+    play_out(&mut host, "yellow", &mut guest).await;
+    (code, host, guest)
+}
+
+/// The table as the server shows it now.
+async fn table(server: &Server, code: &str) -> Value {
+    let (status, text) = http(server.addr, "GET", &format!("/api/rooms/{code}"), None).await;
+    assert_eq!(status, 200, "{text}");
+    serde_json::from_str(&text).unwrap()
+}
+
+#[tokio::test]
+async fn the_host_is_seated_at_yellow_when_the_room_is_made() {
+    let server = spawn_server().await;
+    let code = create_room(server.addr, HOST, json!({})).await;
+    let room = table(&server, &code).await;
+    assert_eq!(
+        room["seats"]["yellow"]["occupant"]["name"], "Host",
+        "{room}"
+    );
+    assert_eq!(room["seats"].as_object().unwrap().len(), 1, "{room}");
+    // Sitting where one already sits changes nothing and is not refused; moving frees it.
+    let mut host = Client::join(server.addr, &code, HOST, "Host").await;
+    host.send(json!({"t": "sit", "colour": "yellow"})).await;
+    host.recv_until(|m| m["t"] == "room").await;
+    host.send(json!({"t": "sit", "colour": "green"})).await;
+    let moved = host
+        .recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["green"].is_null())
+        .await;
+    assert!(moved["room"]["seats"]["yellow"].is_null(), "{moved}");
+}
+
+#[tokio::test]
+async fn a_new_game_starts_when_everyone_seated_has_accepted_with_the_next_seat_first() {
+    let server = spawn_server().await;
+    let (_, mut host, mut guest) = after_a_game(&server).await;
+    let first = host.game.clone().unwrap();
+    assert!(first["position"]["seats"][0] == "yellow", "{first}");
+
+    guest.send(json!({"t": "play_again"})).await;
+    let offered = |m: &Value| m["t"] == "room" && m["room"]["rematch"] == json!(["red"]);
+    host.recv_until(offered).await;
+    guest.recv_until(offered).await;
+    // Asking again changes nothing.
+    guest.send(json!({"t": "play_again"})).await;
+    guest.recv_until(offered).await;
+
+    host.send(json!({"t": "play_again"})).await;
+    let next = host.recv_until(|m| m["t"] == "game").await;
+    guest.recv_until(|m| m["t"] == "game").await;
+    assert_ne!(next["game"]["id"], first["id"]);
+    assert_eq!(next["game"]["position"]["seats"], json!(["red", "yellow"]));
+    assert_eq!(next["game"]["version"], 0);
+    // The offer is over once the game starts.
+    let room = host.recv_until(|m| m["t"] == "room").await;
+    assert!(room["room"]["rematch"].is_null(), "{room}");
+}
+
+#[tokio::test]
+async fn a_declined_offer_is_withdrawn_for_everyone_and_starts_nothing() {
+    let server = spawn_server().await;
+    let (code, mut host, mut guest) = after_a_game(&server).await;
+    // Nothing to decline before anyone offers.
+    guest.send(json!({"t": "decline"})).await;
+    assert_eq!(guest.error_code().await, "no_offer");
+
+    host.send(json!({"t": "play_again"})).await;
+    guest
+        .recv_until(|m| m["t"] == "room" && m["room"]["rematch"] == json!(["yellow"]))
+        .await;
+    guest.send(json!({"t": "decline"})).await;
+    for conn in [&mut host, &mut guest] {
+        let declined = conn.recv_until(|m| m["t"] == "declined").await;
+        assert_eq!(declined["seat"], "red");
+        let room = conn.recv_until(|m| m["t"] == "room").await;
+        assert!(room["room"]["rematch"].is_null(), "{room}");
+    }
+    let room = table(&server, &code).await;
+    assert!(room["rematch"].is_null());
+    assert_eq!(
+        support::welcome(server.addr, &code, HOST).await["game"]["position"]["turn"]["phase"],
+        "over",
+        "no new game started"
+    );
+    // A watcher cannot accept for anyone.
+    let mut watcher = Client::join(server.addr, &code, "watcher-device-secret-03", "Wat").await;
+    watcher.send(json!({"t": "play_again"})).await;
+    assert_eq!(watcher.error_code().await, "not_seated");
+}
+
+#[tokio::test]
+async fn leaving_between_games_frees_the_seat_and_the_others_may_start_again() {
+    let server = spawn_server().await;
+    let (code, mut host, mut guest) = after_a_game(&server).await;
+    host.send(json!({"t": "add_cpu", "colour": "blue", "level": "random"}))
+        .await;
+    host.send(json!({"t": "play_again"})).await;
+    guest
+        .recv_until(|m| m["t"] == "room" && m["room"]["rematch"] == json!(["yellow"]))
+        .await;
+    // The guest leaves rather than answer: everyone left has accepted, so the game starts.
+    guest.send(json!({"t": "leave"})).await;
+    let game = host.recv_until(|m| m["t"] == "game").await;
+    assert_eq!(game["game"]["position"]["seats"], json!(["blue", "yellow"]));
+    assert!(table(&server, &code).await["seats"]["red"].is_null());
+}
+
+#[tokio::test]
+async fn a_person_who_leaves_a_game_is_played_by_the_cpu_to_its_end_then_their_seat_is_freed() {
+    let server = spawn_server().await;
+    let (code, mut host, mut guest) = two_player_room(&server, json!({})).await;
+    host.send(json!({"t": "start"})).await;
+    let game = guest.recv_until(|m| m["t"] == "game").await;
+    let id = game["game"]["id"].as_str().unwrap().to_owned();
+
+    guest.send(json!({"t": "leave"})).await;
+    for conn in [&mut host, &mut guest] {
+        let left = conn.recv_until(|m| m["t"] == "left").await;
+        assert_eq!(left, json!({"t": "left", "seat": "red", "freed": false}));
+        let room = conn.recv_until(|m| m["t"] == "room").await;
+        assert_eq!(room["room"]["seats"]["red"]["left"], true, "{room}");
+    }
+    // They no longer play, nor leave twice.
+    let version = guest.game.as_ref().unwrap()["version"].as_u64().unwrap();
+    guest.send(json!({"t": "roll", "version": version})).await;
+    assert_eq!(guest.error_code().await, "not_seated");
+    guest.send(json!({"t": "leave"})).await;
+    assert_eq!(guest.error_code().await, "not_seated");
+
+    // The host plays on; every action of red is the CPU's, marked as such.
+    let mut red_actions = 0;
+    loop {
+        let game = host.game.clone().unwrap();
+        let (phase, seat, version) = turn_of(&game);
+        if phase == "over" {
+            break;
+        }
+        if seat == "yellow" {
+            host.send(next_request(&game)).await;
+        }
+        let action = host
+            .recv_until(|m| m["t"] == "action" && m["game"]["version"] == version + 1)
+            .await;
+        if action["seat"] == "red" {
+            red_actions += 1;
+            assert_eq!(action["stand_in"], "left", "{action}");
+        } else {
+            assert!(action.get("stand_in").is_none(), "{action}");
+        }
+    }
+    assert!(red_actions > 0);
+    let freed = host
+        .recv_until(|m| m["t"] == "room" && m["room"]["seats"]["red"].is_null())
+        .await;
+    assert_eq!(freed["room"]["seats"]["yellow"]["occupant"]["name"], "Host");
+    // The record keeps who played: the person who left is still red's player.
+    let (_, record) = http(server.addr, "GET", &format!("/api/games/{id}"), None).await;
+    assert!(record.contains("Guest"), "{record}");
+    assert!(table(&server, &code).await["seats"]["red"].is_null());
+}
+
+#[tokio::test]
+async fn leaving_a_ranked_game_still_counts_its_result() {
+    let server = spawn_server().await;
+    let (_, mut host, mut guest) = two_player_room(&server, json!({"ranked": true})).await;
+    host.send(json!({"t": "start"})).await;
+    host.recv_until(|m| m["t"] == "game").await;
+    guest.send(json!({"t": "leave"})).await;
+    host.recv_until(|m| m["t"] == "left").await;
+    support::play_until_over(&mut host, "yellow").await;
+    let rated = host.recv_until(|m| m["t"] == "rated").await;
+    let changes = rated["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 2, "{rated}");
+    assert!(
+        changes.iter().any(|c| c["name"] == "Guest"),
+        "the one who left is rated too: {rated}"
+    );
+}
+
+#[tokio::test]
+async fn the_host_frees_the_seat_of_someone_away_for_a_while_and_only_then() {
+    let server = spawn_server().await;
+    let (code, mut host, guest) = two_player_room(&server, json!({})).await;
+    let free = json!({"t": "free_seat", "colour": "red"});
+    host.send(free.clone()).await;
+    assert_eq!(host.error_code().await, "not_away", "the guest is here");
+    host.send(json!({"t": "free_seat", "colour": "blue"})).await;
+    assert_eq!(
+        host.error_code().await,
+        "bad_message",
+        "nobody sits at blue"
+    );
+    guest.close().await;
+    let away = host
+        .recv_until(|m| m["t"] == "room" && m["room"]["seats"]["red"]["connected"] == false)
+        .await;
+    assert!(away["room"]["seats"]["red"]["away_since"].as_i64().unwrap() > 0);
+    host.send(free.clone()).await;
+    assert_eq!(host.error_code().await, "not_away", "not away for long yet");
+    // Away long enough (half a second in tests): the seat is freed.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    host.send(free).await;
+    host.recv_until(|m| m["t"] == "room" && m["room"]["seats"]["red"].is_null())
+        .await;
+    assert!(table(&server, &code).await["seats"]["red"].is_null());
+    // Only the host may, and never at a ranked table.
+    let mut other = Client::join(server.addr, &code, GUEST, "Guest").await;
+    other
+        .send(json!({"t": "free_seat", "colour": "yellow"}))
+        .await;
+    assert_eq!(other.error_code().await, "not_host");
+    let (_, mut host, _guest) = two_player_room(&server, json!({"ranked": true})).await;
+    host.send(json!({"t": "free_seat", "colour": "red"})).await;
+    assert_eq!(host.error_code().await, "ranked_people_only");
+}
+
+#[tokio::test]
+async fn a_seat_freed_during_a_game_is_played_by_the_cpu() {
+    let server = spawn_server().await;
+    let (_, mut host, mut guest) = two_player_room(&server, json!({})).await;
+    host.send(json!({"t": "start"})).await;
+    guest.recv_until(|m| m["t"] == "game").await;
+    guest.close().await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    host.send(json!({"t": "free_seat", "colour": "red"})).await;
+    let left = host.recv_until(|m| m["t"] == "left").await;
+    assert_eq!(left, json!({"t": "left", "seat": "red", "freed": true}));
+    support::play_until_over(&mut host, "yellow").await;
+}
+
+#[tokio::test]
+async fn quick_phrases_reach_everyone_by_id_within_an_allowance() {
+    let server = spawn_server().await;
+    let (code, mut host, mut guest) = two_player_room(&server, json!({})).await;
+    let mut watcher = Client::join(server.addr, &code, "watcher-device-secret-03", "Wat").await;
+    host.send(json!({"t": "say", "phrase": "good_luck"})).await;
+    for conn in [&mut host, &mut guest, &mut watcher] {
+        let said = conn.recv_until(|m| m["t"] == "said").await;
+        assert_eq!(said["phrase"], "good_luck");
+        assert_eq!(said["name"], "Host");
+        assert_eq!(said["seat"], "yellow");
+        assert!(said["from"].as_str().is_some_and(|id| !id.is_empty()));
+    }
+    watcher
+        .send(json!({"t": "say", "phrase": "emoji_clap"}))
+        .await;
+    let said = guest.recv_until(|m| m["t"] == "said").await;
+    assert_eq!(said["name"], "Wat");
+    assert!(said.get("seat").is_none(), "a watcher has no seat: {said}");
+
+    // No free text: an unknown id is refused and shown to nobody.
+    guest
+        .send(json!({"t": "say", "phrase": "buy cheap dice at example.com"}))
+        .await;
+    assert_eq!(guest.error_code().await, "no_such_phrase");
+    // Three at once, then one every few seconds.
+    for _ in 0..3 {
+        guest.send(json!({"t": "say", "phrase": "oops"})).await;
+        guest.recv_until(|m| m["t"] == "said").await;
+    }
+    guest.send(json!({"t": "say", "phrase": "oops"})).await;
+    assert_eq!(guest.error_code().await, "rate_limited");
+    // The host's allowance is the host's own.
+    host.send(json!({"t": "say", "phrase": "thanks"})).await;
+    let said = guest.recv_until(|m| m["t"] == "said").await;
+    assert_eq!(said["phrase"], "thanks");
+    // Every phrase the protocol lists is accepted.
+    for phrase in ludo_server::protocol::PHRASES {
+        let mut speaker =
+            Client::join(server.addr, &code, &format!("speaker-{phrase}-0000"), "S").await;
+        speaker.send(json!({"t": "say", "phrase": phrase})).await;
+        let said = speaker.recv_until(|m| m["t"] == "said").await;
+        assert_eq!(said["phrase"], *phrase);
+    }
+}
+
+/// One of the public lists, whole.
+async fn listed(server: &Server, kind: &str) -> Vec<Value> {
+    let (status, text) = http(server.addr, "GET", &format!("/api/tables/{kind}"), None).await;
+    assert_eq!(status, 200, "{text}");
+    let page: Value = serde_json::from_str(&text).unwrap();
+    page["tables"].as_array().unwrap().clone()
+}
+
+/// Waits (up to 5 s) until the list says whether `code` is in it.
+async fn until_listed(server: &Server, kind: &str, code: &str, wanted: bool) -> Option<Value> {
+    for _ in 0..250 {
+        let found = listed(server, kind)
+            .await
+            .into_iter()
+            .find(|t| t["code"] == code);
+        if found.is_some() == wanted {
+            return found;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!(
+        "{code} never {} the {kind} list",
+        if wanted { "in" } else { "out of" }
+    );
+}
+
+#[tokio::test]
+async fn a_public_table_is_listed_while_a_seat_is_free_then_as_a_game_to_watch() {
+    let server = spawn_server().await;
+    let private = create_room(server.addr, GUEST, json!({})).await;
+    let _at_private = Client::join(server.addr, &private, GUEST, "Host").await;
+    let code = create_room(server.addr, HOST, json!({"public": true, "rotate": false})).await;
+    // Nobody is at the table yet: not listed.
+    assert!(listed(&server, "open").await.is_empty());
+    let mut host = Client::join(server.addr, &code, HOST, "Ana").await;
+    let open = until_listed(&server, "open", &code, true).await.unwrap();
+    assert_eq!(open["taken"], 1);
+    assert_eq!(open["clock"], Value::Null);
+    assert_eq!(open["players"], json!(["Ana"]));
+    assert_eq!(open["rules"], json!({"preset": "qdan"}));
+    for colour in ["blue", "red", "green"] {
+        host.send(json!({"t": "add_cpu", "colour": colour, "level": "random"}))
+            .await;
+    }
+    // Full: out of the open list.
+    until_listed(&server, "open", &code, false).await;
+    host.send(json!({"t": "start"})).await;
+    let playing = until_listed(&server, "playing", &code, true).await.unwrap();
+    assert_eq!(playing["players"][1], "cpu:random", "{playing}");
+    assert!(playing["playing_since"].as_i64().unwrap() > 0);
+    // A watcher sees the board and the game as it goes.
+    let mut watcher = Client::join(server.addr, &code, GUEST, "Bo").await;
+    assert!(watcher.game.is_some(), "the watcher is shown the game");
+    // The private room never shows.
+    for kind in ["open", "playing"] {
+        assert!(
+            listed(&server, kind)
+                .await
+                .iter()
+                .all(|t| t["code"] != private),
+            "a private room is listed"
+        );
+    }
+    // Over: out of the games to watch; a seat freed puts it back among the open tables, until
+    // the host makes it private.
+    support::play_until_over(&mut host, "yellow").await;
+    let seen = watcher.recv_until(|m| m["t"] == "action").await;
+    assert_eq!(
+        seen["game"]["version"], 1,
+        "the watcher saw the game from its start"
+    );
+    until_listed(&server, "playing", &code, false).await;
+    host.send(json!({"t": "remove_cpu", "colour": "green"}))
+        .await;
+    until_listed(&server, "open", &code, true).await;
+    host.send(json!({"t": "settings", "public": false})).await;
+    until_listed(&server, "open", &code, false).await;
+    // The lists refuse what they do not know.
+    let (status, _) = http(server.addr, "GET", "/api/tables/secret", None).await;
+    assert_eq!(status, 404);
+    let (status, _) = http(server.addr, "GET", "/api/tables/open?page=x", None).await;
+    assert_eq!(status, 400);
+}
