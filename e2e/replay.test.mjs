@@ -25,16 +25,22 @@ const WORDS = {
     controls: ['First step', 'Step back', 'Play', 'Step forward', 'Last step'], pause: 'Pause',
     level: { easy: 'Easy', hard: 'Hard' }, ordinal: ['1st', '2nd', '3rd'], over: /Game over/,
     speed: 'Speed', title: 'Game replay', place: 'Place',
+    houseRules: 'House rules: Throws that bring a piece out: 1, 6 · Finishing a piece gives another throw: yes',
   },
   fr: {
     controls: ['Première étape', 'Étape précédente', 'Lecture', 'Étape suivante', 'Dernière étape'],
     pause: 'Pause', level: { easy: 'Facile', hard: 'Difficile' }, ordinal: ['1er', '2e', '3e'],
     over: /Partie terminée/, speed: 'Vitesse', title: 'Revoir la partie', place: 'Place',
+    houseRules: 'Règles locales : Lancers qui font sortir une pièce : 1, 6 · Amener une pièce à l’arrivée donne un nouveau lancer : oui',
   },
 };
 
+/** The rules played: classic with two house rules, which the replay names. */
+const HOUSE_RULES = { preset: 'classic', exit_values: [1, 6], bonus_on_finish: true };
+
 /**
- * Plays a game in a room from a page of the site, over the protocol: Ana (a person, at yellow)
+ * Plays a game in a room from a page of the site, over the protocol (the rules passed in as
+ * HOUSE_RULES): Ana (a person, at yellow)
  * against an easy CPU at blue and a hard one at red, Ana taking her first legal move each time.
  * The game's id, and the position the server announced at each version (after that many actions).
  */
@@ -43,12 +49,12 @@ async function playRoomGame() {
   const page = await context.newPage();
   await page.goto(url + '/');
   await page.waitForSelector('body[data-ready=true]');
-  const game = await page.evaluate(async () => {
+  const game = await page.evaluate(async (HOUSE_RULES) => {
     const device = [...crypto.getRandomValues(new Uint8Array(16))]
       .map((b) => b.toString(16).padStart(2, '0')).join('');
     const response = await fetch('/api/rooms', {
       method: 'POST', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ device, name: 'Ana', rules: 'classic' }),
+      body: JSON.stringify({ device, name: 'Ana', rules: HOUSE_RULES }),
     });
     const room = await response.json();
     if (!response.ok) throw new Error(`no room: ${JSON.stringify(room)}`);
@@ -83,7 +89,7 @@ async function playRoomGame() {
         }
       };
     });
-  });
+  }, HOUSE_RULES);
   await context.close();
   return game;
 }
@@ -148,6 +154,8 @@ for (const language of ['en', 'fr']) {
     // Opened without a step, it shows the end: the places, in the page's language.
     assert.equal(await stepShown(page), total);
     assert.match(await page.textContent('#replay-status'), words.over);
+    // The house rules the game was played with, each by the settings' name.
+    assert.equal(await page.textContent('.replay-house-rules'), words.houseRules);
     const ordinal = (seat) => words.ordinal[record.places[seat] - 1];
     const ana = record.players.yellow;
     const seats = await listed(page);

@@ -4,6 +4,7 @@
 
 import { drawBoard, statusText } from './board.js';
 import { setBoard } from './i18n.js';
+import { optionLabel, ordered, valueLabel } from './options.js';
 import { errorText } from './texts-errors.js';
 import { playerName } from './online.js';
 import { moveLine, throwOutcome } from './turnlog.js';
@@ -192,6 +193,23 @@ function aboutLine(engine, record, position, t) {
   return line;
 }
 
+/**
+ * The house rules a game was played with, each changed from its preset by the settings' name
+ * and its value; hidden when it played the preset's own rules.
+ */
+function houseRulesLine(engine, position, t) {
+  const inForce = engine.options(position);
+  const preset = engine.options(engine.newGame(inForce.preset, position.seats)).options;
+  const changed = ordered(inForce.options)
+    .filter(([name, value]) => JSON.stringify(preset[name]) !== JSON.stringify(value))
+    .map(([name, value]) => t('replay.optionValue', { option: optionLabel(name, t), value: valueLabel(value, t) }));
+  const line = document.createElement('p');
+  line.className = 'replay-house-rules';
+  line.hidden = changed.length === 0;
+  line.textContent = t('replay.houseRules', { rules: changed.join(' · ') });
+  return line;
+}
+
 /** Stops the replay shown before (its clock and its listeners), when another replaces it. */
 let leavePrevious = () => {};
 
@@ -354,7 +372,8 @@ export function showReplay(engine, record, container, t) {
   const stage = document.createElement('div');
   stage.className = 'replay-stage';
   stage.append(board);
-  root.append(head, players.list, stage, status, line, slider, controls, verdict, exportButton);
+  const houseRules = houseRulesLine(engine, steps[0].position, t);
+  root.append(head, players.list, stage, status, line, slider, controls, verdict, houseRules, exportButton);
   container.replaceChildren(root);
   show(at);
   playing(false);
