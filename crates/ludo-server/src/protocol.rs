@@ -2,6 +2,7 @@
 //! `docs/protocol.md` lists them with example JSON.
 
 use std::collections::BTreeMap;
+use std::fmt;
 
 use ludo_bots::Level;
 use ludo_fair::Action;
@@ -240,7 +241,10 @@ impl Settings {
         };
         let clock = clock.unwrap_or(self.clock);
         if !matches!(clock, None | Some(30) | Some(60)) {
-            return Err(Refusal::new("bad_message", "clock: none, 30 or 60 seconds"));
+            return Err(Refusal::new(
+                RefusalCode::BadMessage,
+                "clock: none, 30 or 60 seconds",
+            ));
         }
         let ranked = ranked.unwrap_or(self.ranked);
         let settings = Settings {
@@ -260,7 +264,7 @@ impl Settings {
         let preset = self.rules.preset_name();
         if self.ranked && self.rules != Rules::preset(preset) {
             return Err(Refusal::new(
-                "unranked_rules",
+                RefusalCode::UnrankedRules,
                 format!(
                     "ranked games play the {} rules without house-rule changes",
                     preset.name()
@@ -269,7 +273,7 @@ impl Settings {
         }
         if self.ranked && !self.rotate {
             return Err(Refusal::new(
-                "unranked_rules",
+                RefusalCode::UnrankedRules,
                 "a ranked table always passes the first throw on to the next seat",
             ));
         }
@@ -463,12 +467,8 @@ pub enum ServerMsg {
     Cancelled,
     /// A request was refused; nothing changed.
     Error {
-        /// A stable code (one of [`REFUSAL_CODES`]): `not_your_turn`, `stale_version`, `illegal_move`, `not_seated`,
-        /// `game_over`, `bad_message`, `too_large`, `rate_limited`, `no_such_room`, `not_host`,
-        /// `seat_taken`, `no_game`, `game_on`, `not_enough_players`, `hello_first`, `bad_name`,
-        /// `ranked_people_only`, `unranked_rules`, `players_away`, `bad_rules`, `seeking`, `seeking_elsewhere`,
-        /// `no_offer`, `not_away`, `no_such_phrase`, `internal` (storage failed; try again).
-        code: &'static str,
+        /// Why, as a stable code.
+        code: RefusalCode,
         /// What was wrong, for people.
         message: String,
         /// For a refusal the rules engine made (`bad_rules`, `illegal_move`): the engine's own
@@ -505,45 +505,111 @@ impl EngineFault {
     }
 }
 
-/// Every refusal code the server answers with, over the socket or HTTP: each has its words in
-/// every language the web client speaks.
-pub const REFUSAL_CODES: &[&str] = &[
-    "bad_message",
-    "too_large",
-    "rate_limited",
-    "hello_first",
-    "bad_name",
-    "no_such_room",
-    "not_host",
-    "seat_taken",
-    "game_on",
-    "not_enough_players",
-    "not_seated",
-    "no_game",
-    "game_over",
-    "not_your_turn",
-    "stale_version",
-    "illegal_move",
-    "ranked_people_only",
-    "unranked_rules",
-    "players_away",
-    "bad_rules",
-    "seeking",
-    "seeking_elsewhere",
-    "internal",
-    "no_such_game",
-    "no_such_player",
-    "no_such_rules",
-    "no_offer",
-    "not_away",
-    "no_such_phrase",
-];
+macro_rules! refusal_codes {
+    ($($(#[doc = $doc:literal])* $variant:ident => $name:literal,)*) => {
+        /// Why a request was refused: a stable code, the same over the socket and over HTTP.
+        /// Each has its words in every language the web client speaks, and its row in
+        /// `docs/protocol.md`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum RefusalCode {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl RefusalCode {
+            /// Every code, in the order `docs/protocol.md` lists them.
+            pub const ALL: &[RefusalCode] = &[$(RefusalCode::$variant,)*];
+
+            /// The code as the protocol writes it.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(RefusalCode::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+refusal_codes! {
+    /// A message that does not read: not JSON, an unknown type or field, a bad value.
+    BadMessage => "bad_message",
+    /// A message over [`MAX_MESSAGE_BYTES`].
+    TooLarge => "too_large",
+    /// Too many messages, rooms, searches or quick phrases in too short a time.
+    RateLimited => "rate_limited",
+    /// Anything but `hello` (or `seek`) as a connection's first message.
+    HelloFirst => "hello_first",
+    /// A display name that cannot be shown.
+    BadName => "bad_name",
+    /// A room code that names no room.
+    NoSuchRoom => "no_such_room",
+    /// A request only the host may make.
+    NotHost => "not_host",
+    /// A seat someone already has.
+    SeatTaken => "seat_taken",
+    /// A change to the table while a game is being played.
+    GameOn => "game_on",
+    /// A start with fewer than two seats taken.
+    NotEnoughPlayers => "not_enough_players",
+    /// A request that needs a seat (or a seat in the game) from someone without one.
+    NotSeated => "not_seated",
+    /// A throw or a move where no game has started.
+    NoGame => "no_game",
+    /// A throw or a move after the game ended.
+    GameOver => "game_over",
+    /// A throw or a move out of turn.
+    NotYourTurn => "not_your_turn",
+    /// A throw or a move on a version other than the current one.
+    StaleVersion => "stale_version",
+    /// A throw or a move the rules do not allow.
+    IllegalMove => "illegal_move",
+    /// A CPU at a ranked table, or a change a ranked table does not allow its seats.
+    RankedPeopleOnly => "ranked_people_only",
+    /// Ranked play with house rules, or without passing the first throw on.
+    UnrankedRules => "unranked_rules",
+    /// A ranked start while someone seated is not connected.
+    PlayersAway => "players_away",
+    /// House rules that contradict each other.
+    BadRules => "bad_rules",
+    /// Anything on a connection that is looking for a ranked game.
+    Seeking => "seeking",
+    /// A search for a ranked game ended by another from the same device.
+    SeekingElsewhere => "seeking_elsewhere",
+    /// Something that could not be stored or read on the server's side; try again.
+    Internal => "internal",
+    /// A game id that names no game.
+    NoSuchGame => "no_such_game",
+    /// A player id that names no player.
+    NoSuchPlayer => "no_such_player",
+    /// A ruleset name that names none.
+    NoSuchRules => "no_such_rules",
+    /// A decline when no new game is offered.
+    NoOffer => "no_offer",
+    /// Freeing the seat of someone who is not away, or not for long enough.
+    NotAway => "not_away",
+    /// A quick phrase id that is not one of [`PHRASES`].
+    NoSuchPhrase => "no_such_phrase",
+}
+
+impl fmt::Display for RefusalCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for RefusalCode {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// Every refusal code the server answers with, over the socket or HTTP.
+pub const REFUSAL_CODES: &[RefusalCode] = RefusalCode::ALL;
 
 /// A refused request: a stable code and a message for people. Nothing changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refusal {
     /// The stable code (see [`ServerMsg::Error`]).
-    pub code: &'static str,
+    pub code: RefusalCode,
     /// What was wrong.
     pub message: String,
     /// The rules engine's reason, when the refusal is its.
@@ -552,7 +618,7 @@ pub struct Refusal {
 
 impl Refusal {
     /// A refusal with this code.
-    pub fn new(code: &'static str, message: impl Into<String>) -> Refusal {
+    pub fn new(code: RefusalCode, message: impl Into<String>) -> Refusal {
         Refusal {
             code,
             message: message.into(),
@@ -562,11 +628,11 @@ impl Refusal {
 
     /// `bad_rules`: house rules that contradict each other, with the engine's reason.
     pub fn contradiction(error: &ludo_rules::OptionsError) -> Refusal {
-        Refusal::engine("bad_rules", error)
+        Refusal::engine(RefusalCode::BadRules, error)
     }
 
     /// A refusal with this code that the rules engine made, with its reason.
-    pub fn engine(code: &'static str, error: &impl ludo_rules::Fault) -> Refusal {
+    pub fn engine(code: RefusalCode, error: &impl ludo_rules::Fault) -> Refusal {
         Refusal {
             code,
             message: error.to_string(),
@@ -587,7 +653,7 @@ impl From<Refusal> for ServerMsg {
 
 impl ServerMsg {
     /// A refusal.
-    pub fn error(code: &'static str, message: impl Into<String>) -> ServerMsg {
+    pub fn error(code: RefusalCode, message: impl Into<String>) -> ServerMsg {
         ServerMsg::Error {
             code,
             message: message.into(),
@@ -610,7 +676,7 @@ impl ServerMsg {
 pub fn read_rules(json: &serde_json::Value) -> Result<Rules, Refusal> {
     Rules::check_json(&json.to_string()).map_err(|e| match e {
         Ok(contradiction) => Refusal::contradiction(&contradiction),
-        Err(unreadable) => Refusal::new("bad_message", format!("rules: {unreadable}")),
+        Err(unreadable) => Refusal::new(RefusalCode::BadMessage, format!("rules: {unreadable}")),
     })
 }
 

@@ -152,7 +152,7 @@ fn every_refusal_code_is_expected_by_some_test() {
         .filter(|p| p.file_name().is_some_and(|n| n != "error_texts.rs"))
         .map(|p| std::fs::read_to_string(p).unwrap())
         .collect();
-    let untested: Vec<&&str> = ludo_server::protocol::REFUSAL_CODES
+    let untested: Vec<&ludo_server::protocol::RefusalCode> = ludo_server::protocol::REFUSAL_CODES
         .iter()
         .filter(|code| !tests.iter().any(|t| t.contains(&format!("\"{code}\""))))
         .collect();

@@ -7,6 +7,7 @@
 
 pub mod pool;
 
+use crate::protocol::RefusalCode;
 use std::time::Instant;
 
 use ludo_bots::Rng;
@@ -115,14 +116,14 @@ async fn run(
                         Ok((rating, _)) => seeker.rating = rating,
                         Err(error) => {
                             tracing::error!(%error, "a rating could not be read");
-                            tell(&seeker.out, &ServerMsg::error("internal", "something went wrong on our side"));
+                            tell(&seeker.out, &ServerMsg::error(RefusalCode::Internal, "something went wrong on our side"));
                             continue;
                         }
                     }
                     if let Some(old) = waiting.iter().position(|w| w.identity == seeker.identity) {
                         let old = waiting.remove(old);
                         tell(&old.out, &ServerMsg::error(
-                            "seeking_elsewhere",
+                            RefusalCode::SeekingElsewhere,
                             "this device is looking for a game on another connection",
                         ));
                     }

@@ -3,6 +3,7 @@
 //! sender's turn, the version is current, the rules allow it), stores the action, then
 //! broadcasts.
 
+use crate::protocol::RefusalCode;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -343,7 +344,7 @@ impl Room {
                 let before = self.state.clone();
                 if let Err(refusal) = self.request(conn, msg).await {
                     self.state = before;
-                    let stale = refusal.code == "stale_version";
+                    let stale = refusal.code == RefusalCode::StaleVersion;
                     self.send(conn, &refusal.into());
                     if stale && let Some(game) = self.game_view() {
                         // Whoever acted on an old version gets the game as it is now.
@@ -360,10 +361,10 @@ impl Room {
             .conns
             .get(&conn)
             .map(|c| c.identity.clone())
-            .ok_or_else(|| Refusal::new("hello_first", "say hello first"))?;
+            .ok_or_else(|| Refusal::new(RefusalCode::HelloFirst, "say hello first"))?;
         match msg {
             ClientMsg::Hello { .. } | ClientMsg::Seek { .. } => Err(Refusal::new(
-                "bad_message",
+                RefusalCode::BadMessage,
                 "hello and seek are first messages only",
             )),
             ClientMsg::Sit { colour } => self.sit(&identity, colour).await,
@@ -389,7 +390,7 @@ impl Room {
                         self.table_changed().await
                     }
                     _ => Err(Refusal::new(
-                        "bad_message",
+                        RefusalCode::BadMessage,
                         format!("no CPU sits at {colour}"),
                     )),
                 }
@@ -429,7 +430,7 @@ impl Room {
                 if !matches!(phase, Phase::Roll | Phase::Rolloff) {
                     let wanted = ludo_rules::Act::Throw;
                     let error = ludo_rules::PlayError::WrongPhase { wanted, phase };
-                    return Err(Refusal::engine("illegal_move", &error));
+                    return Err(Refusal::engine(RefusalCode::IllegalMove, &error));
                 }
                 let throw = live.next_throw();
                 self.act(seat, Action::Throw(throw), None).await
@@ -464,7 +465,10 @@ impl Room {
         if identity == self.state.host {
             Ok(())
         } else {
-            Err(Refusal::new("not_host", "only the host may do that"))
+            Err(Refusal::new(
+                RefusalCode::NotHost,
+                "only the host may do that",
+            ))
         }
     }
 
@@ -475,7 +479,7 @@ impl Room {
     fn lobby_only(&self) -> Result<(), Refusal> {
         if self.game_on() {
             Err(Refusal::new(
-                "game_on",
+                RefusalCode::GameOn,
                 "the table cannot change during a game",
             ))
         } else {
@@ -487,7 +491,7 @@ impl Room {
     fn people_only(&self) -> Result<(), Refusal> {
         if self.state.settings.ranked {
             Err(Refusal::new(
-                "ranked_people_only",
+                RefusalCode::RankedPeopleOnly,
                 "a ranked table seats people only",
             ))
         } else {
@@ -504,7 +508,7 @@ impl Room {
             .any(|o| matches!(o, Occupant::Cpu { .. }));
         if settings.ranked && cpu_seated {
             Err(Refusal::new(
-                "ranked_people_only",
+                RefusalCode::RankedPeopleOnly,
                 "a ranked table seats people only: remove the CPUs first",
             ))
         } else {
@@ -514,7 +518,10 @@ impl Room {
 
     fn free_seat(&self, colour: Colour) -> Result<(), Refusal> {
         if self.state.seats.contains_key(&colour) {
-            Err(Refusal::new("seat_taken", format!("{colour} is taken")))
+            Err(Refusal::new(
+                RefusalCode::SeatTaken,
+                format!("{colour} is taken"),
+            ))
         } else {
             Ok(())
         }
@@ -546,7 +553,7 @@ impl Room {
         self.lobby_only()?;
         let seat = self
             .seat_of(identity)
-            .ok_or_else(|| Refusal::new("not_seated", "you have no seat"))?;
+            .ok_or_else(|| Refusal::new(RefusalCode::NotSeated, "you have no seat"))?;
         self.state.seats.remove(&seat);
         if let Some(accepted) = self.rematch.as_mut() {
             accepted.remove(&seat);
@@ -562,7 +569,7 @@ impl Room {
         let seat = self
             .seat_of(identity)
             .filter(|seat| !self.state.left.contains(seat))
-            .ok_or_else(|| Refusal::new("not_seated", "you have no seat"))?;
+            .ok_or_else(|| Refusal::new(RefusalCode::NotSeated, "you have no seat"))?;
         if self.plays_in_game_on(seat) {
             self.hand_to_cpu(seat, false).await
         } else {
@@ -596,7 +603,7 @@ impl Room {
         self.people_only()?;
         let Some(Occupant::Person { id, .. }) = self.state.seats.get(&colour) else {
             return Err(Refusal::new(
-                "bad_message",
+                RefusalCode::BadMessage,
                 format!("no person sits at {colour}"),
             ));
         };
@@ -606,7 +613,7 @@ impl Room {
             .is_some_and(|since| since.elapsed() >= self.timing.free_after);
         if !away_long || self.state.left.contains(&colour) {
             return Err(Refusal::new(
-                "not_away",
+                RefusalCode::NotAway,
                 format!(
                     "only the seat of someone away for {} s or more can be freed",
                     self.timing.free_after.as_secs()
@@ -631,7 +638,7 @@ impl Room {
         self.lobby_only()?;
         let seat = self
             .seat_of(identity)
-            .ok_or_else(|| Refusal::new("not_seated", "you have no seat"))?;
+            .ok_or_else(|| Refusal::new(RefusalCode::NotSeated, "you have no seat"))?;
         self.rematch.get_or_insert_default().insert(seat);
         if self.everyone_accepted() {
             return match self.start().await {
@@ -672,9 +679,9 @@ impl Room {
     fn decline(&mut self, identity: &str) -> Result<(), Refusal> {
         let seat = self
             .seat_of(identity)
-            .ok_or_else(|| Refusal::new("not_seated", "you have no seat"))?;
+            .ok_or_else(|| Refusal::new(RefusalCode::NotSeated, "you have no seat"))?;
         if self.game_on() || self.rematch.is_none() {
-            return Err(Refusal::new("no_offer", "no new game is offered"));
+            return Err(Refusal::new(RefusalCode::NoOffer, "no new game is offered"));
         }
         self.rematch = None;
         self.broadcast(&ServerMsg::Declined { seat });
@@ -684,10 +691,9 @@ impl Room {
 
     /// A quick phrase, shown to everyone in the room: a known id, within the sender's allowance.
     fn say(&mut self, identity: &str, phrase: &str) -> Result<(), Refusal> {
-        let phrase = *PHRASES
-            .iter()
-            .find(|&&p| p == phrase)
-            .ok_or_else(|| Refusal::new("no_such_phrase", format!("no phrase {phrase:?}")))?;
+        let phrase = *PHRASES.iter().find(|&&p| p == phrase).ok_or_else(|| {
+            Refusal::new(RefusalCode::NoSuchPhrase, format!("no phrase {phrase:?}"))
+        })?;
         let now = Instant::now();
         let allowed = self
             .phrases
@@ -696,7 +702,7 @@ impl Room {
             .take(now);
         if !allowed {
             return Err(Refusal::new(
-                "rate_limited",
+                RefusalCode::RateLimited,
                 "too many phrases; wait a few seconds",
             ));
         }
@@ -723,7 +729,7 @@ impl Room {
         let live = self
             .live
             .as_ref()
-            .ok_or_else(|| Refusal::new("no_game", "no game has started"))?;
+            .ok_or_else(|| Refusal::new(RefusalCode::NoGame, "no game has started"))?;
         let seat = live
             .players
             .iter()
@@ -731,19 +737,19 @@ impl Room {
                 matches!(o, Occupant::Person { id, .. } if id == identity).then_some(c)
             })
             .filter(|seat| !self.state.left.contains(seat))
-            .ok_or_else(|| Refusal::new("not_seated", "you do not play in this game"))?;
+            .ok_or_else(|| Refusal::new(RefusalCode::NotSeated, "you do not play in this game"))?;
         if live.game.is_over() {
-            return Err(Refusal::new("game_over", "the game is over"));
+            return Err(Refusal::new(RefusalCode::GameOver, "the game is over"));
         }
         if live.game.seat() != seat {
             return Err(Refusal::new(
-                "not_your_turn",
+                RefusalCode::NotYourTurn,
                 format!("it is {}'s turn", live.game.seat()),
             ));
         }
         if version != live.version() {
             return Err(Refusal::new(
-                "stale_version",
+                RefusalCode::StaleVersion,
                 format!("the game is at version {}, not {version}", live.version()),
             ));
         }
@@ -761,10 +767,10 @@ impl Room {
         let live = self
             .live
             .as_ref()
-            .ok_or_else(|| Refusal::new("no_game", "no game"))?;
+            .ok_or_else(|| Refusal::new(RefusalCode::NoGame, "no game"))?;
         let next = live
             .after(action)
-            .map_err(|e| Refusal::engine("illegal_move", &e))?;
+            .map_err(|e| Refusal::engine(RefusalCode::IllegalMove, &e))?;
         let (game_id, number) = (live.id.clone(), live.version());
         let at = crate::ids::now_ms();
         let stored = self
@@ -873,13 +879,13 @@ impl Room {
         self.lobby_only()?;
         if self.state.settings.ranked && !self.everyone_here() {
             return Err(Refusal::new(
-                "players_away",
+                RefusalCode::PlayersAway,
                 "a ranked game starts only when everyone seated is here",
             ));
         }
         if self.state.seats.len() < 2 {
             return Err(Refusal::new(
-                "not_enough_players",
+                RefusalCode::NotEnoughPlayers,
                 "a game needs two seats or more",
             ));
         }
@@ -907,7 +913,7 @@ impl Room {
                 .any(|o| matches!(o, Occupant::Cpu { .. }))
         {
             return Err(Refusal::new(
-                "ranked_people_only",
+                RefusalCode::RankedPeopleOnly,
                 "a ranked table seats people only",
             ));
         }
@@ -919,7 +925,7 @@ impl Room {
             self.state.seats.clone(),
             ranked,
         )
-        .map_err(|e| Refusal::engine("bad_message", &e))?;
+        .map_err(|e| Refusal::engine(RefusalCode::BadMessage, &e))?;
         let stored = self.store.run(move |b| b.create_game(&new)).await;
         self.stored(stored, "a new game")?;
         self.live = Some(live);
@@ -975,7 +981,7 @@ impl Room {
                     .storage_failures
                     .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 Err(Refusal::new(
-                    "internal",
+                    RefusalCode::Internal,
                     format!("{what} could not be saved; try again"),
                 ))
             }

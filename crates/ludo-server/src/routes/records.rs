@@ -4,6 +4,7 @@
 //! the replay viewer read it as it is) plus who played, when each action came, the places and
 //! the rating changes. The dice seed appears only once the game is over.
 
+use crate::protocol::RefusalCode;
 use std::collections::BTreeMap;
 
 use axum::extract::{Path, State};
@@ -62,7 +63,13 @@ async fn game(
         .run(move |b| b.game(&lookup))
         .await
         .map_err(AppError::internal)?
-        .ok_or_else(|| AppError::new(StatusCode::NOT_FOUND, "no_such_game", "no such game"))?;
+        .ok_or_else(|| {
+            AppError::new(
+                StatusCode::NOT_FOUND,
+                RefusalCode::NoSuchGame,
+                "no such game",
+            )
+        })?;
     let mut record = stored.record;
     if stored.finished_at.is_none() {
         // The seed stays secret until the game is over.
@@ -97,7 +104,7 @@ async fn leaderboard(
         .ok_or_else(|| {
             AppError::new(
                 StatusCode::NOT_FOUND,
-                "no_such_rules",
+                RefusalCode::NoSuchRules,
                 "rules: qdan, classic or vietnamese",
             )
         })?;
@@ -122,5 +129,11 @@ async fn player(
         .await
         .map_err(AppError::internal)?
         .map(Json)
-        .ok_or_else(|| AppError::new(StatusCode::NOT_FOUND, "no_such_player", "no such player"))
+        .ok_or_else(|| {
+            AppError::new(
+                StatusCode::NOT_FOUND,
+                RefusalCode::NoSuchPlayer,
+                "no such player",
+            )
+        })
 }

@@ -1,5 +1,6 @@
 //! The small HTTP API for rooms: create one, look one up, list the public ones.
 
+use crate::protocol::RefusalCode;
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -24,14 +25,14 @@ pub fn router() -> Router<AppState> {
 /// "params", "option"}` when the rules engine refused.
 pub struct AppError {
     status: StatusCode,
-    code: &'static str,
+    code: RefusalCode,
     message: String,
     engine: Option<EngineFault>,
 }
 
 impl AppError {
     /// An error with this status, code and message.
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> AppError {
+    pub fn new(status: StatusCode, code: RefusalCode, message: impl Into<String>) -> AppError {
         AppError {
             status,
             code,
@@ -55,7 +56,7 @@ impl AppError {
         tracing::error!(%error, "a request failed");
         AppError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
+            RefusalCode::Internal,
             "something went wrong on our side",
         )
     }
@@ -105,14 +106,19 @@ async fn create(
     {
         return Err(AppError::new(
             StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
+            RefusalCode::RateLimited,
             "too many rooms created from this address; wait a minute",
         ));
     }
-    let Json(room) =
-        body.map_err(|e| AppError::new(StatusCode::BAD_REQUEST, "bad_message", e.body_text()))?;
+    let Json(room) = body.map_err(|e| {
+        AppError::new(
+            StatusCode::BAD_REQUEST,
+            RefusalCode::BadMessage,
+            e.body_text(),
+        )
+    })?;
     let name = check_name(&room.name)
-        .map_err(|e| AppError::new(StatusCode::BAD_REQUEST, "bad_name", e))?;
+        .map_err(|e| AppError::new(StatusCode::BAD_REQUEST, RefusalCode::BadName, e))?;
     let rules = match &room.rules {
         Some(json) => read_rules(json).map_err(AppError::bad_request)?,
         None => Default::default(),
@@ -120,7 +126,7 @@ async fn create(
     if !matches!(room.clock, None | Some(30) | Some(60)) {
         return Err(AppError::new(
             StatusCode::BAD_REQUEST,
-            "bad_message",
+            RefusalCode::BadMessage,
             "clock: none, 30 or 60 seconds",
         ));
     }
@@ -128,7 +134,7 @@ async fn create(
         .await
         .map_err(|e| match e {
             crate::routes::ws::IdentifyError::BadDevice(m) => {
-                AppError::new(StatusCode::BAD_REQUEST, "bad_message", m)
+                AppError::new(StatusCode::BAD_REQUEST, RefusalCode::BadMessage, m)
             }
             crate::routes::ws::IdentifyError::Store(e) => AppError::internal(e),
         })?;
@@ -162,7 +168,13 @@ async fn lookup(
         .send(&code, Command::View { reply })
         .await
         .map_err(AppError::internal)?
-        .map_err(|_| AppError::new(StatusCode::NOT_FOUND, "no_such_room", "no such room"))?;
+        .map_err(|_| {
+            AppError::new(
+                StatusCode::NOT_FOUND,
+                RefusalCode::NoSuchRoom,
+                "no such room",
+            )
+        })?;
     answer.await.map(Json).map_err(AppError::internal)
 }
 
@@ -189,12 +201,17 @@ async fn tables(
         _ => {
             return Err(AppError::new(
                 StatusCode::NOT_FOUND,
-                "bad_message",
+                RefusalCode::BadMessage,
                 "the lists are /api/tables/open and /api/tables/playing",
             ));
         }
     };
-    let axum::extract::Query(query) =
-        query.map_err(|e| AppError::new(StatusCode::BAD_REQUEST, "bad_message", e.body_text()))?;
+    let axum::extract::Query(query) = query.map_err(|e| {
+        AppError::new(
+            StatusCode::BAD_REQUEST,
+            RefusalCode::BadMessage,
+            e.body_text(),
+        )
+    })?;
     Ok(Json(state.rooms.directory().page(kind, query.page)))
 }

@@ -26,6 +26,7 @@
 //! request), freed once those frames are read; an idle player costs about 10 KiB. The operating
 //! system's socket buffers come on top, in the kernel.
 
+use crate::protocol::RefusalCode;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -177,7 +178,7 @@ impl RateLimit {
     }
 }
 
-fn refuse(state: &AppState, out: &Outbox, code: &'static str, message: impl Into<String>) {
+fn refuse(state: &AppState, out: &Outbox, code: RefusalCode, message: impl Into<String>) {
     state.metrics.refusals.fetch_add(1, Ordering::Relaxed);
     let _ = out.send(Arc::from(ServerMsg::error(code, message).to_json()));
 }
@@ -185,7 +186,7 @@ fn refuse(state: &AppState, out: &Outbox, code: &'static str, message: impl Into
 /// The display name, checked; or `None` after refusing it with `bad_name`.
 fn checked_name(state: &AppState, out: &Outbox, name: &str) -> Option<String> {
     check_name(name)
-        .map_err(|e| refuse(state, out, "bad_name", e))
+        .map_err(|e| refuse(state, out, RefusalCode::BadName, e))
         .ok()
 }
 
@@ -194,12 +195,17 @@ async fn identity_of(state: &AppState, out: &Outbox, device: &str, name: &str) -
     match identify(state, device, name).await {
         Ok(identity) => Some(identity),
         Err(IdentifyError::BadDevice(m)) => {
-            refuse(state, out, "bad_message", m);
+            refuse(state, out, RefusalCode::BadMessage, m);
             None
         }
         Err(IdentifyError::Store(e)) => {
             tracing::error!(error = %e, "identifying a device failed");
-            refuse(state, out, "internal", "something went wrong on our side");
+            refuse(
+                state,
+                out,
+                RefusalCode::Internal,
+                "something went wrong on our side",
+            );
             None
         }
     }
@@ -368,7 +374,12 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
         match limit.check() {
             Verdict::Allow => {}
             Verdict::Refuse => {
-                refuse(&state, &out, "rate_limited", "too many messages; slow down");
+                refuse(
+                    &state,
+                    &out,
+                    RefusalCode::RateLimited,
+                    "too many messages; slow down",
+                );
                 continue;
             }
             Verdict::Close => {
@@ -381,7 +392,12 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
             Message::Text(text) => text,
             Message::Binary(_) => {
                 state.metrics.messages.fetch_add(1, Ordering::Relaxed);
-                refuse(&state, &out, "bad_message", "messages are JSON text");
+                refuse(
+                    &state,
+                    &out,
+                    RefusalCode::BadMessage,
+                    "messages are JSON text",
+                );
                 continue;
             }
             _ => continue,
@@ -391,7 +407,7 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
             refuse(
                 &state,
                 &out,
-                "too_large",
+                RefusalCode::TooLarge,
                 format!("messages are at most {MAX_MESSAGE_BYTES} bytes"),
             );
             continue;
@@ -399,7 +415,7 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
         let msg = match serde_json::from_str::<ClientMsg>(text.as_str()) {
             Ok(msg) => msg,
             Err(e) => {
-                refuse(&state, &out, "bad_message", e.to_string());
+                refuse(&state, &out, RefusalCode::BadMessage, e.to_string());
                 continue;
             }
         };
@@ -418,12 +434,22 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
                 match state.rooms.exists(&code).await {
                     Ok(true) => {}
                     Ok(false) => {
-                        refuse(&state, &out, "no_such_room", format!("no room `{code}`"));
+                        refuse(
+                            &state,
+                            &out,
+                            RefusalCode::NoSuchRoom,
+                            format!("no room `{code}`"),
+                        );
                         continue;
                     }
                     Err(e) => {
                         tracing::error!(error = %e, "looking up a room failed");
-                        refuse(&state, &out, "internal", "something went wrong on our side");
+                        refuse(
+                            &state,
+                            &out,
+                            RefusalCode::Internal,
+                            "something went wrong on our side",
+                        );
                         continue;
                     }
                 }
@@ -439,11 +465,21 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
                 match state.rooms.send(&code, join).await {
                     Ok(Ok(handle)) => room = Some(handle),
                     Ok(Err(_)) => {
-                        refuse(&state, &out, "no_such_room", format!("no room `{code}`"));
+                        refuse(
+                            &state,
+                            &out,
+                            RefusalCode::NoSuchRoom,
+                            format!("no room `{code}`"),
+                        );
                     }
                     Err(e) => {
                         tracing::error!(error = %e, "loading a room failed");
-                        refuse(&state, &out, "internal", "something went wrong on our side");
+                        refuse(
+                            &state,
+                            &out,
+                            RefusalCode::Internal,
+                            "something went wrong on our side",
+                        );
                     }
                 }
             }
@@ -463,7 +499,7 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
                     refuse(
                         &state,
                         &out,
-                        "rate_limited",
+                        RefusalCode::RateLimited,
                         "too many ranked searches from this address; wait a minute",
                     );
                     continue;
@@ -488,15 +524,15 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
             (None, _) if seeking => refuse(
                 &state,
                 &out,
-                "seeking",
+                RefusalCode::Seeking,
                 "this connection is looking for a ranked game; close it to stop",
             ),
-            (None, _) => refuse(&state, &out, "hello_first", "say hello first"),
+            (None, _) => refuse(&state, &out, RefusalCode::HelloFirst, "say hello first"),
             (Some(_), ClientMsg::Hello { .. }) => {
                 refuse(
                     &state,
                     &out,
-                    "bad_message",
+                    RefusalCode::BadMessage,
                     "hello is the first message only",
                 );
             }
