@@ -13,8 +13,16 @@ pub struct Config {
     /// The address to listen on (port 0 picks a free port).
     #[arg(long, env = "LUDO_ADDR", default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
-    /// The SQLite database file (created, and migrated, at start-up).
-    #[arg(long, env = "LUDO_DB", default_value = "ludo.db")]
+    /// The database: an SQLite file, or a PostgreSQL server as a `postgres://` (or
+    /// `postgresql://`) URL, e.g. `postgres://ludo:secret@db.example:5432/ludo`. A missing file
+    /// is created; either database is migrated at start-up. (`--help` does not show `LUDO_DB`'s
+    /// value, which may hold a password.)
+    #[arg(
+        long,
+        env = "LUDO_DB",
+        default_value = "ludo.db",
+        hide_env_values = true
+    )]
     pub db: PathBuf,
     /// The log filter, e.g. `info` or `ludo_server=debug` (`RUST_LOG` syntax).
     #[arg(long, env = "LUDO_LOG", default_value = "info")]

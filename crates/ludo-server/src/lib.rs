@@ -33,7 +33,11 @@ use tokio::net::TcpListener;
 
 pub use config::Config;
 pub use room::Rooms;
-pub use store::{Backend, RatingChange, SqliteBackend, Store, StoreError};
+#[cfg(feature = "testing")]
+pub use store::TestDatabase;
+pub use store::{
+    Backend, Database, PostgresBackend, RatingChange, SqliteBackend, Store, StoreError,
+};
 
 /// A file of the web client built into the server: path, content type, bytes, gzipped bytes,
 /// Brotli bytes.
@@ -134,8 +138,9 @@ impl Application {
     /// # Errors
     /// When the database cannot be opened or the address cannot be bound.
     pub async fn build(config: &Config) -> std::io::Result<Application> {
-        let backend = SqliteBackend::open(&config.db).map_err(std::io::Error::other)?;
-        let store = Store::start(backend);
+        let store = Store::open(&config.db)
+            .await
+            .map_err(std::io::Error::other)?;
         let metrics = Arc::<Metrics>::default();
         let rooms = Rooms::load(room::Context {
             store: store.clone(),

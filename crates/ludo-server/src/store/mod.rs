@@ -1,21 +1,50 @@
-//! Storage behind an interface: a [`Backend`] (SQLite today, a networked database later) runs on
-//! a thread of its own, and the async [`Store`] handle sends it jobs and awaits their results.
+//! Storage behind an interface: a [`Backend`] (an SQLite file or a PostgreSQL server) runs on a
+//! thread of its own, and the async [`Store`] handle sends it jobs and awaits their results.
 
+mod postgres;
 mod records;
+mod rows;
 mod sqlite;
+#[cfg(test)]
+mod suite;
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 use ludo_fair::{Action, Record};
 use ludo_rules::Colour;
 use tokio::sync::{mpsc, oneshot};
 
+pub use postgres::PostgresBackend;
+#[cfg(any(test, feature = "testing"))]
+pub use postgres::TestDatabase;
 pub use records::{
     FamilyRating, GameSummary, Leader, PlayerProfile, PlayerStats, RatingChange, RatingPoint,
     SeatSummary,
 };
 pub use sqlite::SqliteBackend;
+
+/// Where the data lives, as `--db` names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    /// An SQLite file, created if missing.
+    Sqlite(PathBuf),
+    /// A PostgreSQL server: a `postgres://` or `postgresql://` URL.
+    Postgres(String),
+}
+
+impl Database {
+    /// A `postgres://` or `postgresql://` URL names PostgreSQL; anything else is an SQLite file.
+    pub fn of(db: &Path) -> Database {
+        match db.to_str() {
+            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                Database::Postgres(url.to_owned())
+            }
+            _ => Database::Sqlite(db.to_owned()),
+        }
+    }
+}
 
 /// A storage failure: logged with its context, answered to players as an internal error.
 #[derive(Debug)]
@@ -130,6 +159,15 @@ pub trait Backend: Send + 'static {
 
 type Job = Box<dyn FnOnce(&mut dyn Backend) + Send>;
 
+/// What every write returns while the tests' fail point `store-write` is on (with the
+/// `failpoints` feature; otherwise the points are compiled to nothing).
+#[cfg(feature = "failpoints")]
+fn failed_on_purpose<T>(_: Option<String>) -> StoreResult<T> {
+    Err(StoreError(
+        "a write failed on purpose (fail point store-write)".to_owned(),
+    ))
+}
+
 /// The async handle to the storage thread. Cheap to clone.
 #[derive(Clone)]
 pub struct Store {
@@ -138,11 +176,46 @@ pub struct Store {
 
 impl Store {
     /// Starts the storage thread over `backend`. The thread ends when every handle is dropped.
-    pub fn start(mut backend: impl Backend) -> Store {
+    pub fn start(backend: impl Backend) -> Store {
+        Store::spawn(move || Ok(backend), |_| ())
+    }
+
+    /// Opens the database `db` names ([`Database::of`]) on a new storage thread, bringing its
+    /// schema up to date. The backend is made, used and dropped on that thread only: the
+    /// PostgreSQL client runs a runtime of its own, which must not start or stop inside ours.
+    ///
+    /// # Errors
+    /// When the database cannot be opened or reached, or a migration fails.
+    pub async fn open(db: &Path) -> StoreResult<Store> {
+        let (ready, opened) = oneshot::channel();
+        let tell = move |outcome| {
+            let _ = ready.send(outcome);
+        };
+        let store = match Database::of(db) {
+            Database::Sqlite(path) => Store::spawn(move || SqliteBackend::open(&path), tell),
+            Database::Postgres(url) => Store::spawn(move || PostgresBackend::connect(&url), tell),
+        };
+        opened
+            .await
+            .map_err(|_| StoreError("the storage thread stopped while opening".to_owned()))??;
+        Ok(store)
+    }
+
+    /// Starts the storage thread: it makes its backend with `open`, says how that went through
+    /// `ready`, and then runs jobs until every handle is dropped.
+    fn spawn<B: Backend>(
+        open: impl FnOnce() -> StoreResult<B> + Send + 'static,
+        ready: impl FnOnce(StoreResult<()>) + Send + 'static,
+    ) -> Store {
         let (jobs, mut queue) = mpsc::unbounded_channel::<Job>();
         std::thread::Builder::new()
             .name("storage".to_owned())
             .spawn(move || {
+                let mut backend = match open() {
+                    Ok(backend) => backend,
+                    Err(e) => return ready(Err(e)),
+                };
+                ready(Ok(()));
                 while let Some(job) = queue.blocking_recv() {
                     // A job that panics fails alone: its caller is told the job was dropped,
                     // and the thread goes on with the next (a transaction it left open is

@@ -4,6 +4,8 @@
 use ludo_rules::Colour;
 use serde::Serialize;
 
+use crate::rating::PROVISIONAL_GAMES;
+
 /// One player's rating change in one ranked game.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RatingChange {
@@ -36,6 +38,19 @@ pub struct Leader {
     pub provisional: bool,
 }
 
+impl Leader {
+    /// A row of a leaderboard; provisional while `games` is under [`PROVISIONAL_GAMES`].
+    pub fn new(id: String, name: String, rating: f64, games: u32) -> Leader {
+        Leader {
+            id,
+            name,
+            rating,
+            games,
+            provisional: games < PROVISIONAL_GAMES,
+        }
+    }
+}
+
 /// A player's rating in one ruleset family.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FamilyRating {
@@ -47,6 +62,18 @@ pub struct FamilyRating {
     pub games: u32,
     /// Whether it is still provisional.
     pub provisional: bool,
+}
+
+impl FamilyRating {
+    /// A rating in `family`; provisional while `games` is under [`PROVISIONAL_GAMES`].
+    pub fn new(family: String, rating: f64, games: u32) -> FamilyRating {
+        FamilyRating {
+            family,
+            rating,
+            games,
+            provisional: games < PROVISIONAL_GAMES,
+        }
+    }
 }
 
 /// One point of a rating history.

@@ -6,10 +6,13 @@ mod ratings;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use ludo_fair::{Action, Record};
-use ludo_rules::{Colour, Rules};
+use ludo_fair::Action;
+use ludo_rules::Colour;
 use rusqlite::{Connection, OptionalExtension, params};
 
+#[cfg(feature = "failpoints")]
+use super::failed_on_purpose;
+use super::rows::{GameRow, json_fail};
 use super::{
     Backend, Leader, NewGame, PlayerProfile, RatingChange, StoreError, StoreResult, StoredGame,
 };
@@ -26,10 +29,6 @@ pub struct SqliteBackend {
 }
 
 fn fail(context: &str) -> impl Fn(rusqlite::Error) -> StoreError + '_ {
-    move |e| StoreError(format!("{context}: {e}"))
-}
-
-fn json_fail(context: &str) -> impl Fn(serde_json::Error) -> StoreError + '_ {
     move |e| StoreError(format!("{context}: {e}"))
 }
 
@@ -81,88 +80,38 @@ impl SqliteBackend {
                  FROM games WHERE id = ?1",
                 params![id],
                 |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, String>(2)?,
-                        r.get::<_, String>(3)?,
-                        r.get::<_, String>(4)?,
-                        r.get::<_, String>(5)?,
-                        r.get::<_, Option<i64>>(6)?,
-                        r.get::<_, bool>(7)?,
-                        r.get::<_, i64>(8)?,
-                        r.get::<_, Option<String>>(9)?,
-                    ))
+                    Ok(GameRow {
+                        id: id.to_owned(),
+                        room: r.get(0)?,
+                        rules: r.get(1)?,
+                        seats: r.get(2)?,
+                        players: r.get(3)?,
+                        commitment: r.get(4)?,
+                        seed: r.get(5)?,
+                        finished_at: r.get(6)?,
+                        ranked: r.get(7)?,
+                        started_at: r.get(8)?,
+                        places: r.get(9)?,
+                    })
                 },
             )
             .optional()
             .map_err(fail("reading a game"))?;
-        let Some((
-            room,
-            rules,
-            seats,
-            players,
-            commitment,
-            seed,
-            finished_at,
-            ranked,
-            started_at,
-            places,
-        )) = row
-        else {
+        let Some(row) = row else {
             return Ok(None);
         };
         let mut statement = self
             .db
             .prepare_cached("SELECT action, at FROM actions WHERE game = ?1 ORDER BY number")
             .map_err(fail("reading actions"))?;
-        let rows = statement
-            .query_map(params![id], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
-            })
+        let actions = statement
+            .query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(fail("reading actions"))?
+            .collect::<Result<_, _>>()
             .map_err(fail("reading actions"))?;
-        let (mut actions, mut action_times) = (Vec::new(), Vec::new());
-        for row in rows {
-            let (action, at) = row.map_err(fail("reading actions"))?;
-            actions.push(serde_json::from_str::<Action>(&action).map_err(json_fail("an action"))?);
-            action_times.push(at);
-        }
-        let record = Record {
-            game_id: id.to_owned(),
-            rules: serde_json::from_str::<Rules>(&rules).map_err(json_fail("a game's rules"))?,
-            seats: serde_json::from_str::<Vec<Colour>>(&seats)
-                .map_err(json_fail("a game's seats"))?,
-            commitment,
-            seed: Some(seed),
-            actions,
-        };
-        let places = match places {
-            Some(places) => serde_json::from_str(&places).map_err(json_fail("a game's places"))?,
-            None => BTreeMap::new(),
-        };
         let ratings = self.rating_changes(id)?;
-        Ok(Some(StoredGame {
-            id: id.to_owned(),
-            room,
-            record,
-            players,
-            action_times,
-            ranked,
-            started_at,
-            finished_at,
-            places,
-            ratings,
-        }))
+        row.into_game(actions, ratings).map(Some)
     }
-}
-
-/// What every write returns while the tests' fail point `store-write` is on (with the
-/// `failpoints` feature; otherwise the points are compiled to nothing).
-#[cfg(feature = "failpoints")]
-fn failed_on_purpose<T>(_: Option<String>) -> StoreResult<T> {
-    Err(StoreError(
-        "a write failed on purpose (fail point store-write)".to_owned(),
-    ))
 }
 
 impl Backend for SqliteBackend {

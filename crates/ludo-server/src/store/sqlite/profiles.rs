@@ -1,71 +1,12 @@
 //! Leaderboards and players' pages.
 
-use std::collections::BTreeMap;
-
-use ludo_rules::Colour;
 use rusqlite::{OptionalExtension, params};
-use serde_json::Value;
 
-use super::ratings::family_of;
-use super::{SqliteBackend, fail, json_fail};
-use crate::rating::PROVISIONAL_GAMES;
+use super::{SqliteBackend, fail};
+use crate::store::rows::{self, RECENT_GAMES, SummaryRow};
 use crate::store::{
-    FamilyRating, GameSummary, Leader, PlayerProfile, PlayerStats, RatingPoint, SeatSummary,
-    StoreResult,
+    FamilyRating, GameSummary, Leader, PlayerProfile, PlayerStats, RatingPoint, StoreResult,
 };
-
-/// How many finished games a player's page lists.
-const RECENT_GAMES: u32 = 30;
-
-/// A stored game row as a summary: seats in turn order with who played them and their places.
-fn summary(
-    id: String,
-    rules: &str,
-    ranked: bool,
-    (started_at, finished_at): (i64, i64),
-    seats: &str,
-    players: &str,
-    places: Option<&str>,
-) -> StoreResult<GameSummary> {
-    let order: Vec<Colour> = serde_json::from_str(seats).map_err(json_fail("a game's seats"))?;
-    let players: BTreeMap<Colour, Value> =
-        serde_json::from_str(players).map_err(json_fail("a game's players"))?;
-    let places: BTreeMap<Colour, u8> = match places {
-        Some(p) => serde_json::from_str(p).map_err(json_fail("a game's places"))?,
-        None => BTreeMap::new(),
-    };
-    let seats = order
-        .into_iter()
-        .map(|seat| {
-            let player = players.get(&seat);
-            let text = |key: &str| {
-                player
-                    .and_then(|p| p.get(key))
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-            };
-            let person = text("kind").as_deref() == Some("person");
-            SeatSummary {
-                seat,
-                id: if person { text("id") } else { None },
-                name: if person {
-                    text("name").unwrap_or_default()
-                } else {
-                    format!("CPU ({})", text("level").unwrap_or_default())
-                },
-                place: places.get(&seat).copied(),
-            }
-        })
-        .collect();
-    Ok(GameSummary {
-        id,
-        family: family_of(rules)?.to_owned(),
-        ranked,
-        started_at,
-        finished_at,
-        seats,
-    })
-}
 
 impl SqliteBackend {
     /// The best-rated players of `family`.
@@ -80,14 +21,7 @@ impl SqliteBackend {
             .map_err(fail("reading a leaderboard"))?;
         let rows = statement
             .query_map(params![family, limit], |r| {
-                let games: u32 = r.get(3)?;
-                Ok(Leader {
-                    id: r.get(0)?,
-                    name: r.get(1)?,
-                    rating: r.get(2)?,
-                    games,
-                    provisional: games < PROVISIONAL_GAMES,
-                })
+                Ok(Leader::new(r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
             })
             .map_err(fail("reading a leaderboard"))?;
         rows.collect::<Result<_, _>>()
@@ -127,13 +61,7 @@ impl SqliteBackend {
             .map_err(fail("reading ratings"))?;
         let rows = statement
             .query_map(params![identity], |r| {
-                let games: u32 = r.get(2)?;
-                Ok(FamilyRating {
-                    family: r.get(0)?,
-                    rating: r.get(1)?,
-                    games,
-                    provisional: games < PROVISIONAL_GAMES,
-                })
+                Ok(FamilyRating::new(r.get(0)?, r.get(1)?, r.get(2)?))
             })
             .map_err(fail("reading ratings"))?;
         rows.collect::<Result<_, _>>()
@@ -165,16 +93,6 @@ impl SqliteBackend {
     }
 
     fn recent_games_of(&self, identity: &str) -> StoreResult<Vec<GameSummary>> {
-        type Row = (
-            String,
-            String,
-            bool,
-            i64,
-            i64,
-            String,
-            String,
-            Option<String>,
-        );
         let mut statement = self
             .db
             .prepare_cached(
@@ -185,37 +103,23 @@ impl SqliteBackend {
                  ORDER BY g.finished_at DESC LIMIT ?2",
             )
             .map_err(fail("reading a player's games"))?;
-        let rows: Vec<Row> = statement
+        let rows: Vec<SummaryRow> = statement
             .query_map(params![identity, RECENT_GAMES], |r| {
-                Ok((
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                    r.get(4)?,
-                    r.get(5)?,
-                    r.get(6)?,
-                    r.get(7)?,
-                ))
+                Ok(SummaryRow {
+                    id: r.get(0)?,
+                    rules: r.get(1)?,
+                    ranked: r.get(2)?,
+                    started_at: r.get(3)?,
+                    finished_at: r.get(4)?,
+                    seats: r.get(5)?,
+                    players: r.get(6)?,
+                    places: r.get(7)?,
+                })
             })
             .map_err(fail("reading a player's games"))?
             .collect::<Result<_, _>>()
             .map_err(fail("reading a player's games"))?;
-        rows.into_iter()
-            .map(
-                |(id, rules, ranked, started, finished, seats, players, places)| {
-                    summary(
-                        id,
-                        &rules,
-                        ranked,
-                        (started, finished),
-                        &seats,
-                        &players,
-                        places.as_deref(),
-                    )
-                },
-            )
-            .collect()
+        rows.into_iter().map(SummaryRow::into_summary).collect()
     }
 
     fn stats_of(&self, identity: &str) -> StoreResult<PlayerStats> {
@@ -231,19 +135,6 @@ impl SqliteBackend {
             .map_err(fail("reading a player's statistics"))?
             .collect::<Result<_, _>>()
             .map_err(fail("reading a player's statistics"))?;
-        let mut stats = PlayerStats::default();
-        let mut sum = 0u32;
-        for place in places.into_iter().flatten() {
-            stats.games += 1;
-            sum += u32::from(place);
-            if place == 1 {
-                stats.wins += 1;
-            }
-            if let Some(count) = stats.places.get_mut(usize::from(place).saturating_sub(1)) {
-                *count += 1;
-            }
-        }
-        stats.mean_place = (stats.games > 0).then(|| f64::from(sum) / f64::from(stats.games));
-        Ok(stats)
+        Ok(rows::stats(places))
     }
 }

@@ -2,11 +2,12 @@
 
 use std::collections::BTreeMap;
 
-use ludo_rules::{Colour, Rules};
+use ludo_rules::Colour;
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::{SqliteBackend, fail, json_fail};
-use crate::rating::{self, Entrant};
+use super::{SqliteBackend, fail};
+use crate::rating;
+use crate::store::rows::{self, colour, family_of, json_fail};
 use crate::store::{RatingChange, StoreError, StoreResult};
 
 /// The rating of `identity` in `family` and its rated games (the start and 0 if none).
@@ -19,18 +20,6 @@ pub(super) fn current(db: &Connection, identity: &str, family: &str) -> StoreRes
     .optional()
     .map(|found| found.unwrap_or((rating::START, 0)))
     .map_err(fail("reading a rating"))
-}
-
-/// Reads a stored colour name.
-pub(super) fn colour(name: &str) -> StoreResult<Colour> {
-    name.parse()
-        .map_err(|_| StoreError(format!("a stored seat is not a colour: {name}")))
-}
-
-/// The ruleset family of a game's stored rules: its preset's name.
-pub(super) fn family_of(rules_json: &str) -> StoreResult<&'static str> {
-    let rules: Rules = serde_json::from_str(rules_json).map_err(json_fail("a game's rules"))?;
-    Ok(rules.preset_name().name())
 }
 
 impl SqliteBackend {
@@ -126,26 +115,24 @@ impl SqliteBackend {
                 rows.collect::<Result<_, _>>()
                     .map_err(fail("reading a game's players"))?
             };
-            // Someone without a place (none should be) counts as behind everybody.
-            let last = people.len() as u8;
-            let mut entrants = Vec::with_capacity(people.len());
-            for (seat, identity) in &people {
-                let (rating, games) = current(&tx, identity, family)?;
-                let place = places.get(&colour(seat)?).copied().unwrap_or(last);
-                entrants.push(Entrant {
-                    rating,
-                    games,
-                    place,
-                });
+            let mut rated = Vec::with_capacity(people.len());
+            for (seat, identity) in people {
+                let before = current(&tx, &identity, family)?;
+                rated.push((seat, identity, before));
             }
-            let after = rating::after_game(&entrants);
-            for (((seat, identity), entrant), after) in people.iter().zip(&entrants).zip(after) {
+            for person in rows::rate(rated, places)? {
                 tx.execute(
                     "INSERT INTO ratings (identity, family, rating, games, updated_at)
                      VALUES (?1, ?2, ?3, ?4, ?5)
                      ON CONFLICT(identity, family) DO UPDATE SET rating = excluded.rating,
                          games = excluded.games, updated_at = excluded.updated_at",
-                    params![identity, family, after, entrant.games + 1, at],
+                    params![
+                        person.identity,
+                        family,
+                        person.after,
+                        person.before.games + 1,
+                        at
+                    ],
                 )
                 .map_err(fail("saving a rating"))?;
                 tx.execute(
@@ -154,12 +141,12 @@ impl SqliteBackend {
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                     params![
                         game,
-                        identity,
+                        person.identity,
                         family,
-                        seat,
-                        entrant.place,
-                        entrant.rating,
-                        after,
+                        person.seat,
+                        person.before.place,
+                        person.before.rating,
+                        person.after,
                         at
                     ],
                 )

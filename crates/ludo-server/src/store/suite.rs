@@ -1,0 +1,358 @@
+//! The store's test suite, written once against [`Backend`] and run for each backend: SQLite on
+//! a fresh file, PostgreSQL on a fresh database of the server `LUDO_TEST_POSTGRES` names
+//! (skipped without it, except on CI).
+
+use std::collections::BTreeMap;
+
+use ludo_fair::{Action, Record};
+use ludo_rules::{Colour, Preset, Rules};
+
+use super::{Backend, NewGame};
+
+/// Runs each named test of this file on both backends, as `store::suite::sqlite::NAME` and
+/// `store::suite::postgres::NAME`.
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[test]
+                fn $name() {
+                    let dir = tempfile::tempdir().unwrap();
+                    let path = dir.path().join("ludo.db");
+                    let mut backend = crate::store::SqliteBackend::open(&path).unwrap();
+                    super::$name(&mut backend);
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[test]
+                fn $name() {
+                    let Some(db) = crate::store::TestDatabase::create() else {
+                        return;
+                    };
+                    let mut backend = crate::store::PostgresBackend::connect(db.url()).unwrap();
+                    super::$name(&mut backend);
+                }
+            )*
+        }
+    };
+}
+
+on_both_backends!(
+    finishing_a_ranked_game_rates_its_players_once,
+    finishing_a_friendly_game_rates_nobody_but_counts_in_statistics,
+    identifying_a_known_device_keeps_its_id_and_takes_its_new_name,
+    a_saved_room_comes_back_as_saved_and_a_new_save_replaces_it,
+    only_rooms_with_a_game_not_yet_over_are_in_play,
+    a_stored_game_comes_back_with_its_record_actions_and_times,
+    an_action_at_a_number_already_stored_is_refused_and_the_first_kept,
+    the_latest_game_of_a_room_is_the_last_started_and_on_a_tie_the_last_created,
+    the_leaderboard_ranks_a_family_by_rating_and_stops_at_its_limit,
+    a_profile_lists_ratings_history_recent_games_and_statistics,
+    nothing_is_found_for_an_unknown_game_room_or_player,
+);
+
+/// A classic game in room `ROOM` started at 1, with these people seated.
+pub(super) fn new_game(id: &str, ranked: bool, people: &[(Colour, &str)]) -> NewGame {
+    let seats: Vec<Colour> = people.iter().map(|p| p.0).collect();
+    let players: BTreeMap<Colour, serde_json::Value> = people
+        .iter()
+        .map(|(c, who)| {
+            (
+                *c,
+                serde_json::json!({"kind": "person", "id": who, "name": who}),
+            )
+        })
+        .collect();
+    NewGame {
+        id: id.to_owned(),
+        room: "ROOM".to_owned(),
+        record: Record {
+            game_id: id.to_owned(),
+            rules: Rules::preset(Preset::Classic),
+            seats,
+            commitment: "c".repeat(64),
+            seed: None,
+            actions: Vec::new(),
+        },
+        players: serde_json::to_string(&players).unwrap(),
+        people: people
+            .iter()
+            .map(|(c, who)| (*c, (*who).to_owned(), (*who).to_owned()))
+            .collect(),
+        ranked,
+        seed: "0".repeat(64),
+        started_at: 1,
+    }
+}
+
+/// Makes these identities (each its own id and name) and the room `ROOM`, hosted by the first.
+pub(super) fn with_people(backend: &mut dyn Backend, identities: &[&str]) {
+    for who in identities {
+        backend
+            .identify(&format!("hash-{who}"), who, who, 0)
+            .unwrap();
+    }
+    backend.save_room("ROOM", identities[0], "{}", 0).unwrap();
+}
+
+/// Plays a ranked two-seat game `id` to its end: `winner` in yellow first, `loser` in red second.
+fn ranked_win(backend: &mut dyn Backend, id: &str, winner: &str, loser: &str, at: i64) {
+    let people = [(Colour::Yellow, winner), (Colour::Red, loser)];
+    backend.create_game(&new_game(id, true, &people)).unwrap();
+    let places = BTreeMap::from([(Colour::Yellow, 1), (Colour::Red, 2)]);
+    backend.finish_game(id, &places, at).unwrap();
+}
+
+fn finishing_a_ranked_game_rates_its_players_once(backend: &mut dyn Backend) {
+    with_people(backend, &["ana", "bo"]);
+    backend
+        .create_game(&new_game(
+            "G1",
+            true,
+            &[(Colour::Yellow, "ana"), (Colour::Red, "bo")],
+        ))
+        .unwrap();
+    let places = BTreeMap::from([(Colour::Yellow, 2), (Colour::Red, 1)]);
+    let changes = backend.finish_game("G1", &places, 5).unwrap();
+    assert_eq!(changes.len(), 2);
+    let bo = changes.iter().find(|c| c.id == "bo").unwrap();
+    assert_eq!((bo.before, bo.after, bo.place), (1500.0, 1532.0, 1));
+    // A second finish (after a restart, say) changes nothing and reports the same changes.
+    assert_eq!(backend.finish_game("G1", &places, 9).unwrap(), changes);
+    assert_eq!(backend.rating("bo", "classic").unwrap(), (1532.0, 1));
+    assert_eq!(backend.rating("ana", "classic").unwrap(), (1468.0, 1));
+    assert_eq!(backend.rating("ana", "qdan").unwrap(), (1500.0, 0));
+    let stored = backend.game("G1").unwrap().unwrap();
+    assert!(stored.ranked);
+    assert_eq!(stored.places, places);
+    assert_eq!(stored.finished_at, Some(5));
+    assert_eq!(stored.ratings, changes);
+}
+
+fn finishing_a_friendly_game_rates_nobody_but_counts_in_statistics(backend: &mut dyn Backend) {
+    with_people(backend, &["ana", "bo"]);
+    backend
+        .create_game(&new_game(
+            "G1",
+            false,
+            &[(Colour::Yellow, "ana"), (Colour::Red, "bo")],
+        ))
+        .unwrap();
+    let places = BTreeMap::from([(Colour::Yellow, 1), (Colour::Red, 2)]);
+    assert!(backend.finish_game("G1", &places, 5).unwrap().is_empty());
+    let ana = backend.profile("ana").unwrap().unwrap();
+    assert!(ana.ratings.is_empty() && ana.history.is_empty());
+    assert_eq!((ana.stats.games, ana.stats.wins), (1, 1));
+    assert_eq!(ana.stats.places, [1, 0, 0, 0]);
+    assert_eq!(ana.recent[0].seats[1].name, "bo");
+    assert!(backend.leaderboard("classic", 10).unwrap().is_empty());
+}
+
+fn identifying_a_known_device_keeps_its_id_and_takes_its_new_name(backend: &mut dyn Backend) {
+    assert_eq!(
+        backend.identify("hash-a", "Ana", "id-a", 1).unwrap(),
+        "id-a"
+    );
+    assert_eq!(backend.identify("hash-b", "Bo", "id-b", 2).unwrap(), "id-b");
+    // The same device again, offered a fresh id: it keeps its own, under its new name.
+    assert_eq!(
+        backend.identify("hash-a", "Anna", "id-x", 3).unwrap(),
+        "id-a"
+    );
+    assert_eq!(backend.profile("id-a").unwrap().unwrap().name, "Anna");
+    assert_eq!(backend.profile("id-b").unwrap().unwrap().name, "Bo");
+    assert!(backend.profile("id-x").unwrap().is_none());
+}
+
+fn a_saved_room_comes_back_as_saved_and_a_new_save_replaces_it(backend: &mut dyn Backend) {
+    with_people(backend, &["ana"]);
+    assert_eq!(backend.room("ROOM").unwrap().as_deref(), Some("{}"));
+    assert_eq!(backend.room("OTHER").unwrap(), None);
+    let state = r#"{"seats":{"yellow":"ana"},"name":"Ünïcode ✓"}"#;
+    backend.save_room("ROOM", "ana", state, 5).unwrap();
+    assert_eq!(backend.room("ROOM").unwrap().as_deref(), Some(state));
+}
+
+fn only_rooms_with_a_game_not_yet_over_are_in_play(backend: &mut dyn Backend) {
+    with_people(backend, &["ana", "bo"]);
+    for (code, state) in [("PLAY", "{\"p\":1}"), ("DONE", "{\"d\":1}"), ("IDLE", "{}")] {
+        backend.save_room(code, "ana", state, 1).unwrap();
+    }
+    let people = [(Colour::Yellow, "ana"), (Colour::Red, "bo")];
+    for (id, room) in [("G1", "PLAY"), ("G2", "DONE"), ("G3", "PLAY")] {
+        let game = NewGame {
+            room: room.to_owned(),
+            ..new_game(id, false, &people)
+        };
+        backend.create_game(&game).unwrap();
+    }
+    let places = BTreeMap::from([(Colour::Yellow, 1), (Colour::Red, 2)]);
+    backend.finish_game("G1", &places, 5).unwrap();
+    backend.finish_game("G2", &places, 5).unwrap();
+    assert_eq!(
+        backend.rooms_in_play().unwrap(),
+        [("PLAY".to_owned(), "{\"p\":1}".to_owned())]
+    );
+}
+
+fn a_stored_game_comes_back_with_its_record_actions_and_times(backend: &mut dyn Backend) {
+    with_people(backend, &["ana", "bo"]);
+    let game = new_game("G1", false, &[(Colour::Yellow, "ana"), (Colour::Red, "bo")]);
+    backend.create_game(&game).unwrap();
+    let actions = [Action::Move(0), Action::Move(3), Action::Move(2)];
+    for (number, action) in actions.iter().enumerate() {
+        let at = 100 + number as i64;
+        backend
+            .append_action("G1", number as u64, Colour::Yellow, action, at)
+            .unwrap();
+    }
+    let stored = backend.game("G1").unwrap().unwrap();
+    assert_eq!((stored.id.as_str(), stored.room.as_str()), ("G1", "ROOM"));
+    assert_eq!(stored.record.actions, actions);
+    assert_eq!(stored.action_times, [100, 101, 102]);
+    assert_eq!(stored.record.rules, game.record.rules);
+    assert_eq!(stored.record.seats, game.record.seats);
+    assert_eq!(stored.record.commitment, game.record.commitment);
+    assert_eq!(stored.record.seed.as_deref(), Some(game.seed.as_str()));
+    assert_eq!(stored.players, game.players);
+    assert_eq!((stored.ranked, stored.started_at), (false, 1));
+    assert_eq!(stored.finished_at, None);
+    assert!(stored.places.is_empty() && stored.ratings.is_empty());
+}
+
+fn an_action_at_a_number_already_stored_is_refused_and_the_first_kept(backend: &mut dyn Backend) {
+    with_people(backend, &["ana", "bo"]);
+    let people = [(Colour::Yellow, "ana"), (Colour::Red, "bo")];
+    backend
+        .create_game(&new_game("G1", false, &people))
+        .unwrap();
+    backend
+        .append_action("G1", 0, Colour::Yellow, &Action::Move(1), 10)
+        .unwrap();
+    let again = backend.append_action("G1", 0, Colour::Red, &Action::Move(2), 11);
+    assert!(again.is_err(), "a second action 0 is refused: {again:?}");
+    // The backend goes on, and the game holds the first action only.
+    backend
+        .append_action("G1", 1, Colour::Red, &Action::Move(3), 12)
+        .unwrap();
+    let stored = backend.game("G1").unwrap().unwrap();
+    assert_eq!(stored.record.actions, [Action::Move(1), Action::Move(3)]);
+    assert_eq!(stored.action_times, [10, 12]);
+}
+
+fn the_latest_game_of_a_room_is_the_last_started_and_on_a_tie_the_last_created(
+    backend: &mut dyn Backend,
+) {
+    with_people(backend, &["ana", "bo"]);
+    backend.save_room("OTHER", "ana", "{}", 0).unwrap();
+    let people = [(Colour::Yellow, "ana"), (Colour::Red, "bo")];
+    // Ids in an order unlike creation's, so nothing but the start time and creation decides.
+    for (id, room, started_at) in [
+        ("G5", "ROOM", 5),
+        ("G9", "ROOM", 9),
+        ("G1", "ROOM", 9),
+        ("G7", "ROOM", 7),
+        ("G0", "OTHER", 50),
+    ] {
+        let game = NewGame {
+            room: room.to_owned(),
+            started_at,
+            ..new_game(id, false, &people)
+        };
+        backend.create_game(&game).unwrap();
+    }
+    assert_eq!(backend.latest_game("ROOM").unwrap().unwrap().id, "G1");
+    assert_eq!(backend.latest_game("OTHER").unwrap().unwrap().id, "G0");
+    backend.save_room("EMPTY", "ana", "{}", 0).unwrap();
+    assert!(backend.latest_game("EMPTY").unwrap().is_none());
+}
+
+fn the_leaderboard_ranks_a_family_by_rating_and_stops_at_its_limit(backend: &mut dyn Backend) {
+    with_people(backend, &["ana", "bo", "cy"]);
+    ranked_win(backend, "G1", "ana", "bo", 10);
+    ranked_win(backend, "G2", "ana", "cy", 20);
+    ranked_win(backend, "G3", "bo", "cy", 30);
+    let board = backend.leaderboard("classic", 10).unwrap();
+    let names: Vec<&str> = board.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names, ["ana", "bo", "cy"]);
+    assert!(board.windows(2).all(|w| w[0].rating >= w[1].rating));
+    assert_eq!(board[0].games, 2);
+    assert!(board.iter().all(|l| l.provisional));
+    assert_eq!(
+        (board[0].rating, board[0].games),
+        backend.rating("ana", "classic").unwrap()
+    );
+    assert_eq!(backend.leaderboard("classic", 2).unwrap(), board[..2]);
+    assert!(backend.leaderboard("qdan", 10).unwrap().is_empty());
+}
+
+fn a_profile_lists_ratings_history_recent_games_and_statistics(backend: &mut dyn Backend) {
+    with_people(backend, &["ana", "bo"]);
+    ranked_win(backend, "G1", "ana", "bo", 10);
+    // A friendly game against bo and a CPU, which ana ends second.
+    let mut game = new_game("G2", false, &[(Colour::Yellow, "ana"), (Colour::Red, "bo")]);
+    game.record.seats.push(Colour::Green);
+    let mut players: serde_json::Value = serde_json::from_str(&game.players).unwrap();
+    players["green"] = serde_json::json!({"kind": "cpu", "level": "hard"});
+    game.players = players.to_string();
+    backend.create_game(&game).unwrap();
+    let places = BTreeMap::from([(Colour::Yellow, 2), (Colour::Red, 3), (Colour::Green, 1)]);
+    backend.finish_game("G2", &places, 20).unwrap();
+
+    let ana = backend.profile("ana").unwrap().unwrap();
+    assert_eq!((ana.id.as_str(), ana.name.as_str()), ("ana", "ana"));
+    assert_eq!(ana.ratings.len(), 1);
+    assert_eq!(
+        (ana.ratings[0].family.as_str(), ana.ratings[0].rating),
+        ("classic", 1532.0)
+    );
+    assert_eq!(
+        (ana.ratings[0].games, ana.ratings[0].provisional),
+        (1, true)
+    );
+    assert_eq!(ana.history.len(), 1);
+    let point = &ana.history[0];
+    assert_eq!(
+        (point.game.as_str(), point.family.as_str(), point.at),
+        ("G1", "classic", 10)
+    );
+    assert_eq!(
+        (point.before, point.after, point.place),
+        (1500.0, 1532.0, 1)
+    );
+    let recent: Vec<&str> = ana.recent.iter().map(|g| g.id.as_str()).collect();
+    assert_eq!(recent, ["G2", "G1"], "newest first");
+    let g2 = &ana.recent[0];
+    assert_eq!((g2.family.as_str(), g2.ranked), ("classic", false));
+    assert_eq!((g2.started_at, g2.finished_at), (1, 20));
+    let seats: Vec<(Colour, Option<&str>, &str, Option<u8>)> = g2
+        .seats
+        .iter()
+        .map(|s| (s.seat, s.id.as_deref(), s.name.as_str(), s.place))
+        .collect();
+    assert_eq!(
+        seats,
+        [
+            (Colour::Yellow, Some("ana"), "ana", Some(2)),
+            (Colour::Red, Some("bo"), "bo", Some(3)),
+            (Colour::Green, None, "CPU (hard)", Some(1)),
+        ]
+    );
+    assert!(ana.recent[1].ranked);
+    assert_eq!((ana.stats.games, ana.stats.wins), (2, 1));
+    assert_eq!(ana.stats.places, [1, 1, 0, 0]);
+    assert_eq!(ana.stats.mean_place, Some(1.5));
+}
+
+fn nothing_is_found_for_an_unknown_game_room_or_player(backend: &mut dyn Backend) {
+    assert!(backend.game("NONE").unwrap().is_none());
+    assert!(backend.latest_game("NONE").unwrap().is_none());
+    assert!(backend.room("NONE").unwrap().is_none());
+    assert!(backend.profile("NONE").unwrap().is_none());
+    assert!(backend.rooms_in_play().unwrap().is_empty());
+    assert_eq!(backend.rating("NONE", "classic").unwrap(), (1500.0, 0));
+    let places = BTreeMap::from([(Colour::Yellow, 1)]);
+    assert!(backend.finish_game("NONE", &places, 1).is_err());
+}

@@ -1,0 +1,113 @@
+//! The whole server on PostgreSQL (`--db postgres://…`): a game played over a real WebSocket
+//! comes back at its version after each restart, and its record replays. Needs a server named by
+//! `LUDO_TEST_POSTGRES` (see `scripts/test-postgres.sh`); skipped without it, except on CI.
+
+mod support;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use ludo_server::{Application, Config, TestDatabase};
+use serde_json::{Value, json};
+use support::{Client, HOST, create_room, http, next_request, play_until_over, turn_of};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// A server running on the database at `url`, until told to stop.
+struct Running {
+    addr: SocketAddr,
+    stop: oneshot::Sender<()>,
+    done: JoinHandle<std::io::Result<()>>,
+}
+
+async fn start(url: &str) -> Running {
+    let config = Config {
+        // Shutting down takes about a second, in which no CPU should play for the host.
+        grace_ms: 60_000,
+        ..Config::for_tests(PathBuf::from(url))
+    };
+    let app = Application::build(&config)
+        .await
+        .expect("the server starts on PostgreSQL");
+    let addr = app.local_addr();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let done = tokio::spawn(app.run_until_stopped(async {
+        let _ = stopped.await;
+    }));
+    Running { addr, stop, done }
+}
+
+impl Running {
+    /// Shuts the server down as SIGTERM would, with `client` connected until the server closes
+    /// it, and waits until it has.
+    async fn stop_with(self, mut client: Client) {
+        let _ = self.stop.send(());
+        let (_, stopped) = tokio::join!(client.closed(|_| ()), self.done);
+        stopped.unwrap().expect("the server stops cleanly");
+    }
+}
+
+/// The host's game as its welcome or latest message shows it.
+fn game_of(client: &Client) -> Value {
+    client.game.clone().expect("the client sees a game")
+}
+
+#[tokio::test]
+async fn a_game_on_postgres_comes_back_at_its_version_after_restarts_and_its_record_replays() {
+    let Some(db) = TestDatabase::create() else {
+        return;
+    };
+    // A room with the host in yellow and a CPU in red; a game started and played part way.
+    let server = start(db.url()).await;
+    let code = create_room(server.addr, HOST, json!({})).await;
+    let mut host = Client::join(server.addr, &code, HOST, "Host").await;
+    host.send(json!({"t": "sit", "colour": "yellow"})).await;
+    host.send(json!({"t": "add_cpu", "colour": "red", "level": "random"}))
+        .await;
+    host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
+        .await;
+    host.send(json!({"t": "start"})).await;
+    host.recv_until(|m| m["t"] == "game").await;
+    // The host plays until, 20 actions in, it is their turn again: nothing moves until they do.
+    let mut acted_on = None;
+    let before = loop {
+        let game = game_of(&host);
+        let (_, seat, version) = turn_of(&game);
+        if seat == "yellow" && acted_on != Some(version) {
+            if version >= 20 {
+                break game;
+            }
+            acted_on = Some(version);
+            host.send(next_request(&game)).await;
+        }
+        host.recv().await;
+    };
+    server.stop_with(host).await;
+
+    // Restarted: the game is where it was, and is played to its end.
+    let server = start(db.url()).await;
+    let mut host = Client::join(server.addr, &code, HOST, "Host").await;
+    let after = game_of(&host);
+    assert_eq!(after["id"], before["id"]);
+    assert_eq!(after["version"], before["version"]);
+    assert_eq!(after["position"], before["position"]);
+    let end = play_until_over(&mut host, "yellow").await;
+    server.stop_with(host).await;
+
+    // Restarted once more: the finished game is shown at its final version, and replays.
+    let server = start(db.url()).await;
+    let host = Client::join(server.addr, &code, HOST, "Host").await;
+    let shown = game_of(&host);
+    assert_eq!(shown["id"], end["id"]);
+    assert_eq!(shown["version"], end["version"]);
+    let id = end["id"].as_str().unwrap();
+    let (status, body) = http(server.addr, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, 200, "{body}");
+    let record: ludo_fair::Record = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        record.actions.len() as u64,
+        end["version"].as_u64().unwrap()
+    );
+    record.verify().expect("the record replays");
+    server.stop_with(host).await;
+}
