@@ -142,16 +142,17 @@ impl Application {
             .await
             .map_err(std::io::Error::other)?;
         let metrics = Arc::<Metrics>::default();
+        let (stop, stopping) = tokio::sync::watch::channel(false);
         let rooms = Rooms::load(room::Context {
             store: store.clone(),
             timing: config.timing(),
             metrics: metrics.clone(),
             registry: Arc::default(),
             directory: room::directory::Directory::default(),
+            stopping: stopping.clone(),
         })
         .await
         .map_err(std::io::Error::other)?;
-        let (stop, stopping) = tokio::sync::watch::channel(false);
         let sockets = tokio_util::task::TaskTracker::new();
         let matchmaker = matchmaking::Matchmaker::start(
             rooms.clone(),

@@ -19,14 +19,19 @@ fn start_binary(db: &Path) -> (Child, SocketAddr) {
 
 /// [`start_binary`] with these fail points (`FAILPOINTS`, e.g. `store-append-action=sleep(300)`).
 fn start_binary_with(db: &Path, fail_points: &str) -> (Child, SocketAddr) {
+    start_binary_env(db, &[("FAILPOINTS", fail_points)])
+}
+
+/// [`start_binary`] with these environment variables besides (or instead of) the usual ones.
+fn start_binary_env(db: &Path, env: &[(&str, &str)]) -> (Child, SocketAddr) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ludo-server"))
-        .env("FAILPOINTS", fail_points)
         .env("LUDO_ADDR", "127.0.0.1:0")
         .env("LUDO_DB", db)
         .env("LUDO_LOG", "info")
         .env("LUDO_CPU_DELAY_MS", "0")
         .env("LUDO_GRACE_MS", "60000")
         .env("LUDO_RATE", "100000")
+        .envs(env.iter().copied())
         .stderr(Stdio::piped())
         .spawn()
         .expect("the server binary starts");
@@ -193,6 +198,58 @@ async fn sigterm_says_goodbye_to_every_client_and_exits_cleanly() {
     .unwrap();
     let status = exited.expect("the server exits within 5 s of SIGTERM");
     assert!(status.success(), "{status:?}");
+}
+
+#[tokio::test]
+async fn nothing_is_played_while_the_server_stops() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ludo.db");
+    // CPUs acting every 20 ms, and a grace period of none: without a stop to automatic play,
+    // the CPUs would go on, and stand in for the people being disconnected.
+    let (mut server, addr) =
+        start_binary_env(&db, &[("LUDO_CPU_DELAY_MS", "20"), ("LUDO_GRACE_MS", "0")]);
+    let code = create_room(addr, HOST, json!({})).await;
+    let mut host = Client::join(addr, &code, HOST, "Host").await;
+    // The host watches three CPUs play.
+    host.send(json!({"t": "stand"})).await;
+    for colour in ["blue", "red", "green"] {
+        host.send(json!({"t": "add_cpu", "colour": colour, "level": "random"}))
+            .await;
+    }
+    host.send(json!({"t": "start"})).await;
+    let game = host
+        .recv_until(|m| m["t"] == "action" && m["game"]["version"] == 10)
+        .await;
+    let id = game["game"]["id"].as_str().unwrap().to_owned();
+    let status = Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    // The client takes its time to read its last messages and answer the close: the server
+    // waits for it, and plays nothing meanwhile.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let mut seen = game["game"]["version"].as_u64().unwrap();
+    host.closed(|m| {
+        if let Some(version) = m["game"]["version"].as_u64() {
+            seen = seen.max(version);
+        }
+    })
+    .await;
+    let exited = tokio::task::spawn_blocking(move || server.wait().unwrap())
+        .await
+        .unwrap();
+    assert!(exited.success(), "{exited:?}");
+    let stored: u64 = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT COUNT(*) FROM actions WHERE game = ?1", [&id], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(
+        stored, seen,
+        "every action stored was shown, none played after SIGTERM"
+    );
 }
 
 #[tokio::test]

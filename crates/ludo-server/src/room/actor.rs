@@ -105,6 +105,8 @@ struct Room {
     phrases: HashMap<String, PhraseAllowance>,
     /// The public rooms' lists, where this room keeps its entry while it is public.
     directory: Directory,
+    /// Whether the server is stopping (see [`Context::stopping`]).
+    stopping: tokio::sync::watch::Receiver<bool>,
 }
 
 /// How many quick phrases a person may send at once, and how often after that: a burst of
@@ -181,6 +183,7 @@ pub fn spawn(
         rematch: None,
         phrases: HashMap::new(),
         directory: context.directory,
+        stopping: context.stopping,
     };
     tokio::spawn(supervise(
         room.code.clone(),
@@ -991,6 +994,9 @@ impl Room {
     /// When the CPU acts next, if it does: for a CPU seat, a person away past the grace period,
     /// or a turn whose clock ran out.
     fn next_auto_action(&self) -> Option<Instant> {
+        if *self.stopping.borrow() {
+            return None;
+        }
         let live = self.live.as_ref().filter(|l| !l.game.is_over())?;
         let seat = live.game.seat();
         // After a storage failure, no sooner than the backoff allows.
@@ -1026,6 +1032,9 @@ impl Room {
 
     /// The CPU plays one action for the seat to act.
     async fn auto_act(&mut self) {
+        if *self.stopping.borrow() {
+            return;
+        }
         let Some(live) = self.live.as_ref().filter(|l| !l.game.is_over()) else {
             return;
         };

@@ -263,6 +263,10 @@ pub struct Context {
     pub registry: Registry,
     /// The public rooms' lists.
     pub directory: directory::Directory,
+    /// Whether the server is stopping: from then on no room acts by itself (no CPU turn, no
+    /// stand-in), so nothing is played while its people are being disconnected; the games go
+    /// on from storage when the server starts again.
+    pub stopping: tokio::sync::watch::Receiver<bool>,
 }
 
 /// Every room of this server, by code.
