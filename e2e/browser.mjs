@@ -7,23 +7,36 @@ import { chromium } from 'playwright-core';
 /** The server under test. */
 export const url = process.env.LUDO_URL;
 
-/** Starts Chromium with the flags this machine needs (no sandbox as root, no background network). */
-export function launch() {
-  return chromium.launch({
+/**
+ * Starts Chromium with the flags this machine needs (no sandbox as root, no background network).
+ * Its pages have seen the first-game guide already (most tests play at once), unless the context
+ * is asked for with `guide: true` (`browser.newContext({ guide: true })`, `person(…, { guide: true })`).
+ */
+export async function launch() {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+  // `browser.newPage` opens its page in a new context through `newContext` too.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async ({ guide = false, ...options } = {}) => {
+    const context = await newContext(options);
+    if (!guide) await context.addInitScript(() => localStorage.setItem('ludo.guide', 'seen'));
+    return context;
+  };
+  return browser;
 }
 
 /**
  * A person on their own device (a fresh browser context) with `path` open and the page ready;
  * `errors` collects every console error and uncaught exception. `pace` is the table's speed (0:
- * every event shown at once, as whole games played in tests want; 1: as people see it); other
- * `options` are the browser context's (a locale, a viewport).
+ * every event shown at once, as whole games played in tests want; 1: as people see it); `guide`:
+ * whether the first-game guide is still to be seen (it is marked seen otherwise, see `launch`);
+ * other `options` are the browser context's (a locale, a viewport).
  */
-export async function person(browser, path = '/', { pace = 0, ...options } = {}) {
-  const context = await browser.newContext({ acceptDownloads: true, ...options });
+export async function person(browser, path = '/', { pace = 0, guide = false, ...options } = {}) {
+  const context = await browser.newContext({ acceptDownloads: true, guide, ...options });
   // Whole games are played here: every throw and move is shown at once, in order.
   await context.addInitScript((value) => localStorage.setItem('ludo.pace', String(value)), pace);
   const page = await context.newPage();
@@ -76,14 +89,25 @@ export async function resume(context, position, { autoplay = false, path = '/?cp
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(url + path);
   await page.waitForSelector('body[data-ready=true]');
-  await page.evaluate(({ game, autoplay }) => {
-    localStorage.setItem('ludo.local.v1', JSON.stringify(game));
+  await page.evaluate(({ key, game, autoplay }) => {
+    localStorage.setItem(key, JSON.stringify([game]));
     localStorage.setItem('ludo.autoplay', autoplay ? 'yes' : 'no');
-  }, { game: { position, players, log: [] }, autoplay });
+  }, { key: SAVES_KEY, game: { position, players, log: [], id: 'test', saved_at: Date.now() }, autoplay });
   await page.reload();
   await page.waitForSelector('body[data-ready=true]');
-  await page.click('#resume');
+  await page.click(CONTINUE);
   return { page, errors };
+}
+
+/** Where the page keeps its saved local games (static/saves.js): a list, the one played last first. */
+export const SAVES_KEY = 'ludo.games';
+
+/** The Continue button of the saved game played last, on the home screen. */
+export const CONTINUE = '#saved-games li:first-child .continue';
+
+/** The local game played last on `page` (the one being played), as saved; null if none is. */
+export function savedGame(page) {
+  return page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '[]')[0] ?? null, SAVES_KEY);
 }
 
 /** Yellow to move with a throw of `roll` (3), its pieces `yellow`, red's `red`. */

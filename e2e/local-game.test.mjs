@@ -5,7 +5,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { launch, personsTurn, url } from './browser.mjs';
+import { CONTINUE, SAVES_KEY, launch, personsTurn, url } from './browser.mjs';
 
 const shots = process.env.LUDO_SHOTS ?? '/tmp/ludo-shots';
 mkdirSync(shots, { recursive: true });
@@ -22,8 +22,6 @@ async function open(page, path = '/?cpu-delay=0&pace=0') {
   return errors;
 }
 
-/** Where the page keeps the local game being played (static/local.js). */
-const SAVE_KEY = 'ludo.local.v1';
 
 /** Does what the person is asked (`turn`, from `personsTurn`): throws, or plays the first piece offered. */
 async function act(page, turn) {
@@ -55,8 +53,9 @@ async function playToTheEnd(page, limit = 3000) {
   throw new Error('the game did not end');
 }
 
-/** The saved game, as stored. */
-const stored = (page) => page.evaluate((key) => localStorage.getItem(key), SAVE_KEY);
+/** The game being played, as saved (the first of the saved games), in JSON: `null` if none is. */
+const stored = (page) => page.evaluate((key) => JSON.stringify(JSON.parse(localStorage.getItem(key) ?? '[]')[0] ?? null),
+  SAVES_KEY);
 
 /**
  * A page of the same browser context (the same storage) that keeps every new value of the saved
@@ -68,8 +67,8 @@ async function watchSaves(context) {
   await page.goto(`${url}/healthz`);
   await page.evaluate((key) => {
     globalThis.saves = [];
-    addEventListener('storage', (e) => e.key === key && globalThis.saves.push(e.newValue));
-  }, SAVE_KEY);
+    addEventListener('storage', (e) => e.key === key && globalThis.saves.push(JSON.stringify(JSON.parse(e.newValue)[0])));
+  }, SAVES_KEY);
   return {
     async values(last) {
       await page.waitForFunction((value) => globalThis.saves.at(-1) === value, last);
@@ -85,7 +84,7 @@ async function watchSaves(context) {
  */
 function shownGame(page) {
   return page.evaluate((key) => ({
-    saved: localStorage.getItem(key),
+    saved: JSON.stringify(JSON.parse(localStorage.getItem(key))[0]),
     log: [...document.querySelectorAll('#log li')].map((li) => `${li.className}: ${li.textContent}`),
     pieces: [...document.querySelectorAll('#board .piece')].map((g) => {
       const circle = g.querySelector('circle');
@@ -95,7 +94,7 @@ function shownGame(page) {
     board: document.getElementById('board').outerHTML,
     status: document.getElementById('status').textContent,
     seats: [...document.querySelectorAll('#players li')].map((li) => `${li.className}: ${li.textContent}`),
-  }), SAVE_KEY);
+  }), SAVES_KEY);
 }
 
 /**
@@ -149,8 +148,8 @@ async function savedEveryActionAndResumed(start, { cpu }) {
     await page.$$eval('#log li', (items) => items.map((li) => li.textContent)));
   await page.reload();
   await page.waitForSelector('body[data-ready=true]');
-  assert.ok(await page.isVisible('#resume'), 'the saved game is offered');
-  await page.click('#resume');
+  assert.ok(await page.isVisible(CONTINUE), 'the saved game is offered');
+  await page.click(CONTINUE);
   assert.equal(await personsTurn(page), 'move', 'the same piece to pick as before the reload');
   const after = await shownGame(page);
   assert.equal(after.saved, before.saved, 'the saved game is unchanged');
@@ -188,7 +187,7 @@ test('a local game against three CPUs is played to the places table', async () =
   // Play again: the same players and rules, the next seat starts.
   await page.click('#play-again-local');
   await page.waitForSelector('#end', { state: 'hidden' });
-  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.local.v1')));
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.games'))[0]);
   assert.deepEqual(saved.seats, ['blue', 'red', 'green', 'yellow']);
   assert.equal(saved.players.yellow, 'human');
   assert.ok(await page.isHidden('#places'));
@@ -210,7 +209,7 @@ for (const [opponents, arms, name] of [[1, 2, 'two-arm'], [2, 3, 't']]) {
     assert.equal(await page.$$eval('#board text', (t) => t.filter((n) => n.textContent === '★').length), arms);
     await playSteps(page, 25);
     await page.screenshot({ path: `${shots}/${name}-board.png` });
-    const position = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.local.v1')).position);
+    const position = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.games'))[0].position);
     assert.equal(position.rules.layout, 'by_players');
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 360, `no horizontal scrolling on a phone (${width}px)`);
@@ -270,7 +269,7 @@ test('a hot-seat game is saved after every action, and after a reload resumes wi
   }, { cpu: false });
   assert.deepEqual(JSON.parse(await stored(page)).players, { yellow: 'human', red: 'human' });
   await playToTheEnd(page);
-  assert.equal(JSON.parse(await stored(page)).position.turn.phase, 'over');
+  assert.equal(JSON.parse(await stored(page)), null, 'a finished game leaves the saved games');
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -283,7 +282,7 @@ test('the house rules chosen are the rules played: auto_exit brings a piece out 
   await page.selectOption('#hot-seat select[name=people]', '2');
   await page.click('#hot-seat button[type=submit]');
   await page.click('#roll');
-  const position = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.local.v1')).position);
+  const position = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.games'))[0].position);
   assert.equal(position.rules.no_piece_out, 'auto_exit');
   assert.deepEqual(position.pieces.yellow, [0, 'base', 'base', 'base'], 'the first throw brought a piece out');
   assert.equal(position.turn.seat, 'red', 'and ended the turn');
@@ -323,16 +322,17 @@ test('a saved game that no longer reads is not resumed, and the reason is said i
   await page.selectOption('#hot-seat select[name=people]', '2');
   await page.click('#hot-seat button[type=submit]');
   await page.evaluate(() => {
-    const saved = JSON.parse(localStorage.getItem('ludo.local.v1'));
-    saved.position.pieces.red = ['base', 'base', 'base'];
-    localStorage.setItem('ludo.local.v1', JSON.stringify(saved));
+    const saved = JSON.parse(localStorage.getItem('ludo.games'));
+    saved[0].position.pieces.red = ['base', 'base', 'base'];
+    localStorage.setItem('ludo.games', JSON.stringify(saved));
   });
   await page.reload();
   await page.waitForSelector('body[data-ready=true]');
-  await page.click('#resume');
+  await page.click(CONTINUE);
   assert.equal(await page.textContent('#resume-error'),
     'La partie enregistrée ne peut pas reprendre : Chaque joueur a 4 pièces, pas 3.');
   assert.ok(await page.isHidden('#play'), 'no game is shown');
+  assert.ok(await page.isHidden('#saved'), 'and it is no longer offered');
   assert.deepEqual(errors, []);
   await page.close();
 });

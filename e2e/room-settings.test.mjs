@@ -54,8 +54,8 @@ test('the host sets two house rules at the table, a guest sees them in French, a
   assert.equal(await guest.page.$('#room-settings .room-form'), null, 'only the host changes them');
   await guest.page.click('#seats li:nth-child(3) button');
   await guest.page.waitForSelector('#seats .badge');
-  await host.page.click('#seats li:nth-child(1) button');
-  await host.page.waitForSelector('#seats .badge');
+  // The host is seated at yellow since the room was made.
+  await host.page.waitForSelector('#seats li[data-seat=yellow] .badge');
   await host.page.click('#seats li:nth-child(2) button:text("Add a CPU")');
   await host.page.waitForSelector('#seats li:nth-child(2) button:text("Remove")');
   await host.page.selectOption('#room-settings select[name=clock]', '60');

@@ -201,7 +201,7 @@ for (const preset of PRESETS) {
         await shown(page);
         await page.click(`#rules-page [data-play=${kind}]`);
         await page.waitForSelector('#play:not([hidden])');
-        const game = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.local.v1')));
+        const game = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.games'))[0]);
         assert.deepEqual(game.position.rules, { preset }, `${kind}: the preset's own rules`);
         assert.equal(new URL(page.url()).pathname, '/');
         assert.ok(await page.isHidden('#rules-page'));

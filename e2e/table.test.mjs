@@ -20,7 +20,7 @@ after(() => browser.close());
 const SEATS = { 'yellow ○': 'yellow', 'blue □': 'blue', 'red △': 'red', 'green ✚': 'green' };
 
 /** How many actions the local game saved on `page` holds. */
-const savedActions = (page) => page.evaluate(() => JSON.parse(localStorage.getItem('ludo.local.v1')).actions.length);
+const savedActions = (page) => page.evaluate(() => JSON.parse(localStorage.getItem('ludo.games'))[0].actions.length);
 
 /**
  * Plays the person's next turn in a local game, once it comes: throws, or plays the first piece
@@ -31,14 +31,14 @@ async function playPersonsTurn(page) {
   if (turn === 'over') return turn;
   const before = await savedActions(page);
   await page.click(turn === 'throw' ? '#roll' : '#board .piece.legal');
-  await page.waitForFunction((n) => JSON.parse(localStorage.getItem('ludo.local.v1')).actions.length > n, before);
+  await page.waitForFunction((n) => JSON.parse(localStorage.getItem('ludo.games'))[0].actions.length > n, before);
   return turn;
 }
 
 /** In the room open on `page`, its host (named Ana) sits at yellow, puts a CPU at red and starts. */
 async function startWithCpu(page) {
-  await page.waitForSelector('#seats li button');
-  await page.click('#seats li:nth-child(1) button');
+  // The host is seated at yellow when the room is made.
+  await page.waitForSelector('#seats li[data-seat=yellow] .badge');
   await page.waitForFunction(() => document.querySelector('#seats li').textContent.includes('Ana'));
   // Red's second button adds a CPU, in any language.
   await page.click('#seats li:nth-child(3) button >> nth=1');
@@ -154,8 +154,7 @@ test('refusals are shown in the reader’s language by the control that caused t
   await host.page.click('#friends button[type=submit]');
   await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
   const link = new URL(host.page.url()).pathname;
-  await host.page.waitForSelector('#seats li button');
-  await host.page.click('#seats li:nth-child(1) button');
+  await host.page.waitForSelector('#seats li[data-seat=yellow] .badge');
   // A guest whose page misses the table's changes offers a seat that is no longer free.
   const guest = await person(browser, '/', french);
   await filterServer(guest.page, (m) => m.t === 'room');
@@ -228,8 +227,7 @@ test('a ranked table offers no CPU, and no start before two people sit', async (
   await host.page.check('#friends input[name=ranked]');
   await host.page.click('#friends button[type=submit]');
   await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
-  await host.page.waitForSelector('#seats li button');
-  await host.page.click('#seats li:nth-child(1) button');
+  await host.page.waitForSelector('#seats li[data-seat=yellow] .badge');
   await host.page.waitForSelector('#seats .badge');
   const buttons = await host.page.$$eval('#seats button', (b) => b.map((n) => n.textContent));
   assert.ok(!buttons.includes('Add a CPU'), buttons.join(', '));
@@ -258,7 +256,7 @@ test('a move with no choice plays itself after showing where it goes', async () 
   assert.equal(await page.$$eval('.piece.legal', (p) => p.length), 0, 'nothing to tap');
   assert.ok(await page.$('#board .preview'), 'the destination is previewed');
   assert.equal(await page.textContent('#status'), 'Your only move — it plays itself');
-  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ludo.local.v1')).position.pieces.yellow[0] === 23);
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ludo.games'))[0].position.pieces.yellow[0] === 23);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -275,20 +273,20 @@ test('on a phone every target is 44 px or more; a first tap previews, a second p
   }));
   assert.equal(targets.length, 2, 'each target has its hit area');
   for (const [w, h] of targets) assert.ok(w >= 44 && h >= 44, `a target of ${w}×${h} px`);
-  const saved = () => page.evaluate(() => JSON.parse(localStorage.getItem('ludo.local.v1')).position);
+  const saved = () => page.evaluate(() => JSON.parse(localStorage.getItem('ludo.games'))[0].position);
   const before = await saved();
   await page.tap('.piece.legal[data-piece="0"]');
   assert.ok(await page.$('#board .preview'), 'the first tap shows where the piece goes');
   assert.deepEqual(await saved(), before, 'and plays nothing');
   await page.tap('.piece.legal[data-piece="0"]');
-  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ludo.local.v1')).position.pieces.yellow[0] === 26);
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ludo.games'))[0].position.pieces.yellow[0] === 26);
   // A six gives another throw: the dice are a target of their own, the whole base with them.
   await page.waitForSelector('#die.ready');
   const die = await page.$eval('#die', (d) => d.getBoundingClientRect());
   assert.ok(die.width >= 44 && die.height >= 44, `the dice's target is ${die.width}×${die.height} px`);
   await page.tap('#die');
-  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ludo.local.v1')).position.turn.throws === 2
-    || JSON.parse(localStorage.getItem('ludo.local.v1')).position.turn.seat === 'red');
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ludo.games'))[0].position.turn.throws === 2
+    || JSON.parse(localStorage.getItem('ludo.games'))[0].position.turn.seat === 'red');
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -307,7 +305,7 @@ test('on a 360×640 phone the board, dice, status and latest log line show witho
   // The dice are a button: Space on them throws.
   await page.focus('#die');
   await page.keyboard.press('Space');
-  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ludo.local.v1')).actions.length >= 1);
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ludo.games'))[0].actions.length >= 1);
   // Play on until the log has a line (a throw of 6 waits for a move before anything is logged).
   await page.waitForFunction(() => document.querySelector('#log li')
     || document.querySelector('#board .piece.legal') || !document.getElementById('roll').disabled);
@@ -345,7 +343,7 @@ test('a hidden tab catches up at once, and its title and a notification say it i
   await page.waitForSelector('body[data-ready=true]');
   await page.evaluate(() => { globalThis.pageHidden = true; });
   const began = Date.now();
-  await page.click('#resume');
+  await page.click('#saved-games .continue');
   await page.waitForFunction(() => document.title === 'Your turn — Ludo');
   assert.ok(Date.now() - began < 1500, `the CPU's turn was caught up in ${Date.now() - began} ms`);
   assert.deepEqual(await page.evaluate(() => globalThis.notices), ['Your turn — Ludo'], 'one notification');
@@ -378,7 +376,7 @@ test('sound waits for the first tap, and muting is remembered', async () => {
   assert.equal(await page.getAttribute('#sound', 'aria-label'), 'Sound off');
   await page.reload();
   await page.waitForSelector('body[data-ready=true]');
-  await page.click('#resume');
+  await page.click('#saved-games .continue');
   assert.equal(await page.getAttribute('#sound', 'aria-pressed'), 'false', 'still muted after a reload');
   const before = await page.evaluate(async () => (await import('/sound.js')).played.throw ?? 0);
   await page.waitForSelector('#roll:not([disabled])', { timeout: 20000 });
@@ -437,8 +435,7 @@ test('the game, the room and the end screen have no serious accessibility violat
       await room.fill('#friends input[name=name]', 'Ana');
       await room.click('#friends button[type=submit]');
       await room.waitForURL(/\/r\/[a-z0-9]+$/);
-      await room.waitForSelector('#seats li button');
-      await room.click('#seats li:nth-child(1) button');
+      await room.waitForSelector('#seats li[data-seat=yellow] .badge');
       await room.waitForSelector('#seats .badge');
       await room.screenshot({ path: `${shots}/room-${size}.png` });
       if (width === 390) assert.deepEqual(await accessibilityViolations(room), [], `the room (${language})`);

@@ -1,15 +1,16 @@
 // The page: home screen, local and online games, the rules table, and the rules pages (/rules/…).
 
 import { loadEngine } from './engine.js';
-import { LocalGame, savedGame } from './local.js';
+import { LocalGame } from './local.js';
+import { drawRulesets, drawSavedGames, guideSeen, playSettings, rememberSettings, settingsText } from './home.js';
+import { forget } from './saves.js';
 import { LANGUAGES, chooseLanguage, pickLanguage, setBoard, t } from './i18n.js';
 import { COLOURS } from './board.js';
 import { optionLabel, ordered, valueLabel } from './options.js';
-import { OnlineRoom, createRoom, playerName, savedName, setPlayerName } from './online.js';
+import { createRoom, playerName, savedName, setPlayerName } from './identity.js';
+import { showPublicTables } from './tables.js';
 import { myId, seekRanked } from './ranked.js';
 import { drawHouseRules, readHouseRules } from './roomsettings.js';
-import { fetchRecord, showLeaderboard, showPlayer } from './records.js';
-import { downloadRecord, localRecord, readRecordFile, showReplay } from './replay.js';
 import { muted, setMuted } from './sound.js';
 import { errorText } from './texts-errors.js';
 import { autoplayOn, setAutoplay } from './table.js';
@@ -71,7 +72,7 @@ function showOptions(choices) {
   $('options').replaceChildren(...controls.children, error);
 }
 
-async function showRules() {
+async function showRules(engine) {
   const answer = await (await fetch('/api/rules')).json();
   presets = answer.presets;
   // The presets side by side, whatever their boards: in the Ludo board's words.
@@ -91,6 +92,7 @@ async function showRules() {
   }
   $('rules').replaceChildren(table);
   showOptions(answer.choices);
+  drawRulesets($('rulesets'), presets, engine, t);
   $('vs-cpu').elements.preset.onchange = () => showOptions(answer.choices);
   return answer;
 }
@@ -174,6 +176,10 @@ async function recordsPage(engine) {
   $('home').hidden = true;
   $('records').hidden = false;
   const view = $('records-view');
+  // These pages' modules load with them, not with the home page.
+  const [{ fetchRecord, showLeaderboard, showPlayer }, { readRecordFile, showReplay }] = await Promise.all([
+    import('./records.js'), import('./replay.js'),
+  ]);
   try {
     if (board) await showLeaderboard(view, board[1] ?? 'qdan', t);
     if (player) await showPlayer(view, player[1], t);
@@ -281,21 +287,33 @@ async function main() {
     document.body.dataset.ready = 'true';
     return;
   }
+  // The guide is asked for from the home screen ("How to play"), or shown on a first game.
+  let guideAsked = false;
   const show = (game) => {
+    const fresh = !game.game.id;
     $('home').hidden = true;
     $('play').hidden = false;
     $('after-game').hidden = !game.game.actions;
     $('play-again-local').hidden = false;
-    $('export-local').onclick = () => downloadRecord(localRecord(game.game));
+    // The replay's module (which writes the file) loads with the game, not with the home page.
+    const replay = import('./replay.js');
+    $('export-local').onclick = () => replay.then(({ downloadRecord, localRecord }) => downloadRecord(localRecord(game.game)));
     $('play-again-local').onclick = () => show(game.again(localStorage.getItem(ROTATE_KEY) !== 'no'));
     document.body.classList.add('in-game');
     game.begin();
+    if (fresh) {
+      const asked = guideAsked;
+      guideAsked = false;
+      if (asked || !guideSeen()) {
+        import('./guide.js').then(({ showGuide }) => showGuide(game.table.who.you ?? game.position.turn.seat, t));
+      }
+    }
   };
   $('rotate').checked = localStorage.getItem(ROTATE_KEY) !== 'no';
   $('rotate').onchange = () => localStorage.setItem(ROTATE_KEY, $('rotate').checked ? 'yes' : 'no');
-  const begin = (players) => {
+  /** Starts a local game of `players` under `rules` (the home screen's, unless given). */
+  const begin = (players, rules = chosenRules()) => {
     try {
-      const rules = chosenRules();
       engine.checkRules(rules);
       show(LocalGame.start(engine, rules, players, view));
     } catch (error) {
@@ -307,11 +325,17 @@ async function main() {
       $('options').querySelector(`[data-option="${error.option}"]`)?.focus();
     }
   };
+  /** A game against `opponents` CPUs of strength `level` under `rules`, the person playing yellow. */
+  const playCpu = ({ opponents, level, rules }) => {
+    const seats = seatsFor(opponents);
+    begin(Object.fromEntries(seats.map((s) => [s, s === 'yellow' ? 'human' : level])), rules);
+  };
   $('vs-cpu').addEventListener('submit', (event) => {
     event.preventDefault();
     const form = new FormData(event.target);
-    const seats = seatsFor(Number(form.get('opponents')));
-    begin(Object.fromEntries(seats.map((s) => [s, s === 'yellow' ? 'human' : form.get('level')])));
+    const settings = { opponents: Number(form.get('opponents')), level: form.get('level'), rules: chosenRules() };
+    rememberSettings(settings);
+    playCpu(settings);
   });
   $('hot-seat').addEventListener('submit', (event) => {
     event.preventDefault();
@@ -347,30 +371,44 @@ async function main() {
       await navigator.clipboard?.writeText($('link').textContent).catch(() => {});
       view.announce(t('online.copied'));
     };
+    const { OnlineRoom } = await import('./online.js');
     new OnlineRoom(engine, invited[1], { ...view, seats: $('seats'), link: $('link'),
       connection: $('connection'), rated: $('rated'), afterGame: $('after-game'),
       replayLink: $('replay-link'), lobbyNotice: $('lobby-notice'), notify: $('notify'),
-      roomSettings: $('room-settings') });
+      roomSettings: $('room-settings'), tableSettings: $('table-settings') });
     $('export-local').hidden = true;
     document.body.dataset.ready = 'true';
     return;
   }
-  const saved = savedGame();
-  if (saved?.position && saved.position.turn.phase !== 'over') {
-    $('resume').hidden = false;
-    $('resume').onclick = () => {
-      try {
-        show(LocalGame.resume(engine, saved, view));
-      } catch (error) {
-        // A game saved by an older version that the engine no longer reads: said, and not offered again.
-        const text = t('engine.savedGame', { why: errorText(error, t) });
-        $('resume').replaceWith(Object.assign(document.createElement('p'), { id: 'resume-error', textContent: text }));
-        view.announce(text);
-      }
-    };
-  }
+  showPublicTables($('public-tables'), t, () => !$('home').hidden);
+  const language = document.documentElement.lang;
+  drawSavedGames($('saved'), { t, language, onContinue: (game, row) => {
+    try {
+      show(LocalGame.resume(engine, game, view));
+    } catch (error) {
+      // A game saved by an older version that the engine no longer reads: said, and not offered again.
+      const text = t('engine.savedGame', { why: errorText(error, t) });
+      forget(game.id);
+      row.remove();
+      $('saved').hidden = !$('saved-games').childElementCount;
+      $('resume-error').textContent = text;
+      view.announce(text);
+    }
+  } });
+  // Play: a game against the CPU at once, as the last one (the form below shows those settings).
+  const settings = playSettings(language);
+  const cpuForm = $('vs-cpu').elements;
+  cpuForm.opponents.value = String(settings.opponents);
+  cpuForm.level.value = settings.level;
+  cpuForm.preset.value = settings.rules.preset;
+  $('play-now-what').textContent = settingsText(settings, t);
+  $('play-now').onclick = () => playCpu(settings);
+  $('how-to-play').onclick = () => {
+    guideAsked = true;
+    playCpu(settings);
+  };
   $('back').onclick = () => location.reload();
-  const answer = await showRules().catch((error) => view.announce(errorText(error, t, 'refusal.other')));
+  const answer = await showRules(engine).catch((error) => view.announce(errorText(error, t, 'refusal.other')));
   if (answer) {
     /**
      * A rules page's buttons: a game of the preset's own rules (no house rule changed) against

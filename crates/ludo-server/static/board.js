@@ -101,9 +101,13 @@ function el(name, attributes, parent) {
   return node;
 }
 
-function square(parent, [r, c], fill, label, labelClass = '') {
+/**
+ * One square of the board; `kind` (its class: `start`, `safe`, `home`, and its colour as
+ * `data-colour`) lets the first-game guide point at it.
+ */
+function square(parent, [r, c], fill, label, labelClass = '', kind = {}) {
   el('rect', { x: c * CELL, y: r * CELL, width: CELL, height: CELL, fill, stroke: '#555',
-    'stroke-width': 1 }, parent);
+    'stroke-width': 1, ...kind }, parent);
   if (label) {
     const t = el('text', { x: c * CELL + CELL / 2, y: r * CELL + CELL * 0.68,
       'text-anchor': 'middle', 'font-size': CELL * 0.5, fill: '#777', class: labelClass }, parent);
@@ -170,7 +174,8 @@ function drawBases(svg, layout, seats, t, marks) {
     }
     const numbered = layout.board === 'horse';
     layout.shape.home.forEach((cell, i) => square(svg, turn(cell, k), FILL[colour],
-      numbered ? String(i + 1) : MARK[colour], numbered ? 'home-number' : ''));
+      numbered ? String(i + 1) : MARK[colour], numbered ? 'home-number' : '',
+      { class: 'home', 'data-colour': colour }));
   });
 }
 
@@ -180,7 +185,9 @@ function drawTrack(svg, layout) {
   layout.track.forEach((cell, i) => {
     const arm = starts.get(i);
     const fill = arm === undefined ? '#fff' : FILL[layout.colours[arm]];
-    square(svg, cell, fill, safe.has(i) && arm === undefined ? '★' : '');
+    const kind = arm === undefined ? {} : { class: 'start', 'data-colour': layout.colours[arm] };
+    if (safe.has(i)) kind.class = kind.class ? `${kind.class} safe` : 'safe';
+    square(svg, cell, fill, safe.has(i) && arm === undefined ? '★' : '', '', kind);
   });
 }
 

@@ -12,7 +12,9 @@
 // the same way. Texts loaded later (`addTexts`) may carry variants too.
 
 import { ERROR_TEXTS } from './texts-errors.js';
+import { HOME_TEXTS } from './texts-home.js';
 import { RECORD_TEXTS } from './texts-records.js';
+import { ROOM_TEXTS } from './texts-room.js';
 import { TABLE_TEXTS } from './texts-table.js';
 
 const TABLES = {
@@ -25,7 +27,6 @@ const TABLES = {
     'home.level': 'Strength',
     'home.rules': 'Rules',
     'home.start': 'Start',
-    'home.resume': 'Resume the saved game',
     'level.random': 'Random', 'level.easy': 'Easy', 'level.medium': 'Medium', 'level.hard': 'Hard',
     'preset.qdan': 'Qdan (default)', 'preset.classic': 'Classic', 'preset.vietnamese': 'Vietnamese (cờ cá ngựa)',
     'seat.yellow': 'yellow ○', 'seat.blue': 'blue □', 'seat.red': 'red △', 'seat.green': 'green ✚',
@@ -73,7 +74,7 @@ const TABLES = {
     'title': 'Ludo',
     'tagline': 'Gratuit, sans inscription. Jouez contre le CPU sur cet appareil ; le moteur tourne dans votre navigateur.',
     'home.vsCpu': 'Jouer contre le CPU', 'home.opponents': 'Adversaires CPU', 'home.level': 'Niveau',
-    'home.rules': 'Règles', 'home.start': 'Commencer', 'home.resume': 'Reprendre la partie enregistrée',
+    'home.rules': 'Règles', 'home.start': 'Commencer',
     'level.random': 'Au hasard', 'level.easy': 'Facile', 'level.medium': 'Moyen', 'level.hard': 'Difficile',
     'preset.qdan': 'Qdan (par défaut)', 'preset.classic': 'Classique', 'preset.vietnamese': 'Vietnamien (cờ cá ngựa)',
     'seat.yellow': 'jaune ○', 'seat.blue': 'bleu □', 'seat.red': 'rouge △', 'seat.green': 'vert ✚',
@@ -110,7 +111,7 @@ const TABLES = {
     'title': 'Ludo',
     'tagline': 'Grátis, sem registo. Joga contra a CPU neste dispositivo; o motor do jogo corre no teu navegador.',
     'home.vsCpu': 'Jogar contra a CPU', 'home.opponents': 'Adversários (CPU)', 'home.level': 'Nível',
-    'home.rules': 'Regras', 'home.start': 'Começar', 'home.resume': 'Retomar a partida guardada',
+    'home.rules': 'Regras', 'home.start': 'Começar',
     'level.random': 'Aleatório', 'level.easy': 'Fácil', 'level.medium': 'Médio', 'level.hard': 'Difícil',
     'preset.qdan': 'Qdan (por omissão)', 'preset.classic': 'Clássico', 'preset.vietnamese': 'Vietnamita (cờ cá ngựa)',
     'seat.yellow': 'amarelo ○', 'seat.blue': 'azul □', 'seat.red': 'vermelho △', 'seat.green': 'verde ✚',
@@ -147,7 +148,7 @@ const TABLES = {
     'title': 'Лудо',
     'tagline': 'Бесплатно и без регистрации. Играйте с CPU на этом устройстве: движок работает в браузере.',
     'home.vsCpu': 'Играть с CPU', 'home.opponents': 'Соперники (CPU)', 'home.level': 'Сила',
-    'home.rules': 'Правила', 'home.start': 'Начать', 'home.resume': 'Продолжить сохранённую игру',
+    'home.rules': 'Правила', 'home.start': 'Начать',
     'level.random': 'Случайный', 'level.easy': 'Лёгкий', 'level.medium': 'Средний', 'level.hard': 'Сильный',
     'preset.qdan': 'Qdan (по умолчанию)', 'preset.classic': 'Классические', 'preset.vietnamese': 'Вьетнамские (cờ cá ngựa)',
     'seat.yellow': 'жёлтые ○', 'seat.blue': 'синие □', 'seat.red': 'красные △', 'seat.green': 'зелёные ✚',
@@ -184,7 +185,7 @@ const TABLES = {
     'title': 'Cờ cá ngựa · Ludo',
     'tagline': 'Miễn phí, không cần đăng ký. Chơi với máy trên thiết bị này; bộ luật chạy ngay trong trình duyệt.',
     'home.vsCpu': 'Chơi với máy', 'home.opponents': 'Số đối thủ', 'home.level': 'Độ khó',
-    'home.rules': 'Luật chơi', 'home.start': 'Bắt đầu', 'home.resume': 'Chơi tiếp ván đã lưu',
+    'home.rules': 'Luật chơi', 'home.start': 'Bắt đầu',
     'level.random': 'Ngẫu nhiên', 'level.easy': 'Dễ', 'level.medium': 'Vừa', 'level.hard': 'Khó',
     'preset.qdan': 'Qdan (mặc định)', 'preset.classic': 'Cổ điển', 'preset.vietnamese': 'Cờ cá ngựa Việt Nam',
     'seat.yellow': 'vàng ○', 'seat.blue': 'xanh dương □', 'seat.red': 'đỏ △', 'seat.green': 'xanh lá ✚',
@@ -229,7 +230,7 @@ const TABLES = {
   },
 };
 
-for (const extra of [RECORD_TEXTS, TABLE_TEXTS, ERROR_TEXTS]) {
+for (const extra of [RECORD_TEXTS, TABLE_TEXTS, ERROR_TEXTS, HOME_TEXTS, ROOM_TEXTS]) {
   for (const [language, texts] of Object.entries(extra)) Object.assign(TABLES[language], texts);
 }
 

@@ -1,12 +1,11 @@
 // A local game in the browser against CPU players, or hot-seat between people on one device:
 // the engine decides everything, the page only throws the dice (from the browser's
 // cryptographic generator) and hands every action to the table, which shows it. The game is
-// saved in this browser after every action and survives a reload.
+// kept in this browser (saves.js) from its start and after every action, and survives a reload.
 
 import { Table } from './table.js';
-import { playerName } from './online.js';
-
-const SAVE_KEY = 'ludo.local.v1';
+import { playerName } from './identity.js';
+import { keep } from './saves.js';
 
 /** How long a CPU player waits before acting, once the table has shown everything: `?cpu-delay=MS`. */
 const CPU_DELAY_MS = Number(new URLSearchParams(location.search).get('cpu-delay') ?? 350);
@@ -16,14 +15,6 @@ export function die() {
   const byte = new Uint8Array(1);
   do crypto.getRandomValues(byte); while (byte[0] >= 252);
   return (byte[0] % 6) + 1;
-}
-
-export function savedGame() {
-  try {
-    return JSON.parse(localStorage.getItem(SAVE_KEY));
-  } catch {
-    return null;
-  }
 }
 
 export class LocalGame {
@@ -66,15 +57,20 @@ export class LocalGame {
     return new LocalGame(engine, saved, view);
   }
 
-  /** Shows the game as it stands and lets whoever is to play act. */
+  /**
+   * Shows the game as it stands and lets whoever is to play act. A new game is kept from now on; a
+   * game continued is kept again at its next action (so opening it alone does not make it the
+   * last played).
+   */
   begin() {
     this.table.reset(this.stateOf(this.position), this.game.log ?? []);
-    this.save();
+    if (!this.game.id) this.save();
   }
 
+  /** Keeps the game as it is now, with the log shown (a finished game leaves the saved games). */
   save() {
     this.game.log = this.table.log;
-    localStorage.setItem(SAVE_KEY, JSON.stringify(this.game));
+    keep(this.game);
   }
 
   get position() {

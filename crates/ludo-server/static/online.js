@@ -4,66 +4,17 @@
 
 import { COLOURS } from './board.js';
 import { rememberMe } from './ranked.js';
-import { t } from './i18n.js';
 import { Table } from './table.js';
 import { recordLines } from './turnlog.js';
 import { RoomSettings } from './roomsettings.js';
 import { errorText } from './texts-errors.js';
+import { Phrases } from './phrases.js';
+import { Rematch } from './rematch.js';
+import { LeaveGame } from './leave.js';
+import { AwaySeats } from './freeseat.js';
+import { RoomName } from './roomname.js';
+import { deviceSecret, savedName, playerName, setPlayerName } from './identity.js';
 
-const DEVICE_KEY = 'ludo.device';
-const NAME_KEY = 'ludo.name';
-
-/** This browser's device secret: random, kept here, never shown. */
-export function deviceSecret() {
-  let secret = localStorage.getItem(DEVICE_KEY);
-  if (!secret) {
-    const bytes = new Uint8Array(16);
-    crypto.getRandomValues(bytes);
-    secret = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
-    localStorage.setItem(DEVICE_KEY, secret);
-  }
-  return secret;
-}
-
-/** The name given before on this device, or null when none was. */
-export function savedName() {
-  return localStorage.getItem(NAME_KEY);
-}
-
-export function playerName() {
-  return localStorage.getItem(NAME_KEY) || t('player.default');
-}
-
-export function setPlayerName(name) {
-  localStorage.setItem(NAME_KEY, name.trim().slice(0, 24) || t('player.default'));
-}
-
-/**
- * A request the server refused: its stable code, and the rules engine's reason (`{code, params,
- * option}`) when the refusal is the engine's, for the page to say it in its own words.
- */
-export class Refused extends Error {
-  constructor(code, message, engine = null) {
-    super(message);
-    this.code = code;
-    this.engine = engine;
-  }
-}
-
-/**
- * Creates a room hosted by this device, with `rules` (a preset, or a preset and house rules);
- * `rotate` says whether each new game starts with the next seat. Its code.
- */
-export async function createRoom(rules, clock = null, ranked = false, rotate = true) {
-  const response = await fetch('/api/rooms', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ device: deviceSecret(), name: playerName(), rules, clock, ranked, rotate }),
-  });
-  const answer = await response.json();
-  if (!response.ok) throw new Refused(answer.code, answer.message, answer.engine);
-  return answer.code;
-}
 
 /** The game as the table shows it. */
 const stateOf = (game) => ({ position: game.position, legal: game.legal, deadline: game.deadline,
@@ -73,7 +24,7 @@ export class OnlineRoom {
   /**
    * @param engine the WebAssembly engine, for the board's numbers
    * @param view the table's elements (see `Table`) and the room's: `seats` (the lobby), `lobbyNotice`,
-   *   `link`, `connection`, `rated`, `afterGame`, `replayLink`, `notify`
+   *   `link`, `connection`, `rated`, `afterGame`, `replayLink`, `notify`, `roomSettings`, `tableSettings`
    */
   constructor(engine, code, view) {
     this.engine = engine;
@@ -94,16 +45,43 @@ export class OnlineRoom {
         const occupant = room.room?.seats[seat]?.occupant;
         return occupant?.kind === 'cpu' ? occupant.level : null;
       },
-      away: (seat) => room.room?.seats[seat]?.connected === false,
+      away: (seat) => room.room?.seats[seat]?.connected === false && !room.room.seats[seat].left,
+      left: (seat) => Boolean(room.room?.seats[seat]?.left),
+      bubble: (seat) => room.phrases.bubbleOf(seat),
       get clockMs() { return room.room?.settings.clock ? room.room.settings.clock * 1000 : null; },
     }, {
       roll: () => this.request({ t: 'roll', version: this.game?.version }),
       move: (piece) => this.request({ t: 'move', piece, version: this.game?.version }),
     });
+    this.parts(view);
     this.notifyButton();
     this.settingsView = null;
     if (view.roomSettings) this.loadSettingsView(view.roomSettings);
     this.connect();
+  }
+
+  /** What a room adds to the table: phrases, playing again, leaving, freeing seats, one's name. */
+  parts(view) {
+    const { t } = view;
+    this.phrases = new Phrases(view.roll.closest('.controls'), view.board.closest('.board-wrap'), {
+      t,
+      say: (phrase) => this.request({ t: 'say', phrase }, 'phrase'),
+      log: (line) => this.table.note(line),
+      redrawSeats: () => {
+        this.table.redrawSeats();
+        if (this.room) this.drawSeats(this.playing());
+      },
+    });
+    const box = Object.assign(document.createElement('div'), { id: 'rematch', hidden: true });
+    view.rated.before(box);
+    this.rematch = new Rematch(box, { t, ask: (message) => this.request(message, 'rematch') });
+    this.leaveGame = new LeaveGame(view.tableSettings, { t, leave: () => this.request({ t: 'leave' }) });
+    this.awaySeats = new AwaySeats(view.players, { t, ask: (message) => this.ask(message),
+      name: (seat) => this.occupantName(seat) });
+    new RoomName(view.connection, { t, saved: savedName(), save: (name) => {
+      setPlayerName(name);
+      this.helloAgain();
+    } });
   }
 
   /** The room's settings, drawn once the presets and their choices are known. */
@@ -122,6 +100,7 @@ export class OnlineRoom {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     this.socket = new WebSocket(`${scheme}://${location.host}/ws`);
     this.view.connection.textContent = this.view.t('online.connecting');
+    this.view.connection.classList.remove('ok');
     this.socket.onopen = () => {
       this.retry = 0;
       this.send({ t: 'hello', room: this.code, device: deviceSecret(), name: playerName() });
@@ -135,13 +114,25 @@ export class OnlineRoom {
     };
   }
 
+  /** Says hello again on a new connection (under a new name, which the room then shows). */
+  helloAgain() {
+    const old = this.socket;
+    old.onclose = null;
+    old.onmessage = null;
+    old.close();
+    this.connect();
+  }
+
   send(message) {
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
   }
 
-  /** A request from the table (a throw or a move); its refusal is shown there. */
-  request(message) {
-    this.asked = 'table';
+  /**
+   * A request from the table (a throw or a move), or from another part of the page (`where`:
+   * `phrase`, `rematch`); its refusal is shown there.
+   */
+  request(message, where = 'table') {
+    this.asked = where;
     this.send(message);
   }
 
@@ -189,6 +180,19 @@ export class OnlineRoom {
       case 'error':
         this.refused(message);
         break;
+      case 'declined': {
+        const text = this.rematch.declined(this.occupantName(message.seat));
+        this.view.announce(text);
+        break;
+      }
+      case 'left': {
+        const name = this.occupantName(message.seat);
+        this.table.note({ text: this.view.t(message.freed ? 'log.freed' : 'log.left', { name }), kind: 'left' });
+        break;
+      }
+      case 'said':
+        this.phrases.said(message, this.you);
+        break;
       case 'cancelled':
         this.lobbyRefusal(this.view.t('room.cancelled'));
         break;
@@ -233,6 +237,8 @@ export class OnlineRoom {
   refused({ code, engine }) {
     const text = errorText({ code, engine }, this.view.t);
     if (this.asked === 'lobby') this.lobbyRefusal(text);
+    else if (this.asked === 'phrase') this.phrases.refused(code, text);
+    else if (this.asked === 'rematch') this.rematch.refused(text);
     else this.table.refused(text);
   }
 
@@ -260,11 +266,23 @@ export class OnlineRoom {
       : occupant.name;
   }
 
+  /** The seat this device plays: none for a watcher, nor once the person left the game. */
   mySeat() {
+    const seat = this.seatOf(this.you);
+    return this.room?.seats[seat]?.left ? undefined : seat;
+  }
+
+  /** The seat of the person `id`, even one they left during the game being played. */
+  seatOf(id) {
     const entry = Object.entries(this.room?.seats ?? {}).find(
-      ([, s]) => s.occupant.kind === 'person' && s.occupant.id === this.you,
+      ([, s]) => s.occupant.kind === 'person' && s.occupant.id === id,
     );
     return entry?.[0];
+  }
+
+  /** Whether a game is being played (not over). */
+  playing() {
+    return Boolean(this.game && this.game.position.turn.phase !== 'over');
   }
 
   /** The lobby, the invitation and what follows a game; the table draws the game itself. */
@@ -272,7 +290,8 @@ export class OnlineRoom {
     const { t } = this.view;
     if (!this.room) return;
     this.view.link.textContent = `${location.origin}/r/${this.code}`;
-    const playing = this.game && this.game.position.turn.phase !== 'over';
+    const playing = this.playing();
+    const host = this.room.host === this.you;
     document.body.classList.toggle('in-game', Boolean(this.game));
     document.body.classList.toggle('playing', Boolean(playing));
     this.drawSeats(playing);
@@ -289,15 +308,22 @@ export class OnlineRoom {
       this.view.roll.disabled = true;
     }
     const over = this.game?.position.turn.phase === 'over';
+    this.rematch.draw(this.room, this.mySeat(), over, (seat) => this.occupantName(seat));
+    this.leaveGame.draw(playing && Boolean(this.mySeat()), this.game?.ranked);
+    this.awaySeats.draw(this.room, { host, playing });
+    this.phrases.setPeople(Object.values(this.room.seats)
+      .filter((s) => s.occupant.kind === 'person' && s.occupant.id !== this.you)
+      .map((s) => ({ id: s.occupant.id, name: s.occupant.name })));
     this.view.afterGame.hidden = !over;
     this.view.replayLink.hidden = !over;
     if (this.game) this.view.replayLink.href = `/games/${this.game.id}`;
   }
 
   /**
-   * Tells a person without a seat that they are watching, and why: during a game (the seats
-   * belong to the devices that took them, so opening the invitation elsewhere cannot play), or
-   * when every seat is taken. Nothing is said while a seat is free to take.
+   * Tells a person without a seat that they are watching, and why: they left the game; during a
+   * game (the seats belong to the devices that took them, so opening the invitation elsewhere
+   * cannot play; at a public table, simply that they watch); or when every seat is taken. Nothing
+   * is said while a seat is free to take.
    */
   drawWatching(playing) {
     let notice = document.getElementById('watching');
@@ -310,7 +336,10 @@ export class OnlineRoom {
     const full = Object.keys(this.room.seats).length >= COLOURS.length;
     const watching = !this.mySeat() && (playing || full);
     notice.hidden = !watching;
-    notice.textContent = !watching ? '' : this.view.t(playing ? 'room.watching' : 'room.watchingFull');
+    const left = this.room.seats[this.seatOf(this.you)]?.left;
+    const why = left ? 'room.youLeft' : !playing ? 'room.watchingFull'
+      : this.room.settings.public ? 'room.watchingPublic' : 'room.watching';
+    notice.textContent = watching ? this.view.t(why) : '';
   }
 
   drawSeats(playing) {
@@ -320,6 +349,7 @@ export class OnlineRoom {
     this.view.seats.hidden = Boolean(playing);
     const rows = COLOURS.map((colour) => {
       const li = document.createElement('li');
+      li.dataset.seat = colour;
       const seat = this.room.seats[colour];
       const label = document.createElement('span');
       const mine = seat?.occupant.kind === 'person' && seat.occupant.id === this.you;
@@ -327,7 +357,7 @@ export class OnlineRoom {
       const who = seat
         ? seat.occupant.kind === 'cpu'
           ? t('cpu.named', { level: t(`level.${seat.occupant.level}`) })
-          : seat.occupant.name + (seat.connected ? '' : ` (${t('online.away')})`)
+          : seat.occupant.name + (seat.left ? ` (${t('seat.left')})` : seat.connected ? '' : ` (${t('online.away')})`)
         : t('online.free');
       label.textContent = t('seat.who', { seat: t(`seat.${colour}`), who });
       li.append(label);
@@ -337,6 +367,15 @@ export class OnlineRoom {
         badge.textContent = t('you');
         li.append(' ', badge);
       }
+      if (this.room.rematch?.includes(colour)) {
+        const ready = document.createElement('span');
+        ready.className = 'ready';
+        ready.textContent = `✓ ${t('rematch.ready')}`;
+        li.append(' ', ready);
+      }
+      const bubble = this.phrases.bubbleOf(colour);
+      // Before the first game the seats show who said what; once a game shows, its seats strip does.
+      if (bubble && !this.game) li.append(bubble);
       const button = (text, message) => {
         const b = document.createElement('button');
         b.textContent = text;
@@ -347,14 +386,16 @@ export class OnlineRoom {
       if (!playing && !seat) button(t('online.sit'), { t: 'sit', colour });
       if (!playing && !seat && host && !ranked) this.addCpuControls(li, colour);
       if (!playing && seat?.occupant.kind === 'cpu' && host) button(t('online.removeCpu'), { t: 'remove_cpu', colour });
+      if (!playing && mine) button(t('room.leaveTable'), { t: 'leave' });
       return li;
     });
-    if (host && !playing) {
+    // The first game is the host's to start; after it, playing again is an offer (see rematch.js).
+    if (host && !this.game) {
       const li = document.createElement('li');
       const b = document.createElement('button');
       b.id = 'start';
-      b.textContent = this.game ? t('online.playAgain') : t('online.start');
-      b.onclick = () => this.ask({ t: this.game ? 'play_again' : 'start' });
+      b.textContent = t('online.start');
+      b.onclick = () => this.ask({ t: 'start' });
       const enough = Object.keys(this.room.seats).length >= 2;
       b.disabled = !enough;
       li.append(b);

@@ -6,7 +6,7 @@ import { drawBoard, statusText } from './board.js';
 import { setBoard } from './i18n.js';
 import { optionLabel, ordered, valueLabel } from './options.js';
 import { errorText } from './texts-errors.js';
-import { playerName } from './online.js';
+import { playerName } from './identity.js';
 import { moveLine, throwOutcome } from './turnlog.js';
 
 /** Every position of a record, from the start, with the action that led to each. */

@@ -1,6 +1,7 @@
 // House rules as controls, and a room's settings at the table: before a game the host changes
-// the rules (a preset and any house rules), the turn clock, ranked play and who starts the next
-// game; everyone sees them, with every house rule that differs from the preset marked.
+// the rules (a preset and any house rules), the turn clock, ranked play, who starts the next
+// game and whether the room is listed publicly; everyone sees them, with every house rule that
+// differs from the preset marked.
 
 import { drawRulesInForce } from './board.js';
 import { optionLabel, ordered, valueLabel } from './options.js';
@@ -95,6 +96,7 @@ export class RoomSettings {
       t('room.clockIs', { value: settings.clock ? t(`friends.clock${settings.clock}`) : t('friends.noClock') }),
       settings.ranked ? t('home.ranked') : null,
       settings.rotate ? t('home.rotate') : null,
+      settings.public ? t('room.isPublic') : null,
     ].filter(Boolean).join(' · '));
     const details = element('details', { className: 'room-rules-details' },
       element('summary', { textContent: inForce.caption.textContent }), inForce);
@@ -129,6 +131,7 @@ export class RoomSettings {
       disabled: cpuSeated && !settings.ranked });
     const rotate = element('input', { type: 'checkbox', name: 'rotate', checked: settings.rotate,
       disabled: settings.ranked });
+    const listed = element('input', { type: 'checkbox', name: 'public', checked: settings.public });
     const houseRules = element('div', { className: 'room-house-rules' });
     drawHouseRules(houseRules, this.rules.choices, defaults, t, options);
     for (const control of houseRules.querySelectorAll('[data-option]')) control.disabled = settings.ranked;
@@ -141,6 +144,7 @@ export class RoomSettings {
       label(t('friends.clock'), clock),
       label(t('friends.ranked'), ranked),
       label(t('home.rotate'), rotate),
+      label(t('room.public'), listed),
       element('details', { open: Object.keys(settings.rules).length > 1 && !settings.ranked },
         element('summary', { textContent: t('home.houseRules') }), houseRules, apply),
     );
@@ -153,7 +157,7 @@ export class RoomSettings {
         return;
       }
       this.ask({ t: 'settings', rules, clock: Number(clock.value) || null, ranked: ranked.checked,
-        rotate: ranked.checked || rotate.checked });
+        rotate: ranked.checked || rotate.checked, public: listed.checked });
     };
     form.onsubmit = (event) => event.preventDefault();
     apply.onclick = () => {

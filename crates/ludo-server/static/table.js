@@ -72,7 +72,9 @@ export class Table {
    *   seats strip), `log`, `places`, `end`, `notice`, `announce(text)`, and the translator `t`
    * @param who `{controls(seat), you, name(seat), away(seat), clockMs}`: whether this device plays
    *   a seat now, the person's own seat (null in hot-seat games and for watchers), who sits where,
-   *   whether a seat's person is away, and the turn clock's length in ms (null without one)
+   *   whether a seat's person is away, and the turn clock's length in ms (null without one); online,
+   *   also `left(seat)` (its person left the game: the CPU plays it) and `bubble(seat)` (what its
+   *   person just said, an element to show on the seat)
    * @param act `{roll(), move(piece)}`: what the person chose
    */
   constructor(engine, view, who, act) {
@@ -130,8 +132,8 @@ export class Table {
 
   /**
    * Queues what a seat did: `{seat, dice}` (a throw) or `{seat, move}` (the move the engine
-   * played), with `after` (the state it led to) and `standIn` (`clock` or `away` when the CPU
-   * played it for a person). Its log lines are written now, in order, whatever is still showing.
+   * played), with `after` (the state it led to) and `standIn` (`clock`, `away` or `left` when the
+   * CPU played it for a person). Its log lines are written now, in order, whatever is still showing.
    */
   push(event) {
     const before = this.latest;
@@ -142,6 +144,22 @@ export class Table {
     this.pending = false;
     this.queue.push(event);
     this.pump();
+  }
+
+  /**
+   * Writes a line that no action wrote (someone left, a phrase said) in the log, after whatever is
+   * still to be shown.
+   */
+  note(line) {
+    this.lines.push(line);
+    if (this.running || this.queue.length) {
+      this.queue.push({ note: true, lines: [line] });
+      this.pump();
+      return;
+    }
+    this.shownLines++;
+    drawLog(this.view.log, this.lines.slice(0, this.shownLines));
+    this.view.announce(line.text);
   }
 
   /** Puts the lines of what happened before this page joined the game at the top of its log. */
@@ -191,6 +209,12 @@ export class Table {
     while (this.queue.length && current()) {
       const fast = PACE === 0 || document.hidden || this.queue.length > BACKLOG;
       const event = this.queue.shift();
+      if (event.note) {
+        this.shownLines++;
+        drawLog(this.view.log, this.lines.slice(0, this.shownLines));
+        this.view.announce(event.lines[0].text);
+        continue;
+      }
       if (fast) {
         // Shown at once: its lines join the log, and what it did is said when all have been.
         this.apply(event);
@@ -492,6 +516,15 @@ export class Table {
         away.textContent = t('online.away');
         meta.append(away);
       }
+      if (this.who.left?.(seat)) {
+        li.classList.add('left');
+        const left = document.createElement('span');
+        left.className = 'left-tag';
+        left.textContent = `${t('seat.left')} · ${t('cpu')}`;
+        meta.append(left);
+      }
+      const bubble = this.who.bubble?.(seat);
+      if (bubble) li.append(bubble);
       const clock = document.createElement('span');
       clock.className = 'seat-clock';
       meta.append(clock);
@@ -568,7 +601,7 @@ export class Table {
 
   /** The CPU played for the person: said where they will see it. */
   standInNotice(event) {
-    if (!event.standIn || event.seat !== this.who.you) return;
+    if (!['clock', 'away'].includes(event.standIn) || event.seat !== this.who.you) return;
     const text = this.view.t(event.standIn === 'clock' ? 'clock.ranOut' : 'away.played');
     if (this.view.notice.textContent !== text) this.notice(text);
   }

@@ -1,0 +1,147 @@
+// The home screen's own parts: what the Play button starts (the settings of the last game against
+// the CPU, remembered here), the saved games (each said in a line, with Continue and Delete), and
+// the three rulesets, each with a small picture of its board.
+
+import { drawBoard } from './board.js';
+import { forget, restore, savedGames } from './saves.js';
+
+const SETTINGS_KEY = 'ludo.play';
+const GUIDE_KEY = 'ludo.guide';
+
+/** Whether the first-game guide (`guide.js`, loaded only to be shown) was shown here already. */
+export function guideSeen() {
+  return localStorage.getItem(GUIDE_KEY) === 'seen';
+}
+
+/** Remembers that the guide was shown on this device. */
+export function markGuideSeen() {
+  localStorage.setItem(GUIDE_KEY, 'seen');
+}
+
+/** The presets offered, in the order shown. */
+const PRESETS = ['qdan', 'classic', 'vietnamese'];
+
+/**
+ * What Play starts: the settings of the last game against the CPU (`{opponents, level, rules}`),
+ * or, the first time, three medium CPUs under the rules that fit `language` (Vietnamese rules for
+ * a Vietnamese page, else Qdan).
+ */
+export function playSettings(language) {
+  try {
+    const saved = JSON.parse(localStorage.getItem(SETTINGS_KEY));
+    if (saved?.rules?.preset && saved.opponents && saved.level) return saved;
+  } catch {
+    // Settings that do not read are forgotten.
+  }
+  return { opponents: 3, level: 'medium', rules: { preset: language === 'vi' ? 'vietnamese' : 'qdan' } };
+}
+
+/** Remembers the settings of a game against the CPU, for the next Play. */
+export function rememberSettings(settings) {
+  localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
+}
+
+/** The rules in words: the preset's short name, and that house rules are changed if they are. */
+function rulesText(rules, t) {
+  const { preset, ...changes } = typeof rules === 'string' ? { preset: rules } : rules;
+  const name = t(`ruleset.${preset}`);
+  return Object.keys(changes).length ? t('saves.withHouseRules', { rules: name }) : name;
+}
+
+/** Who plays, in words: "you + 3 CPUs", or "4 people" on one device. */
+function playersText(players, t) {
+  const who = Object.values(players);
+  const cpus = who.filter((p) => p !== 'human').length;
+  if (!cpus) return t('saves.people', { n: who.length });
+  return t(cpus === 1 ? 'saves.youAndCpu' : 'saves.youAndCpus', { n: cpus });
+}
+
+/** How long ago `time` was, in the page's language ("5 minutes ago"). */
+function ago(time, language, now = Date.now()) {
+  const format = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
+  const minutes = Math.round((time - now) / 60000);
+  if (minutes === 0) return format.format(0, 'second');
+  if (Math.abs(minutes) < 60) return format.format(minutes, 'minute');
+  const hours = Math.round(minutes / 60);
+  if (Math.abs(hours) < 24) return format.format(hours, 'hour');
+  return format.format(Math.round(hours / 24), 'day');
+}
+
+/** What Play starts, in a line: "Qdan · you + 3 CPUs · Medium". */
+export function settingsText({ opponents, level, rules }, t) {
+  return [rulesText(rules, t), t(opponents === 1 ? 'saves.youAndCpu' : 'saves.youAndCpus', { n: opponents }),
+    t(`level.${level}`)].join(' · ');
+}
+
+/** A saved game in a line: "Qdan · you + 3 CPUs · 5 minutes ago". */
+export function savedText(game, t, language) {
+  return [rulesText(game.rules ?? game.position.rules, t), playersText(game.players, t),
+    ago(game.saved_at, language)].join(' · ');
+}
+
+function element(tag, props = {}, ...children) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+}
+
+/**
+ * Shows the saved games in `section` (its list `#saved-games`, and `#saved-undo` to undo a
+ * delete), the one played last first, each with Continue (`onContinue(game, row)`) and Delete. A
+ * game deleted can be brought back until another is. The section hides when no game is saved.
+ */
+export function drawSavedGames(section, { t, language, onContinue }) {
+  const list = section.querySelector('#saved-games');
+  const undo = section.querySelector('#saved-undo');
+  const draw = () => {
+    const games = savedGames();
+    section.hidden = games.length === 0 && !undo.childElementCount;
+    list.replaceChildren(...games.map((game) => {
+      const what = element('span', { className: 'what', textContent: savedText(game, t, language) });
+      const go = element('button', { type: 'button', className: 'continue', textContent: t('saves.continue') });
+      go.setAttribute('aria-describedby', `saved-${game.id}`);
+      what.id = `saved-${game.id}`;
+      go.onclick = () => onContinue(game, row);
+      const remove = element('button', { type: 'button', className: 'delete', textContent: t('saves.delete') });
+      remove.setAttribute('aria-describedby', `saved-${game.id}`);
+      remove.onclick = () => {
+        forget(game.id);
+        const back = element('button', { type: 'button', className: 'undo', textContent: t('saves.undo') });
+        back.onclick = () => {
+          restore(game);
+          undo.replaceChildren();
+          draw();
+          list.querySelector(`li[data-id="${CSS.escape(game.id)}"] .continue`)?.focus();
+        };
+        undo.replaceChildren(element('span', { textContent: t('saves.deleted') }), ' ', back);
+        draw();
+        back.focus();
+      };
+      const row = element('li', {}, what, element('span', { className: 'buttons' }, go, remove));
+      row.dataset.id = game.id;
+      return row;
+    }));
+  };
+  draw();
+}
+
+/**
+ * The three rulesets in `list`: each a link to its rules page with its name, a line saying what
+ * it is, and a small picture of its board (drawn by the board's own code from the engine's
+ * numbers for a four-player game).
+ */
+export function drawRulesets(list, presets, engine, t) {
+  list.replaceChildren(...PRESETS.filter((name) => presets.some((p) => p.preset === name)).map((name) => {
+    const picture = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    picture.setAttribute('class', 'ruleset-board');
+    picture.setAttribute('aria-hidden', 'true');
+    const position = engine.newGame({ preset: name }, ['yellow', 'blue', 'red', 'green']);
+    drawBoard(picture, position, engine.board(position), { t });
+    const link = element('a', { href: `/rules/${name}` }, picture,
+      element('span', { className: 'ruleset-text' },
+        element('strong', { textContent: t(`preset.${name}`) }),
+        element('span', { textContent: t(`home.about.${name}`) })));
+    link.dataset.nav = '';
+    return element('li', {}, link);
+  }));
+}

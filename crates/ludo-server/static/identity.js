@@ -1,0 +1,60 @@
+// Who this device is: its secret (kept in this browser, never shown) and the name its person
+// gave, and the request that opens a room hosted by it. Small, so that the home page loads it
+// without the online room itself.
+
+import { t } from './i18n.js';
+
+const DEVICE_KEY = 'ludo.device';
+const NAME_KEY = 'ludo.name';
+
+/** This browser's device secret: random, kept here, never shown. */
+export function deviceSecret() {
+  let secret = localStorage.getItem(DEVICE_KEY);
+  if (!secret) {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    secret = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+    localStorage.setItem(DEVICE_KEY, secret);
+  }
+  return secret;
+}
+
+/** The name given before on this device, or null when none was. */
+export function savedName() {
+  return localStorage.getItem(NAME_KEY);
+}
+
+export function playerName() {
+  return localStorage.getItem(NAME_KEY) || t('player.default');
+}
+
+export function setPlayerName(name) {
+  localStorage.setItem(NAME_KEY, name.trim().slice(0, 24) || t('player.default'));
+}
+
+/**
+ * A request the server refused: its stable code, and the rules engine's reason (`{code, params,
+ * option}`) when the refusal is the engine's, for the page to say it in its own words.
+ */
+export class Refused extends Error {
+  constructor(code, message, engine = null) {
+    super(message);
+    this.code = code;
+    this.engine = engine;
+  }
+}
+
+/**
+ * Creates a room hosted by this device, with `rules` (a preset, or a preset and house rules);
+ * `rotate` says whether each new game starts with the next seat. Its code.
+ */
+export async function createRoom(rules, clock = null, ranked = false, rotate = true) {
+  const response = await fetch('/api/rooms', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ device: deviceSecret(), name: playerName(), rules, clock, ranked, rotate }),
+  });
+  const answer = await response.json();
+  if (!response.ok) throw new Refused(answer.code, answer.message, answer.engine);
+  return answer.code;
+}

@@ -1,0 +1,81 @@
+// Playing again at an online table: after a game, "Play again" offers a new game to the others;
+// each accepts or declines. Whoever accepted waits for the rest ("Waiting for Ana and Bo…"); a
+// decline withdraws the offer for everyone, and everyone is told who declined. The server starts
+// the new game once every person seated has accepted.
+
+/** Names joined as the reader's language joins them ("Ana and Bo", "Ana et Bo"). */
+export function listOf(names) {
+  return new Intl.ListFormat(document.documentElement.lang || 'en', { type: 'conjunction' }).format(names);
+}
+
+export class Rematch {
+  /**
+   * @param box where the offer is shown (in the end panel)
+   * @param t the page's texts
+   * @param ask sends a request (`play_again`, `decline`); its refusal comes back to `refused`
+   */
+  constructor(box, { t, ask }) {
+    Object.assign(this, { box, t, ask });
+    this.declinedText = '';
+    this.withdrawing = false;
+  }
+
+  /**
+   * Draws the offer after a game: `room` (the server's), `seat` the reader's (none for a watcher),
+   * `name(seat)` who sits where; nothing while `over` is false.
+   */
+  draw(room, seat, over, name) {
+    const { t } = this;
+    this.box.hidden = !over;
+    if (!over) {
+      this.declinedText = '';
+      return;
+    }
+    // A new offer replaces the news of the last one declined (whose withdrawal comes just after it).
+    if (!room.rematch) this.withdrawing = false;
+    else if (!this.withdrawing) this.declinedText = '';
+    const accepted = room.rematch ?? [];
+    const people = Object.entries(room.seats).filter(([, s]) => s.occupant.kind === 'person').map(([c]) => c);
+    const waitingFor = people.filter((c) => !accepted.includes(c));
+    // Drawn again only when something shown changes, so that a button keeps the focus.
+    const key = JSON.stringify([room.rematch, people.map(name), seat, this.declinedText]);
+    if (key === this.drawn) return;
+    this.drawn = key;
+    const parts = [];
+    const line = (text) => parts.push(Object.assign(document.createElement('p'), { textContent: text }));
+    const button = (text, message, className = '') => {
+      const b = Object.assign(document.createElement('button'), { type: 'button', textContent: text, className });
+      b.onclick = () => this.ask(message);
+      return b;
+    };
+    if (this.declinedText) line(this.declinedText);
+    if (room.rematch && accepted.includes(seat)) {
+      line(t('rematch.waiting', { names: listOf(waitingFor.map(name)) }));
+    } else if (room.rematch) {
+      line(t('rematch.offered', { names: listOf(accepted.map(name)) }));
+    }
+    const buttons = document.createElement('p');
+    buttons.className = 'rematch-buttons';
+    if (seat && !room.rematch) buttons.append(button(t('online.playAgain'), { t: 'play_again' }, 'primary'));
+    if (seat && room.rematch && !accepted.includes(seat)) {
+      buttons.append(button(t('rematch.accept'), { t: 'play_again' }, 'primary'),
+        button(t('rematch.decline'), { t: 'decline' }));
+    }
+    if (buttons.childElementCount) parts.push(buttons);
+    this.status = Object.assign(document.createElement('p'), { className: 'rematch-refusal' });
+    this.status.setAttribute('role', 'alert');
+    this.box.replaceChildren(...parts, this.status);
+  }
+
+  /** Someone declined (`name`, or the reader): said until the next offer or game. */
+  declined(name) {
+    this.declinedText = this.t('rematch.declined', { name });
+    this.withdrawing = true;
+    return this.declinedText;
+  }
+
+  /** A request from here was refused. */
+  refused(text) {
+    if (this.status) this.status.textContent = text;
+  }
+}

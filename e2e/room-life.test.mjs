@@ -1,0 +1,345 @@
+// Life at an online table, between two or three browsers (each a device of its own): playing
+// again as an offer (declined, then accepted), leaving a game for the CPU to finish (friendly and
+// ranked), the host freeing the seat of someone away, naming oneself from an invitation, quick
+// phrases said in each reader's language (and muted), and public tables on the home page.
+// The server is expected to free seats after LUDO_FREE_AFTER_MS=1500 (pages are told the same
+// with `?free-after=1500`). Screenshots go to LUDO_SHOTS when it is set.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, over, person, step, url } from './browser.mjs';
+
+const browser = await launch();
+after(() => browser.close());
+
+const shots = process.env.LUDO_SHOTS;
+const PHONE = { width: 360, height: 640 };
+const DESKTOP = { width: 1280, height: 800 };
+const FRENCH = { locale: 'fr-FR' };
+
+/**
+ * A room created by `name` on a device of their own (`settings` as `POST /api/rooms` takes them),
+ * with the room's page open: the host is seated at yellow.
+ */
+async function hostRoom(name, settings = {}, options = {}) {
+  const host = await person(browser, '/', options);
+  const code = await host.page.evaluate(async ({ name, settings }) => {
+    const { deviceSecret } = await import('/identity.js');
+    localStorage.setItem('ludo.name', name);
+    const response = await fetch('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ device: deviceSecret(), name, ...settings }) });
+    return (await response.json()).code;
+  }, { name, settings });
+  await host.page.goto(`${url}/r/${code}?free-after=1500`);
+  await host.page.waitForSelector('body[data-ready=true]');
+  await seated(host.page, 'yellow', name);
+  return { ...host, code };
+}
+
+/** `name` opens the invitation to `code` on a new device, gives their name and sits at `colour`. */
+async function guest(code, name, colour, options = {}) {
+  const who = await person(browser, `/r/${code}`, options);
+  await who.page.fill('#room-name input', name);
+  await who.page.click('#room-name button');
+  // Named, the page says hello again: it sits once connected.
+  await who.page.waitForSelector('#connection.ok');
+  await who.page.click(`#seats li[data-seat=${colour}] button`);
+  await seated(who.page, colour, name);
+  return who;
+}
+
+/** Waits until `page` shows `name` seated at `colour` in the room's seats. */
+function seated(page, colour, name) {
+  return page.waitForFunction(([colour, name]) => document.querySelector(`#seats li[data-seat=${colour}] span`)
+    ?.textContent.endsWith(`: ${name}`), [colour, name]);
+}
+
+/** The host starts the game; every page waits until it shows. */
+async function start(host, ...others) {
+  await host.page.click('#start');
+  for (const who of [host, ...others]) await who.page.waitForSelector('#board .base');
+}
+
+/** Plays on `pages` (those still playing) until the game is over on the first. */
+async function playToTheEnd(...pages) {
+  for (let i = 0; i < 6000 && !(await over(pages[0])); i++) {
+    for (const page of pages) await step(page);
+  }
+  assert.ok(await over(pages[0]), 'the game ended');
+}
+
+/** Waits until `selector`'s text on `page` includes `text`; on a timeout, says what it shows instead. */
+async function shows(page, selector, text) {
+  try {
+    await page.waitForFunction(([selector, text]) => document.querySelector(selector)?.textContent.includes(text),
+      [selector, text], { timeout: 10000 });
+  } catch {
+    assert.fail(`${selector} shows ${JSON.stringify(await page.textContent(selector))}, not ${JSON.stringify(text)}`);
+  }
+}
+
+/** The texts of the log's lines on `page`. */
+const logLines = (page) => page.$$eval('#log li', (items) => items.map((li) => li.textContent));
+
+/** Screenshots of `page` on a phone and a desktop, `selector` scrolled into view, named `name-…-language`. */
+async function shoot(page, name, language, selector) {
+  if (!shots) return;
+  for (const size of [PHONE, DESKTOP]) {
+    await page.setViewportSize(size);
+    if (selector) await page.locator(selector).first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/${name}-${size.width}x${size.height}-${language}.png` });
+  }
+}
+
+test('after a game, playing again is an offer: declined, the offer is gone; accepted by both, the next seat starts', async () => {
+  const ana = await hostRoom('Ana', {}, { viewport: DESKTOP });
+  const bo = await guest(ana.code, 'Bo', 'red', { ...FRENCH, viewport: PHONE });
+  await start(ana, bo);
+  assert.match(await ana.page.textContent('#status'), /^Your turn/, 'yellow starts the first game');
+  await playToTheEnd(ana.page, bo.page);
+  await bo.page.waitForSelector('#end', { state: 'visible' });
+
+  // Ana offers; Bo is asked, Ana waits for him, and the seats say who accepted.
+  await ana.page.click('#rematch button:text("Play again")');
+  await shows(ana.page, '#rematch', 'Waiting for Bo…');
+  await shows(bo.page, '#rematch', 'Rejouer ? Déjà d’accord : Ana.');
+  assert.match(await bo.page.textContent('#seats li[data-seat=yellow]'), /✓ d’accord/);
+  await shoot(ana.page, 'rematch-waiting', 'en', '#rematch');
+  await shoot(bo.page, 'rematch-offer', 'fr', '#rematch');
+
+  // Bo declines: both are told, and no game starts.
+  await bo.page.click('#rematch button:text("Refuser")');
+  await shows(ana.page, '#rematch', 'Bo declined the new game.');
+  await shows(bo.page, '#rematch', 'Bo a refusé la nouvelle partie.');
+  assert.ok(await ana.page.isVisible('#rematch button:text("Play again")'), 'a new offer may be made');
+  assert.ok(await over(ana.page), 'no new game started');
+
+  // Bo offers this time, Ana accepts: the new game starts, red first.
+  await bo.page.click('#rematch button:text("Rejouer")');
+  await shows(ana.page, '#rematch', 'Bo would like to play again.');
+  assert.ok(!(await ana.page.textContent('#rematch')).includes('declined'), 'the old decline is no longer said');
+  await shoot(ana.page, 'rematch-offer', 'en', '#rematch');
+  await shoot(bo.page, 'rematch-waiting', 'fr', '#rematch');
+  await ana.page.click('#rematch button:text("Accept")');
+  await ana.page.waitForFunction(() => /^red △ to throw/.test(document.querySelector('#status').textContent));
+  await bo.page.waitForFunction(() => /^À vous/.test(document.querySelector('#status').textContent));
+  assert.ok(await ana.page.isHidden('#end'), 'the new game shows');
+  assert.deepEqual(ana.errors, []);
+  assert.deepEqual(bo.errors, []);
+  await ana.page.context().close();
+  await bo.page.context().close();
+});
+
+test('a player leaves a game after confirming: the CPU plays the seat to the end, and the others see it', async () => {
+  const ana = await hostRoom('Ana', {}, { viewport: PHONE });
+  const bo = await guest(ana.code, 'Bo', 'red', { ...FRENCH, viewport: PHONE });
+  await start(ana, bo);
+  // A first click asks first; "Stay" changes nothing.
+  await bo.page.click('#table-settings summary');
+  await bo.page.click('#leave-game');
+  await bo.page.waitForSelector('#leave-dialog[open]');
+  assert.match(await bo.page.textContent('#leave-dialog'), /Le CPU joue à votre place jusqu’à la fin/);
+  await shoot(bo.page, 'leave-confirm', 'fr');
+  await bo.page.click('#leave-dialog button[value=stay]');
+  assert.ok(await bo.page.isHidden('#leave-dialog'));
+  assert.ok(await bo.page.isHidden('#watching'), 'still playing');
+  await ana.page.click('#table-settings summary');
+  await ana.page.click('#leave-game');
+  await shoot(ana.page, 'leave-confirm', 'en');
+  await ana.page.click('#leave-dialog button[value=stay]');
+
+  await bo.page.click('#leave-game');
+  await bo.page.click('#leave-dialog button[value=leave]');
+  await bo.page.waitForFunction(() => document.querySelector('#watching')?.textContent
+    .startsWith('Vous avez quitté cette partie'));
+  assert.ok(await bo.page.isHidden('#leave-game'), 'nothing more to leave');
+  await ana.page.waitForFunction(() => [...document.querySelectorAll('#log li')]
+    .some((li) => li.textContent === 'Bo left; the CPU plays for them'));
+  assert.match(await ana.page.textContent('#players li[data-seat=red]'), /left · CPU/);
+
+  // Ana plays on alone; the CPU plays red's turns, marked in the log, to the end.
+  await playToTheEnd(ana.page);
+  const lines = await logLines(ana.page);
+  assert.ok(lines.some((line) => /^red △ .*\(played by the CPU\)$/.test(line)), 'the CPU played red');
+  // Once the game is over, Bo's seat is free again.
+  await ana.page.waitForFunction(() => document.querySelector('#seats li[data-seat=red] span')
+    ?.textContent === 'red △: free');
+  await bo.page.waitForSelector('#end', { state: 'visible' });
+  assert.deepEqual(ana.errors, []);
+  assert.deepEqual(bo.errors, []);
+  await ana.page.context().close();
+  await bo.page.context().close();
+});
+
+test('quick phrases show in each reader\'s language by the sender\'s seat and in the log, and can be muted', async () => {
+  const ana = await hostRoom('Ana', {}, { viewport: DESKTOP });
+  const bo = await guest(ana.code, 'Bo', 'red', { ...FRENCH, viewport: PHONE });
+  await start(ana, bo);
+  await ana.page.click('#phrases-button');
+  await ana.page.waitForSelector('#phrases:not([hidden])');
+  await shoot(ana.page, 'phrases-panel', 'en', '#phrases');
+  await ana.page.click('#phrases button:text("Good luck!")');
+  assert.ok(await ana.page.isHidden('#phrases'), 'the panel closes once a phrase is sent');
+  await bo.page.waitForSelector('#players li[data-seat=yellow] .bubble');
+  assert.equal(await bo.page.textContent('#players li[data-seat=yellow] .bubble span'), 'Bonne chance !');
+  assert.ok((await logLines(bo.page)).includes('Ana : Bonne chance !'));
+  await shoot(bo.page, 'phrase-bubble', 'fr', '#players');
+  await ana.page.waitForSelector('#players li[data-seat=yellow] .bubble');
+  await shoot(ana.page, 'phrase-bubble', 'en', '#players');
+  await bo.page.click('#phrases-button');
+  await shoot(bo.page, 'phrases-panel', 'fr', '#phrases');
+  await bo.page.click('#phrases .phrase-emoji button:text("👏")');
+  await ana.page.waitForFunction(() => document.querySelector('#players li[data-seat=red] .bubble span')
+    ?.textContent === '👏');
+  assert.ok((await logLines(ana.page)).includes('Bo: 👏'));
+
+  // Bo mutes Ana from her bubble: her next phrase reaches Ana's own page, not Bo's.
+  await ana.page.click('#phrases-button');
+  await ana.page.click('#phrases button:text("Thanks!")');
+  await bo.page.waitForSelector('#players li[data-seat=yellow] .bubble');
+  await bo.page.click('#players li[data-seat=yellow] .bubble-mute');
+  assert.equal(await bo.page.$('#players li[data-seat=yellow] .bubble'), null, 'the bubble goes at once');
+  await ana.page.click('#phrases-button');
+  await ana.page.click('#phrases button:text("Oops!")');
+  // Too many phrases at once (more than three, then one every three seconds) are refused, and
+  // said by the control.
+  await ana.page.waitForFunction(() => [...document.querySelectorAll('#log li')].some((li) => li.textContent === 'Ana: Oops!'));
+  const refusal = '#phrases .phrases-status:not(:empty)';
+  for (let i = 0; i < 4 && !(await ana.page.$(refusal)); i++) {
+    if (await ana.page.isHidden('#phrases')) await ana.page.click('#phrases-button');
+    await ana.page.click('#phrases button:text("Hello!")');
+  }
+  await ana.page.waitForSelector(refusal);
+  assert.equal(await ana.page.textContent(refusal), 'Wait a few seconds before the next phrase.');
+  assert.ok(await ana.page.isVisible('#phrases'), 'the refusal shows by the phrases');
+  const boLines = await logLines(bo.page);
+  assert.ok(!boLines.some((line) => line.includes('Oups')), `muted: ${boLines.join(' | ')}`);
+  // Unmuted from the panel, Ana is heard again.
+  await bo.page.click('#phrases-button');
+  assert.equal(await bo.page.getAttribute('#phrases .mute', 'aria-pressed'), 'true');
+  await bo.page.click('#phrases .mute');
+  await bo.page.waitForTimeout(3100);
+  await ana.page.click('#phrases button:text("Well played!")');
+  await bo.page.waitForFunction(() => [...document.querySelectorAll('#log li')]
+    .some((li) => li.textContent === 'Ana : Bien joué !'));
+  assert.deepEqual(ana.errors, []);
+  assert.deepEqual(bo.errors, []);
+  await ana.page.context().close();
+  await bo.page.context().close();
+});
+
+/** Waits until the home page's public list `kind` (`open`, `playing`) lists `code`, or not. */
+function listed(page, kind, code, yes = true) {
+  return page.waitForFunction(([kind, code, yes]) => Boolean(document.querySelector(
+    `#public-tables:not([hidden]) .tables-${kind}:not([hidden]) a[href="/r/${code}"]`)) === yes,
+  [kind, code, yes], { timeout: 15000 });
+}
+
+test('a public room is listed on the home page while a seat is free, then among games being played, to watch', async () => {
+  const ana = await hostRoom('Ana', {}, { viewport: DESKTOP });
+  const bo = await person(browser, '/', { viewport: PHONE });
+  const cy = await person(browser, '/', { ...FRENCH, viewport: DESKTOP });
+  // A private room is not listed; ticked public by its host, it is, with a Join button.
+  await ana.page.check('#room-settings input[name=public]');
+  await ana.page.waitForFunction(() => document.querySelector('#room-settings .room-facts').textContent
+    .includes('Listed publicly'));
+  await listed(bo.page, 'open', ana.code);
+  const row = await bo.page.textContent(`#public-tables li:has(a[href="/r/${ana.code}"])`);
+  assert.match(row, /Qdan · seats taken: 1 of 4/);
+  assert.match(row, /Ana/);
+  assert.equal(await bo.page.textContent(`#public-tables a[href="/r/${ana.code}"]`), 'Join');
+  await listed(cy.page, 'open', ana.code);
+  await shoot(bo.page, 'public-tables', 'en', '#public-tables');
+  await shoot(cy.page, 'public-tables', 'fr', '#public-tables');
+
+  // Full (three CPUs), it is no longer open to join.
+  for (const colour of ['blue', 'red', 'green']) {
+    await ana.page.click(`#seats li[data-seat=${colour}] button:text("Add a CPU")`);
+    await ana.page.waitForSelector(`#seats li[data-seat=${colour}].cpu`);
+  }
+  await listed(bo.page, 'open', ana.code, false);
+  // Its game started, it is among the games being played; Watch opens it, read-only.
+  await start(ana);
+  await listed(bo.page, 'playing', ana.code);
+  assert.equal(await bo.page.textContent(`#public-tables a[href="/r/${ana.code}"]`), 'Watch');
+  await shoot(bo.page, 'public-playing', 'en', '#public-tables');
+  await bo.page.click(`#public-tables a[href="/r/${ana.code}"]`);
+  await bo.page.waitForSelector('body[data-ready=true]');
+  await bo.page.waitForSelector('#watching:not([hidden])');
+  assert.equal(await bo.page.textContent('#watching'), 'You are watching this game.');
+  assert.ok(await bo.page.isVisible('#board .base'), 'the board shows');
+  assert.ok(await bo.page.isDisabled('#roll'), 'a watcher cannot throw');
+  for (let i = 0; i < 10; i++) await step(ana.page);
+  await bo.page.waitForFunction(() => document.querySelectorAll('#log li').length > 3);
+  assert.deepEqual(ana.errors, []);
+  assert.deepEqual(bo.errors, []);
+  assert.deepEqual(cy.errors, []);
+  for (const who of [ana, bo, cy]) await who.page.context().close();
+});
+
+test('the host frees the seat of someone away: the CPU plays it to the end of the game', async () => {
+  const ana = await hostRoom('Ana', {}, { viewport: DESKTOP });
+  const bo = await guest(ana.code, 'Bo', 'red', { viewport: PHONE });
+  await start(ana, bo);
+  assert.ok(await ana.page.isHidden('#away-seats'), 'nobody is away');
+  await bo.page.context().close();
+  // Away for the server's time (1.5 s here), the host is offered to free the seat.
+  await ana.page.waitForSelector('#away-seats button[data-seat=red]', { timeout: 10000 });
+  assert.match(await ana.page.textContent('#away-seats'), /Bo is away\. Free the seat, and the CPU plays it/);
+  await ana.page.click('#away-seats button[data-seat=red]');
+  await ana.page.waitForFunction(() => [...document.querySelectorAll('#log li')]
+    .some((li) => li.textContent === 'The host freed Bo’s seat; the CPU plays for them'));
+  assert.ok(await ana.page.isHidden('#away-seats'));
+  for (let i = 0; i < 20; i++) await step(ana.page);
+  assert.deepEqual(ana.errors, []);
+  await ana.page.context().close();
+});
+
+test('someone opening an invitation without a saved name is asked for one, and the host sees it', async () => {
+  const ana = await hostRoom('Ana', {}, { viewport: DESKTOP });
+  const bo = await person(browser, `/r/${ana.code}`, { viewport: PHONE });
+  assert.ok(await bo.page.isVisible('#room-name input'), 'the name is asked for at once');
+  assert.equal(await bo.page.inputValue('#room-name input'), '');
+  assert.equal(await bo.page.textContent('#room-name summary'), 'Choose your name');
+  await shoot(bo.page, 'name-asked', 'en', '#room-name');
+  // Seated first under the default name, then named: the host sees the seat renamed.
+  await bo.page.click('#seats li[data-seat=red] button');
+  await seated(ana.page, 'red', 'Player');
+  await bo.page.fill('#room-name input', 'Bo');
+  await bo.page.click('#room-name button');
+  await seated(ana.page, 'red', 'Bo');
+  assert.equal(await bo.page.evaluate(() => localStorage.getItem('ludo.name')), 'Bo');
+  assert.equal(await bo.page.textContent('#room-name summary'), 'Your name: Bo');
+  assert.ok(await bo.page.isHidden('#room-name input'), 'the form folds away once named');
+  // The name is kept for the next invitation, and may still be changed.
+  await bo.page.reload();
+  await bo.page.waitForSelector('body[data-ready=true]');
+  assert.equal(await bo.page.textContent('#room-name summary'), 'Your name: Bo');
+  await bo.page.click('#room-name summary');
+  await bo.page.fill('#room-name input', 'Bobby');
+  await bo.page.click('#room-name button');
+  await seated(ana.page, 'red', 'Bobby');
+  assert.deepEqual(ana.errors, []);
+  assert.deepEqual(bo.errors, []);
+  await ana.page.context().close();
+  await bo.page.context().close();
+});
+
+test('a ranked game left by a player is played out by the CPU, and its result is rated', async () => {
+  const ana = await hostRoom('Ana', { ranked: true, rules: 'classic' }, { viewport: DESKTOP });
+  const bo = await guest(ana.code, 'Bo', 'red', { viewport: DESKTOP });
+  await start(ana, bo);
+  await bo.page.click('#table-settings summary');
+  await bo.page.click('#leave-game');
+  assert.match(await bo.page.textContent('#leave-dialog'), /its result still counts for your rating/);
+  await bo.page.click('#leave-dialog button[value=leave]');
+  await ana.page.waitForFunction(() => [...document.querySelectorAll('#log li')]
+    .some((li) => li.textContent === 'Bo left; the CPU plays for them'));
+  await playToTheEnd(ana.page);
+  await ana.page.waitForFunction(() => /Ana: 1500 → \d+/.test(document.querySelector('#rated').textContent));
+  assert.match(await ana.page.textContent('#rated'), /Bo: 1500 → \d+/);
+  await bo.page.waitForFunction(() => /Bo: 1500 → \d+/.test(document.querySelector('#rated').textContent));
+  assert.deepEqual(ana.errors, []);
+  assert.deepEqual(bo.errors, []);
+  await ana.page.context().close();
+  await bo.page.context().close();
+});
