@@ -14,6 +14,7 @@ use ludo_rules::{Colour, Phase};
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
+use super::checks::Checks;
 use super::directory::{Directory, Listing};
 use super::live::Live;
 use super::retry::Backoff;
@@ -26,16 +27,16 @@ use crate::store::{Store, StoreResult, StoredGame};
 /// What is kept of a room across restarts.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RoomState {
-    host: String,
-    settings: Settings,
-    seats: BTreeMap<Colour, Occupant>,
+    pub(super) host: String,
+    pub(super) settings: Settings,
+    pub(super) seats: BTreeMap<Colour, Occupant>,
     /// The seat that started the last game: the next game starts with the seat after it.
     #[serde(default)]
     last_first: Option<Colour>,
     /// The seats whose person left the game being played: the CPU plays them until it ends,
     /// then they are freed.
     #[serde(default)]
-    left: BTreeSet<Colour>,
+    pub(super) left: BTreeSet<Colour>,
 }
 
 impl RoomState {
@@ -464,70 +465,36 @@ impl Room {
         })
     }
 
-    fn host_only(&self, identity: &str) -> Result<(), Refusal> {
-        if identity == self.state.host {
-            Ok(())
-        } else {
-            Err(Refusal::new(
-                RefusalCode::NotHost,
-                "only the host may do that",
-            ))
+    /// The table and its game, for the checks that decide refusals (see [`Checks`]).
+    fn checks(&self) -> Checks<'_> {
+        Checks {
+            state: &self.state,
+            live: self.live.as_ref(),
         }
+    }
+
+    fn host_only(&self, identity: &str) -> Result<(), Refusal> {
+        self.checks().host_only(identity)
     }
 
     fn game_on(&self) -> bool {
-        self.live.as_ref().is_some_and(|l| !l.game.is_over())
+        self.checks().game_on()
     }
 
     fn lobby_only(&self) -> Result<(), Refusal> {
-        if self.game_on() {
-            Err(Refusal::new(
-                RefusalCode::GameOn,
-                "the table cannot change during a game",
-            ))
-        } else {
-            Ok(())
-        }
+        self.checks().lobby_only()
     }
 
-    /// Refuses CPU seats at a ranked table.
     fn people_only(&self) -> Result<(), Refusal> {
-        if self.state.settings.ranked {
-            Err(Refusal::new(
-                RefusalCode::RankedPeopleOnly,
-                "a ranked table seats people only",
-            ))
-        } else {
-            Ok(())
-        }
+        self.checks().people_only()
     }
 
-    /// Refuses ranked settings while a CPU sits at the table.
     fn people_only_at(&self, settings: &Settings) -> Result<(), Refusal> {
-        let cpu_seated = self
-            .state
-            .seats
-            .values()
-            .any(|o| matches!(o, Occupant::Cpu { .. }));
-        if settings.ranked && cpu_seated {
-            Err(Refusal::new(
-                RefusalCode::RankedPeopleOnly,
-                "a ranked table seats people only: remove the CPUs first",
-            ))
-        } else {
-            Ok(())
-        }
+        self.checks().no_cpu_for(settings)
     }
 
     fn free_seat(&self, colour: Colour) -> Result<(), Refusal> {
-        if self.state.seats.contains_key(&colour) {
-            Err(Refusal::new(
-                RefusalCode::SeatTaken,
-                format!("{colour} is taken"),
-            ))
-        } else {
-            Ok(())
-        }
+        self.checks().seat_free(colour)
     }
 
     async fn sit(&mut self, identity: &str, colour: Colour) -> Result<(), Refusal> {
@@ -725,38 +692,8 @@ impl Room {
             .map_or_else(|| identity.to_owned(), |c| c.name.clone())
     }
 
-    /// The seat of a person allowed to act now on `version`. Checks, in this order (the first
-    /// that fails decides the refusal): a game is on, the sender plays in it, it is not over,
-    /// it is their turn, the version is current.
     fn check_turn(&self, identity: &str, version: u64) -> Result<Colour, Refusal> {
-        let live = self
-            .live
-            .as_ref()
-            .ok_or_else(|| Refusal::new(RefusalCode::NoGame, "no game has started"))?;
-        let seat = live
-            .players
-            .iter()
-            .find_map(|(&c, o)| {
-                matches!(o, Occupant::Person { id, .. } if id == identity).then_some(c)
-            })
-            .filter(|seat| !self.state.left.contains(seat))
-            .ok_or_else(|| Refusal::new(RefusalCode::NotSeated, "you do not play in this game"))?;
-        if live.game.is_over() {
-            return Err(Refusal::new(RefusalCode::GameOver, "the game is over"));
-        }
-        if live.game.seat() != seat {
-            return Err(Refusal::new(
-                RefusalCode::NotYourTurn,
-                format!("it is {}'s turn", live.game.seat()),
-            ));
-        }
-        if version != live.version() {
-            return Err(Refusal::new(
-                RefusalCode::StaleVersion,
-                format!("the game is at version {}, not {version}", live.version()),
-            ));
-        }
-        Ok(seat)
+        self.checks().turn_of(identity, version)
     }
 
     /// Applies, stores, then broadcasts one action of `seat`; `stand_in` says why, if the CPU

@@ -9,6 +9,7 @@
 //! message is lost to a room that is unloading.
 
 mod actor;
+mod checks;
 pub mod directory;
 mod live;
 mod retry;

@@ -1,0 +1,309 @@
+//! The checks that decide whether a room refuses a request, and with which code: pure functions
+//! of the table and its game, with no I/O and no clock, so that each refusal and the order of the
+//! checks are tested in milliseconds here. The actor runs them before it changes, stores or sends
+//! anything.
+
+use ludo_rules::Colour;
+
+use super::RoomState;
+use super::live::Live;
+use crate::protocol::{Occupant, Refusal, RefusalCode, Settings};
+
+/// A room's table and its latest game (being played or over), as the checks read them.
+pub struct Checks<'a> {
+    /// The table.
+    pub state: &'a RoomState,
+    /// The latest game, if one has started.
+    pub live: Option<&'a Live>,
+}
+
+impl Checks<'_> {
+    /// `not_host` unless `identity` hosts the room.
+    pub fn host_only(&self, identity: &str) -> Result<(), Refusal> {
+        if identity == self.state.host {
+            Ok(())
+        } else {
+            Err(Refusal::new(
+                RefusalCode::NotHost,
+                "only the host may do that",
+            ))
+        }
+    }
+
+    /// Whether a game is being played (started and not over).
+    pub fn game_on(&self) -> bool {
+        self.live.is_some_and(|l| !l.game.is_over())
+    }
+
+    /// `game_on` while a game is being played: the table changes only between games.
+    pub fn lobby_only(&self) -> Result<(), Refusal> {
+        if self.game_on() {
+            Err(Refusal::new(
+                RefusalCode::GameOn,
+                "the table cannot change during a game",
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// `ranked_people_only` at a ranked table: it seats people only.
+    pub fn people_only(&self) -> Result<(), Refusal> {
+        if self.state.settings.ranked {
+            Err(Refusal::new(
+                RefusalCode::RankedPeopleOnly,
+                "a ranked table seats people only",
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// `ranked_people_only` for ranked `settings` while a CPU sits at the table.
+    pub fn no_cpu_for(&self, settings: &Settings) -> Result<(), Refusal> {
+        let cpu_seated = self
+            .state
+            .seats
+            .values()
+            .any(|o| matches!(o, Occupant::Cpu { .. }));
+        if settings.ranked && cpu_seated {
+            Err(Refusal::new(
+                RefusalCode::RankedPeopleOnly,
+                "a ranked table seats people only: remove the CPUs first",
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// `seat_taken` unless `colour` is free.
+    pub fn seat_free(&self, colour: Colour) -> Result<(), Refusal> {
+        if self.state.seats.contains_key(&colour) {
+            Err(Refusal::new(
+                RefusalCode::SeatTaken,
+                format!("{colour} is taken"),
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The seat of a person allowed to act now on `version`. Checks, in this order (the first
+    /// that fails decides the refusal): a game is on (`no_game`), the sender plays in it and has
+    /// not left it (`not_seated`), it is not over (`game_over`), it is their turn
+    /// (`not_your_turn`), the version is current (`stale_version`).
+    pub fn turn_of(&self, identity: &str, version: u64) -> Result<Colour, Refusal> {
+        let live = self
+            .live
+            .ok_or_else(|| Refusal::new(RefusalCode::NoGame, "no game has started"))?;
+        let seat = live
+            .players
+            .iter()
+            .find_map(|(&c, o)| {
+                matches!(o, Occupant::Person { id, .. } if id == identity).then_some(c)
+            })
+            .filter(|seat| !self.state.left.contains(seat))
+            .ok_or_else(|| Refusal::new(RefusalCode::NotSeated, "you do not play in this game"))?;
+        if live.game.is_over() {
+            return Err(Refusal::new(RefusalCode::GameOver, "the game is over"));
+        }
+        if live.game.seat() != seat {
+            return Err(Refusal::new(
+                RefusalCode::NotYourTurn,
+                format!("it is {}'s turn", live.game.seat()),
+            ));
+        }
+        if version != live.version() {
+            return Err(Refusal::new(
+                RefusalCode::StaleVersion,
+                format!("the game is at version {}, not {version}", live.version()),
+            ));
+        }
+        Ok(seat)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ludo_fair::Action;
+    use ludo_rules::{Preset, Rules, Throw};
+
+    use super::*;
+    use crate::protocol::LevelName;
+
+    fn settings(ranked: bool) -> Settings {
+        Settings {
+            rules: Rules::preset(Preset::Qdan),
+            clock: None,
+            ranked,
+            rotate: true,
+            public: false,
+        }
+    }
+
+    /// Ana hosts and sits at yellow, Bo at red; a CPU at blue when `cpu`.
+    fn table(ranked: bool, cpu: bool) -> RoomState {
+        let mut state = RoomState::seated(
+            settings(ranked),
+            &[
+                (Colour::Yellow, "ana".to_owned(), "ana".to_owned()),
+                (Colour::Red, "bo".to_owned(), "bo".to_owned()),
+            ],
+        );
+        if cpu {
+            state.seats.insert(
+                Colour::Blue,
+                Occupant::Cpu {
+                    level: LevelName(ludo_bots::Level::Easy),
+                },
+            );
+        }
+        state
+    }
+
+    /// A game between the table's seats, yellow to throw first.
+    fn game(state: &RoomState) -> Live {
+        let seats = state.seats.keys().copied().collect();
+        Live::start(
+            "ROOM",
+            state.settings.rules,
+            seats,
+            state.seats.clone(),
+            false,
+        )
+        .expect("a game starts")
+        .0
+    }
+
+    /// Plays `live` to its end: throws of 1 to 6 in turn, and each time the first legal move.
+    fn play_to_the_end(live: &mut Live) {
+        for step in 0..100_000u32 {
+            if live.game.is_over() {
+                return;
+            }
+            let action = match live.game.phase() {
+                ludo_rules::Phase::Move => {
+                    Action::Move(live.game.legal_moves().iter().next().expect("a move").piece)
+                }
+                _ => Action::Throw(Throw::one((step % 6) as u8 + 1)),
+            };
+            let next = live.after(action).expect("a legal action");
+            live.commit(action, next);
+        }
+        panic!("the game never ended");
+    }
+
+    fn code(outcome: Result<impl std::fmt::Debug, Refusal>) -> &'static str {
+        outcome.expect_err("refused").code.as_str()
+    }
+
+    #[test]
+    fn only_the_host_passes_the_host_check() {
+        let state = table(false, false);
+        let checks = Checks {
+            state: &state,
+            live: None,
+        };
+        assert!(checks.host_only("ana").is_ok());
+        assert_eq!(code(checks.host_only("bo")), "not_host");
+    }
+
+    #[test]
+    fn the_table_changes_only_while_no_game_is_played() {
+        let state = table(false, false);
+        let mut live = game(&state);
+        let playing = Checks {
+            state: &state,
+            live: Some(&live),
+        };
+        assert!(playing.game_on());
+        assert_eq!(code(playing.lobby_only()), "game_on");
+        let before = Checks {
+            state: &state,
+            live: None,
+        };
+        assert!(before.lobby_only().is_ok());
+        // Over: the table may change again.
+        play_to_the_end(&mut live);
+        let after = Checks {
+            state: &state,
+            live: Some(&live),
+        };
+        assert!(!after.game_on());
+        assert!(after.lobby_only().is_ok());
+    }
+
+    #[test]
+    fn a_ranked_table_seats_people_only() {
+        let friendly = table(false, true);
+        let ranked = table(true, false);
+        let checks = |state| Checks { state, live: None };
+        assert!(checks(&friendly).people_only().is_ok());
+        assert_eq!(code(checks(&ranked).people_only()), "ranked_people_only");
+        assert!(checks(&ranked).no_cpu_for(&settings(true)).is_ok());
+        assert_eq!(
+            code(checks(&friendly).no_cpu_for(&settings(true))),
+            "ranked_people_only"
+        );
+        assert!(checks(&friendly).no_cpu_for(&settings(false)).is_ok());
+    }
+
+    #[test]
+    fn a_seat_taken_is_refused() {
+        let state = table(false, true);
+        let checks = Checks {
+            state: &state,
+            live: None,
+        };
+        assert!(checks.seat_free(Colour::Green).is_ok());
+        for taken in [Colour::Yellow, Colour::Blue, Colour::Red] {
+            assert_eq!(code(checks.seat_free(taken)), "seat_taken");
+        }
+    }
+
+    #[test]
+    fn every_turn_refusal_comes_from_the_first_check_that_fails() {
+        let mut state = table(false, false);
+        let none = Checks {
+            state: &state,
+            live: None,
+        };
+        // Everything wrong at once: no game decides.
+        assert_eq!(code(none.turn_of("stranger", 99)), "no_game");
+        let live = game(&state);
+        let checks = Checks {
+            state: &state,
+            live: Some(&live),
+        };
+        assert_eq!(
+            checks.turn_of("ana", 0).expect("ana's turn"),
+            Colour::Yellow
+        );
+        // A stranger on the wrong version: not seated, before the version.
+        assert_eq!(code(checks.turn_of("stranger", 99)), "not_seated");
+        // Bo on the wrong version: not his turn, before the version.
+        assert_eq!(code(checks.turn_of("bo", 99)), "not_your_turn");
+        assert_eq!(code(checks.turn_of("ana", 1)), "stale_version");
+        // Someone who left no longer plays, even on their turn.
+        state.left.insert(Colour::Yellow);
+        let left = Checks {
+            state: &state,
+            live: Some(&live),
+        };
+        assert_eq!(code(left.turn_of("ana", 0)), "not_seated");
+    }
+
+    #[test]
+    fn a_game_over_refuses_every_player_before_their_turn_or_version() {
+        let state = table(false, false);
+        let mut live = game(&state);
+        play_to_the_end(&mut live);
+        let checks = Checks {
+            state: &state,
+            live: Some(&live),
+        };
+        assert_eq!(code(checks.turn_of("bo", 0)), "game_over");
+        assert_eq!(code(checks.turn_of("ana", 12345)), "game_over");
+        assert_eq!(code(checks.turn_of("stranger", 0)), "not_seated");
+    }
+}
