@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ludo_bots::{Level, Rng};
+use ludo_bots::Rng;
 use ludo_fair::Action;
 use ludo_rules::{Colour, Phase};
 use serde::{Deserialize, Serialize};
@@ -18,6 +18,7 @@ use super::checks::Checks;
 use super::directory::{Directory, Listing};
 use super::live::Live;
 use super::retry::Backoff;
+use super::schedule::Schedule;
 use super::{Command, Context, Outbox, Registry, RoomHandle, Timing};
 use crate::protocol::{
     ClientMsg, Occupant, PHRASES, Refusal, RoomView, SeatView, ServerMsg, Settings, StandIn,
@@ -74,9 +75,6 @@ struct Conn {
     name: String,
     out: Outbox,
 }
-
-/// The level that plays for a person who is away or out of time.
-const STAND_IN: Level = Level::Medium;
 
 struct Room {
     code: String,
@@ -928,70 +926,34 @@ impl Room {
         }
     }
 
-    /// When the CPU acts next, if it does: for a CPU seat, a person away past the grace period,
-    /// or a turn whose clock ran out.
-    fn next_auto_action(&self) -> Option<Instant> {
+    /// The game being played with what decides when it plays by itself (see [`Schedule`]);
+    /// none while the server stops, or with no game on.
+    fn schedule(&self) -> Option<Schedule<'_>> {
         if *self.stopping.borrow() {
             return None;
         }
-        let live = self.live.as_ref().filter(|l| !l.game.is_over())?;
-        let seat = live.game.seat();
-        // After a storage failure, no sooner than the backoff allows.
-        let after_last = (live.last_action + self.timing.cpu_delay).max(
-            self.storage
-                .until()
-                .unwrap_or(live.last_action + self.timing.cpu_delay),
-        );
-        match live.players.get(&seat)? {
-            Occupant::Cpu { .. } => Some(after_last),
-            Occupant::Person { .. } if self.state.left.contains(&seat) => Some(after_last),
-            Occupant::Person { .. } => match live.stand_in {
-                Some(_) => Some(after_last),
-                None => self.stand_in_due().map(|(at, _)| at),
-            },
-        }
+        Some(Schedule {
+            live: self.live.as_ref().filter(|l| !l.game.is_over())?,
+            left: &self.state.left,
+            away_since: &self.away_since,
+            timing: self.timing,
+            clock: self.clock(),
+            storage_until: self.storage.until(),
+        })
     }
 
-    /// When the CPU starts standing in for the person whose turn it is, and why, if it will.
-    fn stand_in_due(&self) -> Option<(Instant, StandIn)> {
-        let live = self.live.as_ref().filter(|l| !l.game.is_over())?;
-        let Occupant::Person { id, .. } = live.players.get(&live.game.seat())? else {
-            return None;
-        };
-        // A short grace period on each turn of a person who is away.
-        let away = self
-            .away_since
-            .get(id)
-            .map(|&since| since.max(live.turn_began) + self.timing.grace);
-        let clock = self.clock().map(|limit| live.turn_began + limit);
-        first_due(away, clock)
+    /// When the room acts by itself next, if it does.
+    fn next_auto_action(&self) -> Option<Instant> {
+        self.schedule()?.next()
     }
 
     /// The CPU plays one action for the seat to act.
     async fn auto_act(&mut self) {
-        if *self.stopping.borrow() {
-            return;
-        }
-        let Some(live) = self.live.as_ref().filter(|l| !l.game.is_over()) else {
+        let Some((level, stand_in)) = self.schedule().and_then(|s| s.player()) else {
             return;
         };
+        let live = self.live.as_mut().expect("a schedule has a game");
         let seat = live.game.seat();
-        let (level, stand_in) = match live.players.get(&seat) {
-            Some(Occupant::Cpu { level }) => (level.0, None),
-            _ if self.state.left.contains(&seat) => (STAND_IN, Some(StandIn::Left)),
-            _ => {
-                // The person is away past the grace period, or the clock ran out: the CPU
-                // plays the rest of the turn, for the reason it began with.
-                let Some(why) = live
-                    .stand_in
-                    .or_else(|| self.stand_in_due().map(|(_, why)| why))
-                else {
-                    return;
-                };
-                (STAND_IN, Some(why))
-            }
-        };
-        let live = self.live.as_mut().expect("checked above");
         if stand_in.is_some() {
             live.stand_in = stand_in;
         }
@@ -1155,43 +1117,9 @@ impl Room {
     }
 }
 
-/// Whichever of a person's two stand-in times comes first, with its reason: `away` (the end of
-/// the grace period of a person who is away) or `clock` (the turn clock's deadline). A tie
-/// counts as `away`.
-fn first_due(away: Option<Instant>, clock: Option<Instant>) -> Option<(Instant, StandIn)> {
-    match (away, clock) {
-        (Some(a), Some(c)) if c < a => Some((c, StandIn::Clock)),
-        (Some(a), _) => Some((a, StandIn::Away)),
-        (None, c) => c.map(|c| (c, StandIn::Clock)),
-    }
-}
-
 async fn sleep_until(wake: Option<Instant>) {
     match wake {
         Some(at) => tokio::time::sleep_until(at.into()).await,
         None => std::future::pending().await,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_stand_in_reason_is_whichever_time_comes_first_and_a_tie_counts_as_away() {
-        let now = Instant::now();
-        let later = now + Duration::from_secs(1);
-        assert_eq!(first_due(None, None), None);
-        assert_eq!(first_due(Some(now), None), Some((now, StandIn::Away)));
-        assert_eq!(first_due(None, Some(now)), Some((now, StandIn::Clock)));
-        assert_eq!(
-            first_due(Some(now), Some(later)),
-            Some((now, StandIn::Away))
-        );
-        assert_eq!(
-            first_due(Some(later), Some(now)),
-            Some((now, StandIn::Clock))
-        );
-        assert_eq!(first_due(Some(now), Some(now)), Some((now, StandIn::Away)));
     }
 }

@@ -13,6 +13,7 @@ mod checks;
 pub mod directory;
 mod live;
 mod retry;
+mod schedule;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
