@@ -7,7 +7,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { CONTINUE, SAVES_KEY, accessibilityViolations, launch, person, savedGame } from './browser.mjs';
+import { CONTINUE, SAVES_KEY, accessibilityViolations, launch, person, savedGame, url } from './browser.mjs';
 
 const shots = process.env.LUDO_SHOTS;
 if (shots) mkdirSync(shots, { recursive: true });
@@ -135,13 +135,17 @@ test('a game saved by the version that kept one game joins the list', async () =
   const { page, errors } = await person(browser, '/?cpu-delay=0');
   await page.click('#play-now');
   await throwOnce(page);
+  // Away from the game (whose CPUs would save it again), the save is put back as the old
+  // version kept it.
+  await page.goto(`${url}/replay`);
+  await page.waitForSelector('body[data-ready=true]');
   const game = await savedGame(page);
   await page.evaluate(({ key, game }) => {
     const { id, saved_at: _, ...old } = game;
     localStorage.removeItem(key);
     localStorage.setItem('ludo.local.v1', JSON.stringify(old));
   }, { key: SAVES_KEY, game });
-  await page.reload();
+  await page.goto(`${url}/?cpu-delay=0`);
   await page.waitForSelector('body[data-ready=true]');
   assert.equal((await lines(page)).length, 1);
   assert.equal(await page.evaluate(() => localStorage.getItem('ludo.local.v1')), null, 'the old save is moved');
