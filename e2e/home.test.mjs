@@ -7,7 +7,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { CONTINUE, SAVES_KEY, accessibilityViolations, launch, person, savedGame, url } from './browser.mjs';
+import { CONTINUE, SAVES_KEY, accessibilityViolations, launch, person, personsTurn, savedGame, url } from './browser.mjs';
 
 const shots = process.env.LUDO_SHOTS;
 if (shots) mkdirSync(shots, { recursive: true });
@@ -135,8 +135,9 @@ test('a game saved by the version that kept one game joins the list', async () =
   const { page, errors } = await person(browser, '/?cpu-delay=0');
   await page.click('#play-now');
   await throwOnce(page);
-  // Away from the game (whose CPUs would save it again), the save is put back as the old
-  // version kept it.
+  // Once the game waits for the person (its CPUs have played and saved), and away from it, the
+  // save is put back as the old version kept it.
+  await personsTurn(page);
   await page.goto(`${url}/replay`);
   await page.waitForSelector('body[data-ready=true]');
   const game = await savedGame(page);
