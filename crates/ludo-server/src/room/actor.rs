@@ -237,7 +237,7 @@ impl Room {
             // over (and rated): finish it now.
             self.finish().await;
         }
-        if !self.game_on() && !self.state.left.is_empty() {
+        if !self.checks().game_on() && !self.state.left.is_empty() {
             // The game ended before the seats of those who left it could be freed.
             self.free_left_seats().await;
         }
@@ -272,7 +272,7 @@ impl Room {
     /// When the room unloads itself: with nobody connected and no game being played, after
     /// [`Timing::idle`] without activity.
     fn idle_until(&self) -> Option<Instant> {
-        let idle = self.conns.is_empty() && !self.game_on();
+        let idle = self.conns.is_empty() && !self.checks().game_on();
         idle.then(|| self.last_activity.checked_add(self.timing.idle))
             .flatten()
     }
@@ -376,16 +376,16 @@ impl Room {
             ClientMsg::Decline => self.decline(&identity),
             ClientMsg::Say { phrase } => self.say(&identity, &phrase),
             ClientMsg::AddCpu { colour, level } => {
-                self.host_only(&identity)?;
-                self.lobby_only()?;
-                self.free_seat(colour)?;
-                self.people_only()?;
+                self.checks().host_only(&identity)?;
+                self.checks().lobby_only()?;
+                self.checks().seat_free(colour)?;
+                self.checks().people_only()?;
                 self.state.seats.insert(colour, Occupant::Cpu { level });
                 self.table_changed().await
             }
             ClientMsg::RemoveCpu { colour } => {
-                self.host_only(&identity)?;
-                self.lobby_only()?;
+                self.checks().host_only(&identity)?;
+                self.checks().lobby_only()?;
                 match self.state.seats.get(&colour) {
                     Some(Occupant::Cpu { .. }) => {
                         self.state.seats.remove(&colour);
@@ -404,14 +404,14 @@ impl Room {
                 rotate,
                 public,
             } => {
-                self.host_only(&identity)?;
-                self.lobby_only()?;
+                self.checks().host_only(&identity)?;
+                self.checks().lobby_only()?;
                 let settings =
                     self.state
                         .settings
                         .changed(rules.as_ref(), clock, ranked, rotate, public)?;
                 if settings.ranked {
-                    self.people_only_at(&settings)?;
+                    self.checks().no_cpu_for(&settings)?;
                 }
                 if settings != self.state.settings {
                     // Those who accepted a new game accepted it under the old settings.
@@ -421,12 +421,12 @@ impl Room {
                 self.table_changed().await
             }
             ClientMsg::Start | ClientMsg::PlayAgain if self.live.is_none() => {
-                self.host_only(&identity)?;
+                self.checks().host_only(&identity)?;
                 self.start().await
             }
             ClientMsg::Start | ClientMsg::PlayAgain => self.accept_rematch(&identity).await,
             ClientMsg::Roll { version } => {
-                let seat = self.check_turn(&identity, version)?;
+                let seat = self.checks().turn_of(&identity, version)?;
                 let live = self.live.as_ref().expect("checked: a game is on");
                 let phase = live.game.phase();
                 if !matches!(phase, Phase::Roll | Phase::Rolloff) {
@@ -438,7 +438,7 @@ impl Room {
                 self.act(seat, Action::Throw(throw), None).await
             }
             ClientMsg::Move { piece, version } => {
-                let seat = self.check_turn(&identity, version)?;
+                let seat = self.checks().turn_of(&identity, version)?;
                 self.act(seat, Action::Move(piece), None).await
             }
         }
@@ -471,38 +471,14 @@ impl Room {
         }
     }
 
-    fn host_only(&self, identity: &str) -> Result<(), Refusal> {
-        self.checks().host_only(identity)
-    }
-
-    fn game_on(&self) -> bool {
-        self.checks().game_on()
-    }
-
-    fn lobby_only(&self) -> Result<(), Refusal> {
-        self.checks().lobby_only()
-    }
-
-    fn people_only(&self) -> Result<(), Refusal> {
-        self.checks().people_only()
-    }
-
-    fn people_only_at(&self, settings: &Settings) -> Result<(), Refusal> {
-        self.checks().no_cpu_for(settings)
-    }
-
-    fn free_seat(&self, colour: Colour) -> Result<(), Refusal> {
-        self.checks().seat_free(colour)
-    }
-
     async fn sit(&mut self, identity: &str, colour: Colour) -> Result<(), Refusal> {
-        self.lobby_only()?;
+        self.checks().lobby_only()?;
         if self.seat_of(identity) == Some(colour) {
             // Already there (the host is seated when the room is created).
             self.broadcast_room();
             return Ok(());
         }
-        self.free_seat(colour)?;
+        self.checks().seat_free(colour)?;
         if let Some(old) = self.seat_of(identity) {
             self.state.seats.remove(&old);
         }
@@ -518,7 +494,7 @@ impl Room {
     }
 
     async fn stand(&mut self, identity: &str) -> Result<(), Refusal> {
-        self.lobby_only()?;
+        self.checks().lobby_only()?;
         let seat = self
             .seat_of(identity)
             .ok_or_else(|| Refusal::new(RefusalCode::NotSeated, "you have no seat"))?;
@@ -547,7 +523,7 @@ impl Room {
 
     /// Whether `seat` plays in the game being played.
     fn plays_in_game_on(&self, seat: Colour) -> bool {
-        self.game_on()
+        self.checks().game_on()
             && self
                 .live
                 .as_ref()
@@ -567,8 +543,8 @@ impl Room {
     /// The host frees the seat of a person away for at least [`Timing::free_after`] (outside
     /// ranked tables): as if they had left.
     async fn free_away_seat(&mut self, identity: &str, colour: Colour) -> Result<(), Refusal> {
-        self.host_only(identity)?;
-        self.people_only()?;
+        self.checks().host_only(identity)?;
+        self.checks().people_only()?;
         let Some(Occupant::Person { id, .. }) = self.state.seats.get(&colour) else {
             return Err(Refusal::new(
                 RefusalCode::BadMessage,
@@ -603,7 +579,7 @@ impl Room {
     /// After a game: accepts (or offers) a new game at the table for the sender's seat; the
     /// game starts once every person seated has accepted.
     async fn accept_rematch(&mut self, identity: &str) -> Result<(), Refusal> {
-        self.lobby_only()?;
+        self.checks().lobby_only()?;
         let seat = self
             .seat_of(identity)
             .ok_or_else(|| Refusal::new(RefusalCode::NotSeated, "you have no seat"))?;
@@ -648,7 +624,7 @@ impl Room {
         let seat = self
             .seat_of(identity)
             .ok_or_else(|| Refusal::new(RefusalCode::NotSeated, "you have no seat"))?;
-        if self.game_on() || self.rematch.is_none() {
+        if self.checks().game_on() || self.rematch.is_none() {
             return Err(Refusal::new(RefusalCode::NoOffer, "no new game is offered"));
         }
         self.rematch = None;
@@ -688,10 +664,6 @@ impl Room {
             .values()
             .find(|c| c.identity == identity)
             .map_or_else(|| identity.to_owned(), |c| c.name.clone())
-    }
-
-    fn check_turn(&self, identity: &str, version: u64) -> Result<Colour, Refusal> {
-        self.checks().turn_of(identity, version)
     }
 
     /// Applies, stores, then broadcasts one action of `seat`; `stand_in` says why, if the CPU
@@ -814,7 +786,7 @@ impl Room {
     }
 
     async fn start(&mut self) -> Result<(), Refusal> {
-        self.lobby_only()?;
+        self.checks().lobby_only()?;
         if self.state.settings.ranked && !self.everyone_here() {
             return Err(Refusal::new(
                 RefusalCode::PlayersAway,
@@ -1049,7 +1021,7 @@ impl Room {
     /// either plays a game or has a free seat and someone at the table; else not listed.
     fn publish(&self) {
         let settings = &self.state.settings;
-        let playing = self.game_on();
+        let playing = self.checks().game_on();
         let someone_here = !self.conns.is_empty();
         let free_seat = self.state.seats.len() < Colour::ALL.len();
         if !settings.public || !(playing || (free_seat && someone_here)) {
