@@ -207,6 +207,9 @@ test('quick phrases show in each reader\'s language by the sender\'s seat and in
   for (let i = 0; i < 4 && !(await ana.page.$(refusal)); i++) {
     if (await ana.page.isHidden('#phrases')) await ana.page.click('#phrases-button');
     await ana.page.click('#phrases button:text("Hello!")');
+    // Sent, the panel closes when the server says it; refused, it stays open with the reason.
+    await ana.page.waitForFunction((status) => document.getElementById('phrases').hidden
+      || document.querySelector(status), refusal);
   }
   await ana.page.waitForSelector(refusal);
   assert.equal(await ana.page.textContent(refusal), 'Wait a few seconds before the next phrase.');
