@@ -124,6 +124,17 @@ pub struct Config {
         value_delimiter = ','
     )]
     pub allowed_origins: Vec<String>,
+    /// This server's name among the nodes sharing one PostgreSQL database: unique to each node
+    /// and kept across its restarts (a node restarted under its name takes its rooms back at
+    /// once). By default the machine's host name and the port of `--addr`. Unused with SQLite,
+    /// which one server owns alone.
+    #[arg(long, env = "LUDO_NODE")]
+    pub node: Option<String>,
+    /// Milliseconds a node's hold on a room (its lease, in PostgreSQL) lasts without being
+    /// renewed; renewed every third of that. A node that dies holds its rooms this long at most,
+    /// then the other nodes take them over.
+    #[arg(long, env = "LUDO_LEASE_MS", default_value_t = 5000)]
+    pub lease_ms: u64,
 }
 
 /// Seconds (of matchmaking) the people of a matched table have to arrive before it is cancelled.
@@ -158,7 +169,21 @@ impl Config {
             match_same_address: true,
             static_dir: None,
             allowed_origins: Vec::new(),
+            node: None,
+            lease_ms: 5000,
         }
+    }
+
+    /// This node's name: `--node`, or the host name and the port of `--addr`.
+    pub fn node_name(&self) -> String {
+        self.node.clone().unwrap_or_else(|| {
+            let host = std::fs::read_to_string("/etc/hostname")
+                .ok()
+                .map(|h| h.trim().to_owned())
+                .filter(|h| !h.is_empty())
+                .unwrap_or_else(|| "localhost".to_owned());
+            format!("{host}:{}", self.addr.port())
+        })
     }
 
     /// The rooms' timing.

@@ -126,6 +126,7 @@ pub struct Application {
     gate: std::sync::Arc<serve::Gate>,
     header_timeout: Duration,
     sockets: tokio_util::task::TaskTracker,
+    rooms: Rooms,
 }
 
 /// How long shutdown waits for WebSocket connections to say `bye` and close: a write timeout
@@ -150,6 +151,14 @@ impl Application {
             registry: Arc::default(),
             directory: room::directory::Directory::default(),
             stopping: stopping.clone(),
+            cluster: matches!(
+                store::Database::of(&config.db),
+                store::Database::Postgres(_)
+            )
+            .then(|| room::Cluster {
+                node: config.node_name().into(),
+                term: Duration::from_millis(config.lease_ms.max(30)),
+            }),
         })
         .await
         .map_err(std::io::Error::other)?;
@@ -165,7 +174,7 @@ impl Application {
             },
         );
         let state = AppState {
-            rooms,
+            rooms: rooms.clone(),
             matchmaker,
             store: store.clone(),
             metrics,
@@ -215,6 +224,7 @@ impl Application {
             gate: serve::Gate::new(caps),
             header_timeout: Duration::from_millis(config.header_timeout_ms.max(1)),
             sockets,
+            rooms,
         })
     }
 
@@ -263,6 +273,10 @@ impl Application {
         // The storage thread runs jobs in order: once this one is done, so are all before it.
         if let Err(error) = self.store.run(|_| Ok(())).await {
             tracing::error!(%error, "pending writes could not be finished");
+        }
+        // With several nodes, the others take this node's rooms over at once.
+        if let Err(error) = self.rooms.release_all().await {
+            tracing::warn!(%error, "this node's leases could not be given up; they run out by themselves");
         }
         Ok(())
     }

@@ -98,7 +98,7 @@ export class OnlineRoom {
 
   connect() {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    this.socket = new WebSocket(`${scheme}://${location.host}/ws`);
+    this.socket = new WebSocket(`${scheme}://${location.host}/ws?room=${encodeURIComponent(this.code)}`);
     this.view.connection.textContent = this.view.t('online.connecting');
     this.view.connection.classList.remove('ok');
     this.socket.onopen = () => {

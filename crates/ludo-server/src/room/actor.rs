@@ -16,6 +16,7 @@ use tokio::sync::mpsc;
 
 use super::checks::Checks;
 use super::directory::{Directory, Listing};
+use super::leases::Grant;
 use super::live::Live;
 use super::retry::Backoff;
 use super::schedule::Schedule;
@@ -68,6 +69,54 @@ impl RoomState {
         }
         state
     }
+
+    /// The table as everyone sees it, with the people in `connected` connected, each of the
+    /// others away since `away_since` tells (Unix milliseconds), and the rematch accepted by
+    /// these seats, if one is offered.
+    pub fn view(
+        &self,
+        code: &str,
+        connected: &std::collections::HashSet<&str>,
+        away_since: impl Fn(&str) -> Option<i64>,
+        rematch: Option<&BTreeSet<Colour>>,
+    ) -> RoomView {
+        let seats = self
+            .seats
+            .iter()
+            .map(|(&colour, occupant)| {
+                let (connected, away_since) = match occupant {
+                    Occupant::Person { id, .. } if connected.contains(id.as_str()) => (true, None),
+                    Occupant::Person { id, .. } => (false, away_since(id)),
+                    Occupant::Cpu { .. } => (true, None),
+                };
+                (
+                    colour,
+                    SeatView {
+                        occupant: occupant.clone(),
+                        connected,
+                        away_since,
+                        left: self.left.contains(&colour),
+                    },
+                )
+            })
+            .collect();
+        let seated: Vec<&str> = self
+            .seats
+            .values()
+            .filter_map(|o| match o {
+                Occupant::Person { id, .. } => Some(id.as_str()),
+                Occupant::Cpu { .. } => None,
+            })
+            .collect();
+        RoomView {
+            code: code.to_owned(),
+            host: self.host.clone(),
+            settings: self.settings.clone(),
+            seats,
+            watchers: connected.iter().filter(|id| !seated.contains(id)).count(),
+            rematch: rematch.map(|accepted| accepted.iter().copied().collect()),
+        }
+    }
 }
 
 struct Conn {
@@ -106,6 +155,9 @@ struct Room {
     directory: Directory,
     /// Whether the server is stopping (see [`Context::stopping`]).
     stopping: tokio::sync::watch::Receiver<bool>,
+    /// Set when storage holds an action this room did not make (another node served it
+    /// meanwhile): the room stops.
+    superseded: bool,
 }
 
 /// How many quick phrases a person may send at once, and how often after that: a burst of
@@ -145,6 +197,7 @@ pub fn spawn(
     code: String,
     state: RoomState,
     latest: Option<StoredGame>,
+    grant: Option<Grant>,
     context: Context,
 ) -> RoomHandle {
     let (commands, queue) = mpsc::unbounded_channel();
@@ -183,14 +236,23 @@ pub fn spawn(
         phrases: HashMap::new(),
         directory: context.directory,
         stopping: context.stopping,
+        superseded: false,
     };
-    tokio::spawn(supervise(
-        room.code.clone(),
-        room.registry.clone(),
-        room.directory.clone(),
-        room.metrics.clone(),
-        room.run(queue),
-    ));
+    let (code, store) = (room.code.clone(), room.store.clone());
+    tokio::spawn(async move {
+        supervise(
+            code.clone(),
+            room.registry.clone(),
+            room.directory.clone(),
+            room.metrics.clone(),
+            room.run(queue),
+        )
+        .await;
+        // The room acts no more: its lease can go.
+        if let Some(grant) = grant {
+            super::leases::release(&store, code, grant).await;
+        }
+    });
     RoomHandle { commands }
 }
 
@@ -208,6 +270,13 @@ async fn supervise(
     use futures_util::FutureExt;
     let outcome = std::panic::AssertUnwindSafe(actor).catch_unwind().await;
     directory.remove(&code);
+    {
+        // The actor's queue is gone with it: its handle, if still registered, leaves.
+        let mut registry = super::lock(&registry);
+        if registry.get(&code).is_some_and(RoomHandle::is_stopped) {
+            registry.remove(&code);
+        }
+    }
     let Err(panic) = outcome else {
         return;
     };
@@ -220,10 +289,6 @@ async fn supervise(
         .room_failures
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     tracing::error!(room = %code, panic = %what, "the room failed and was stopped; it is loaded again from storage when next needed");
-    let mut registry = super::lock(&registry);
-    if registry.get(&code).is_some_and(RoomHandle::is_stopped) {
-        registry.remove(&code);
-    }
 }
 
 impl Room {
@@ -247,11 +312,11 @@ impl Room {
             let arriving = self.arriving_until;
             tokio::select! {
                 command = queue.recv() => match command {
+                    Some(Command::Release) | None => break,
                     Some(command) => {
                         self.last_activity = Instant::now();
                         self.handle(command).await;
                     }
-                    None => break,
                 },
                 () = sleep_until(wake), if wake.is_some() => {
                     self.auto_act().await;
@@ -265,6 +330,11 @@ impl Room {
                         break;
                     }
                 }
+            }
+            if self.superseded {
+                // Another node stored an action this room had not seen: it stops here, and is
+                // loaded again from storage when next needed.
+                break;
             }
         }
     }
@@ -340,6 +410,8 @@ impl Room {
                 self.arriving_until = Some(Instant::now() + self.timing.arrival);
                 self.begin_if_everyone_came().await;
             }
+            // The run loop stops on it before it gets here.
+            Command::Release => {}
             Command::Client { conn, msg } => {
                 // A refusal changes nothing, even when it comes after a change (one that could
                 // not be stored): the table goes back to what it was.
@@ -687,7 +759,14 @@ impl Room {
             .store
             .run(move |b| b.append_action(&game_id, number, seat, &action, at))
             .await;
-        self.stored(stored, "an action")?;
+        if !self.stored(stored, "an action")? {
+            tracing::warn!(room = %self.code, number, "another node stored this action's number first; the room stops and is loaded again from storage");
+            self.superseded = true;
+            return Err(Refusal::new(
+                RefusalCode::Internal,
+                "the game went on elsewhere; reconnect",
+            ));
+        }
         let live = self.live.as_mut().expect("checked above");
         live.commit(action, next);
         self.metrics
@@ -969,52 +1048,13 @@ impl Room {
     fn view(&self) -> RoomView {
         let connected: std::collections::HashSet<&str> =
             self.conns.values().map(|c| c.identity.as_str()).collect();
-        let seats =
-            self.state
-                .seats
-                .iter()
-                .map(|(&colour, occupant)| {
-                    let (connected, away_since) = match occupant {
-                        Occupant::Person { id, .. } => {
-                            let here = connected.contains(id.as_str());
-                            let since = self.away_since.get(id).filter(|_| !here).map(|since| {
-                                crate::ids::now_ms() - since.elapsed().as_millis() as i64
-                            });
-                            (here, since)
-                        }
-                        Occupant::Cpu { .. } => (true, None),
-                    };
-                    (
-                        colour,
-                        SeatView {
-                            occupant: occupant.clone(),
-                            connected,
-                            away_since,
-                            left: self.state.left.contains(&colour),
-                        },
-                    )
-                })
-                .collect();
-        let seated: Vec<&str> = self
-            .state
-            .seats
-            .values()
-            .filter_map(|o| match o {
-                Occupant::Person { id, .. } => Some(id.as_str()),
-                Occupant::Cpu { .. } => None,
-            })
-            .collect();
-        RoomView {
-            code: self.code.clone(),
-            host: self.state.host.clone(),
-            settings: self.state.settings.clone(),
-            seats,
-            watchers: connected.iter().filter(|id| !seated.contains(id)).count(),
-            rematch: self
-                .rematch
-                .as_ref()
-                .map(|accepted| accepted.iter().copied().collect()),
-        }
+        let away_since = |id: &str| {
+            self.away_since
+                .get(id)
+                .map(|since| crate::ids::now_ms() - since.elapsed().as_millis() as i64)
+        };
+        self.state
+            .view(&self.code, &connected, away_since, self.rematch.as_ref())
     }
 
     /// Keeps this room's entry in the public lists as it now is: listed while it is public and

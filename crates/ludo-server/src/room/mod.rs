@@ -11,6 +11,7 @@
 mod actor;
 mod checks;
 pub mod directory;
+mod leases;
 mod live;
 mod retry;
 mod schedule;
@@ -24,9 +25,10 @@ use ludo_rules::Colour;
 use tokio::sync::{Notify, mpsc};
 
 use crate::protocol::{ClientMsg, Settings};
-use crate::store::{Store, StoreResult};
+use crate::store::{Store, StoreError, StoreResult};
 
 pub use actor::RoomState;
+pub use leases::Cluster;
 
 /// How rooms behave in time.
 #[derive(Clone, Copy, Debug)]
@@ -216,6 +218,19 @@ pub enum Command {
         /// The message.
         msg: ClientMsg,
     },
+    /// Stop serving the room at once: this node lost its lease, or another node asked for the
+    /// room. Everything the room holds is already stored; its connections close, asking their
+    /// clients to come back.
+    Release,
+}
+
+/// Why a command did not reach a room.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Unsent {
+    /// No room has this code (or its stored state cannot be read).
+    NoSuchRoom,
+    /// Another node serves the room and did not hand it over in time (see [`Cluster`]).
+    ServedElsewhere(String),
 }
 
 /// The way to a room's actor.
@@ -269,6 +284,9 @@ pub struct Context {
     /// stand-in), so nothing is played while its people are being disconnected; the games go
     /// on from storage when the server starts again.
     pub stopping: tokio::sync::watch::Receiver<bool>,
+    /// This node's place among the nodes sharing a PostgreSQL database; `None` when the server
+    /// serves every room of its database alone (SQLite).
+    pub cluster: Option<Cluster>,
 }
 
 /// Every room of this server, by code.
@@ -286,18 +304,38 @@ impl Rooms {
         let rooms = Rooms { context };
         let in_play = rooms.context.store.run(|b| b.rooms_in_play()).await?;
         for (code, state) in in_play {
-            rooms.bring_back(&code, &state).await?;
+            // With several nodes, the rooms another node serves stay with it.
+            let _ = rooms.bring_back(&code, &state, false).await?;
+        }
+        if let Some(cluster) = rooms.context.cluster.clone() {
+            rooms.keep_leases(cluster);
         }
         Ok(rooms)
     }
 
     /// Starts the actor of a stored room (with its latest game, being played or over, which
-    /// `welcome` shows) unless it is already in
-    /// memory; its handle, or `None` if the stored state cannot be read.
-    async fn bring_back(&self, code: &str, state: &str) -> StoreResult<Option<RoomHandle>> {
+    /// `welcome` shows) unless it is already in memory; its handle, or why there is none.
+    /// With several nodes, the room's lease is claimed first (waiting for another node to
+    /// hand it over if `wait`).
+    async fn bring_back(
+        &self,
+        code: &str,
+        state: &str,
+        wait: bool,
+    ) -> StoreResult<Result<RoomHandle, Unsent>> {
         let Ok(state) = serde_json::from_str::<RoomState>(state) else {
             tracing::error!(%code, "a stored room cannot be read; skipped");
-            return Ok(None);
+            return Ok(Err(Unsent::NoSuchRoom));
+        };
+        if let Some(handle) = self.in_memory(code) {
+            return Ok(Ok(handle));
+        }
+        let grant = match &self.context.cluster {
+            Some(cluster) => match self.claim(cluster, code, wait).await? {
+                Ok(grant) => Some(grant),
+                Err(node) => return Ok(Err(Unsent::ServedElsewhere(node))),
+            },
+            None => None,
         };
         let latest = {
             let code = code.to_owned();
@@ -308,11 +346,20 @@ impl Rooms {
         };
         let mut registry = lock(&self.context.registry);
         if let Some(handle) = registry.get(code).filter(|h| !h.commands.is_closed()) {
-            return Ok(Some(handle.clone()));
+            // Loaded meanwhile by another connection, under the same lease.
+            return Ok(Ok(handle.clone()));
         }
-        let handle = actor::spawn(code.to_owned(), state, latest, self.context.clone());
+        let handle = actor::spawn(code.to_owned(), state, latest, grant, self.context.clone());
         registry.insert(code.to_owned(), handle.clone());
-        Ok(Some(handle))
+        Ok(Ok(handle))
+    }
+
+    /// The room's handle if it is in memory and taking commands.
+    fn in_memory(&self, code: &str) -> Option<RoomHandle> {
+        lock(&self.context.registry)
+            .get(code)
+            .filter(|h| !h.commands.is_closed())
+            .cloned()
     }
 
     /// Whether a room with this code exists (in memory or stored).
@@ -333,7 +380,7 @@ impl Rooms {
     }
 
     /// Sends `command` to the room with this code, loading the room if it is stored but not in
-    /// memory; the room's handle, or the command back if there is no such room.
+    /// memory; the room's handle, or why the command was not sent.
     ///
     /// # Errors
     /// When the stored room cannot be read.
@@ -341,7 +388,7 @@ impl Rooms {
         &self,
         code: &str,
         command: Command,
-    ) -> StoreResult<Result<RoomHandle, Command>> {
+    ) -> StoreResult<Result<RoomHandle, Unsent>> {
         let mut command = command;
         for _ in 0..3 {
             {
@@ -362,13 +409,36 @@ impl Rooms {
                 self.context.store.run(move |b| b.room(&code)).await?
             };
             let Some(state) = stored else {
-                return Ok(Err(command));
+                return Ok(Err(Unsent::NoSuchRoom));
             };
-            if self.bring_back(code, &state).await?.is_none() {
-                return Ok(Err(command));
+            if let Err(unsent) = self.bring_back(code, &state, true).await? {
+                return Ok(Err(unsent));
             }
         }
-        Ok(Err(command))
+        Ok(Err(Unsent::NoSuchRoom))
+    }
+
+    /// The table as everyone sees it, if the room exists. A room this node does not serve is
+    /// described from storage (nobody connected) when another node may serve it, so that a
+    /// look at a room never takes it from the node serving it.
+    ///
+    /// # Errors
+    /// When storage cannot be read.
+    pub async fn view(&self, code: &str) -> StoreResult<Option<crate::protocol::RoomView>> {
+        if self.context.cluster.is_some() && self.in_memory(code).is_none() {
+            let stored = {
+                let code = code.to_owned();
+                self.context.store.run(move |b| b.room(&code)).await?
+            };
+            let state = stored.and_then(|s| serde_json::from_str::<RoomState>(&s).ok());
+            return Ok(state
+                .map(|state| state.view(code, &std::collections::HashSet::new(), |_| None, None)));
+        }
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        if self.send(code, Command::View { reply }).await?.is_err() {
+            return Ok(None);
+        }
+        Ok(answer.await.ok())
     }
 
     /// Creates a room hosted by `host` (named `name`), who is seated at the first seat (yellow)
@@ -417,7 +487,13 @@ impl Rooms {
                 .run(move |b| b.save_room(&code, &host, &json, now))
                 .await?;
         }
-        let handle = actor::spawn(code.clone(), state, None, self.context.clone());
+        let grant = match &self.context.cluster {
+            Some(cluster) => Some(self.claim(cluster, &code, false).await?.map_err(|node| {
+                StoreError(format!("a new room's code is already served by {node}"))
+            })?),
+            None => None,
+        };
+        let handle = actor::spawn(code.clone(), state, None, grant, self.context.clone());
         lock(&self.context.registry).insert(code.clone(), handle.clone());
         Ok((code, handle))
     }

@@ -11,7 +11,6 @@ use serde_json::json;
 
 use crate::AppState;
 use crate::protocol::{EngineFault, Refusal, Settings, check_name, read_rules};
-use crate::room::Command;
 
 /// The room routes.
 pub fn router() -> Router<AppState> {
@@ -162,20 +161,19 @@ async fn lookup(
     State(state): State<AppState>,
     Path(code): Path<String>,
 ) -> Result<Json<crate::protocol::RoomView>, AppError> {
-    let (reply, answer) = tokio::sync::oneshot::channel();
     state
         .rooms
-        .send(&code, Command::View { reply })
+        .view(&code)
         .await
         .map_err(AppError::internal)?
-        .map_err(|_| {
+        .map(Json)
+        .ok_or_else(|| {
             AppError::new(
                 StatusCode::NOT_FOUND,
                 RefusalCode::NoSuchRoom,
                 "no such room",
             )
-        })?;
-    answer.await.map(Json).map_err(AppError::internal)
+        })
 }
 
 /// The query of `GET /api/tables/{kind}`.

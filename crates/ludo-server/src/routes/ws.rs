@@ -44,7 +44,7 @@ use tokio::time::timeout;
 use crate::AppState;
 use crate::matchmaking::Seek;
 use crate::protocol::{ClientMsg, MAX_MESSAGE_BYTES, ServerMsg, check_name};
-use crate::room::{Command, Next, Outbox, OutboxReceiver, RoomHandle};
+use crate::room::{Command, Next, Outbox, OutboxReceiver, RoomHandle, Unsent};
 use crate::store::StoreError;
 
 /// Frames larger than this close the connection; messages between [`MAX_MESSAGE_BYTES`] and
@@ -464,7 +464,14 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
                 };
                 match state.rooms.send(&code, join).await {
                     Ok(Ok(handle)) => room = Some(handle),
-                    Ok(Err(_)) => {
+                    Ok(Err(Unsent::ServedElsewhere(node))) => {
+                        // The balancer routes a room's clients to one node; this one was not
+                        // handed the room in time. The client comes back through the balancer.
+                        tracing::warn!(room = %code, %node, "a room stayed with another node");
+                        ending = Closing::RoomStopped;
+                        break;
+                    }
+                    Ok(Err(Unsent::NoSuchRoom)) => {
                         refuse(
                             &state,
                             &out,

@@ -58,6 +58,12 @@ impl fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {}
 
+impl StoreError {
+    fn no_leases() -> StoreError {
+        StoreError("leases need a database several servers share (PostgreSQL)".to_owned())
+    }
+}
+
 /// Shorthand for storage results.
 pub type StoreResult<T> = Result<T, StoreError>;
 
@@ -126,7 +132,9 @@ pub trait Backend: Send + 'static {
     fn rooms_in_play(&mut self) -> StoreResult<Vec<(String, String)>>;
     /// Records a new game.
     fn create_game(&mut self, game: &NewGame) -> StoreResult<()>;
-    /// Appends action `number` of a game.
+    /// Appends action `number` of a game: `true` when stored, `false` when the game already has
+    /// an action with this number (stored by another node: nothing is written). The database
+    /// itself refuses a second action at one number, so a game can never fork.
     fn append_action(
         &mut self,
         game: &str,
@@ -134,7 +142,7 @@ pub trait Backend: Send + 'static {
         seat: Colour,
         action: &Action,
         at: i64,
-    ) -> StoreResult<()>;
+    ) -> StoreResult<bool>;
     /// Marks a game over with its places and, if it is ranked, updates its players' ratings in
     /// the same transaction; the rating changes (none for a friendly game). Finishing a game
     /// already finished changes nothing and returns its changes again.
@@ -155,6 +163,57 @@ pub trait Backend: Send + 'static {
     fn leaderboard(&mut self, family: &str, limit: u32) -> StoreResult<Vec<Leader>>;
     /// A player's ratings, rating history, recent finished games and statistics.
     fn profile(&mut self, identity: &str) -> StoreResult<Option<PlayerProfile>>;
+
+    /// Claims room `room` for node `node` for `ttl_ms` milliseconds (by the database's clock):
+    /// granted when nobody holds it, its lease ran out, or `node` holds it already. Otherwise
+    /// the holder is asked to hand it over (see [`Backend::renew_leases`]) and named.
+    ///
+    /// Only a database several nodes share keeps leases; the default refuses.
+    fn claim_room(&mut self, room: &str, node: &str, ttl_ms: i64) -> StoreResult<Claim> {
+        let _ = (room, node, ttl_ms);
+        Err(StoreError::no_leases())
+    }
+    /// Extends the leases `node` still holds among `rooms` by `ttl_ms` from now; the rooms kept,
+    /// and among them those another node has asked for.
+    fn renew_leases(&mut self, node: &str, rooms: &[String], ttl_ms: i64) -> StoreResult<Renewal> {
+        let _ = (node, rooms, ttl_ms);
+        Err(StoreError::no_leases())
+    }
+    /// Gives up `node`'s lease on `room` if it is still the one granted as `token`.
+    fn release_room(&mut self, room: &str, node: &str, token: i64) -> StoreResult<()> {
+        let _ = (room, node, token);
+        Err(StoreError::no_leases())
+    }
+    /// Gives up every lease of `node` (a node stopping).
+    fn release_all(&mut self, node: &str) -> StoreResult<()> {
+        let _ = node;
+        Err(StoreError::no_leases())
+    }
+    /// Every room with a game not yet over that no node holds: code and state.
+    fn unheld_rooms_in_play(&mut self) -> StoreResult<Vec<(String, String)>> {
+        Err(StoreError::no_leases())
+    }
+}
+
+/// The answer to [`Backend::claim_room`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// The room is the claimant's until its lease runs out; `token` names this grant.
+    Granted {
+        /// Names this grant, so that releasing it never releases a later one.
+        token: i64,
+    },
+    /// Another node holds the room; it has been asked to hand it over.
+    HeldBy(String),
+}
+
+/// The answer to [`Backend::renew_leases`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Renewal {
+    /// The rooms whose leases were extended; the others are lost.
+    pub kept: Vec<String>,
+    /// Among those kept, the rooms another node asked for.
+    pub wanted: Vec<String>,
 }
 
 type Job = Box<dyn FnOnce(&mut dyn Backend) + Send>;

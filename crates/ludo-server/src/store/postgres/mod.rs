@@ -5,6 +5,9 @@
 //! the backend is made, used and dropped on the storage thread only (see [`super::Store::open`]).
 
 mod connection;
+#[cfg(test)]
+mod lease_tests;
+mod leases;
 mod profiles;
 mod ratings;
 #[cfg(any(test, feature = "testing"))]
@@ -22,14 +25,18 @@ use postgres::{Client, GenericClient};
 use super::failed_on_purpose;
 use super::rows::{GameRow, json_fail};
 use super::{
-    Backend, Leader, NewGame, PlayerProfile, RatingChange, StoreError, StoreResult, StoredGame,
+    Backend, Claim, Leader, NewGame, PlayerProfile, RatingChange, Renewal, StoreError, StoreResult,
+    StoredGame,
 };
 use connection::{Connection, Context, Failure};
 #[cfg(any(test, feature = "testing"))]
 pub use scratch::TestDatabase;
 
 /// The migrations, in order; each runs once, recorded in the table `schema_version`.
-const MIGRATIONS: &[&str] = &[include_str!("../../../migrations/postgres/001_initial.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../../migrations/postgres/001_initial.sql"),
+    include_str!("../../../migrations/postgres/002_leases.sql"),
+];
 
 /// The advisory lock migrating holds, so that two servers starting at once migrate one after
 /// the other ("ludo" in ASCII).
@@ -236,7 +243,7 @@ impl Backend for PostgresBackend {
         seat: Colour,
         action: &Action,
         at: i64,
-    ) -> StoreResult<()> {
+    ) -> StoreResult<bool> {
         fail::fail_point!("store-write", failed_on_purpose);
         // Where the tests slow an action's write down, to kill the server in the middle of it.
         fail::fail_point!("store-append-action");
@@ -246,10 +253,11 @@ impl Backend for PostgresBackend {
         self.connection.run(|db| {
             db.execute(
                 "INSERT INTO actions (game, number, seat, action, at)
-                 VALUES ($1, $2, $3, $4, $5)",
+                 VALUES ($1, $2, $3, $4, $5)
+                 ON CONFLICT (game, number) DO NOTHING",
                 &[&game, &number, &seat.name(), &action, &at],
             )
-            .map(|_| ())
+            .map(|written| written == 1)
             .context("saving an action")
         })
     }
@@ -298,5 +306,28 @@ impl Backend for PostgresBackend {
 
     fn profile(&mut self, identity: &str) -> StoreResult<Option<PlayerProfile>> {
         self.connection.run(|db| profiles::player(db, identity))
+    }
+
+    fn claim_room(&mut self, room: &str, node: &str, ttl_ms: i64) -> StoreResult<Claim> {
+        self.connection
+            .run(|db| leases::claim(db, room, node, ttl_ms))
+    }
+
+    fn renew_leases(&mut self, node: &str, rooms: &[String], ttl_ms: i64) -> StoreResult<Renewal> {
+        self.connection
+            .run(|db| leases::renew(db, node, rooms, ttl_ms))
+    }
+
+    fn release_room(&mut self, room: &str, node: &str, token: i64) -> StoreResult<()> {
+        self.connection
+            .run(|db| leases::release(db, room, node, token))
+    }
+
+    fn release_all(&mut self, node: &str) -> StoreResult<()> {
+        self.connection.run(|db| leases::release_all(db, node))
+    }
+
+    fn unheld_rooms_in_play(&mut self) -> StoreResult<Vec<(String, String)>> {
+        self.connection.run(leases::unheld_in_play)
     }
 }

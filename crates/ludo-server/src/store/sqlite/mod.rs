@@ -218,17 +218,18 @@ impl Backend for SqliteBackend {
         seat: Colour,
         action: &Action,
         at: i64,
-    ) -> StoreResult<()> {
+    ) -> StoreResult<bool> {
         fail::fail_point!("store-write", failed_on_purpose);
         // Where the tests slow an action's write down, to kill the server in the middle of it.
         fail::fail_point!("store-append-action");
         let action = serde_json::to_string(action).map_err(json_fail("an action"))?;
         self.db
             .prepare_cached(
-                "INSERT INTO actions (game, number, seat, action, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO actions (game, number, seat, action, at) VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (game, number) DO NOTHING",
             )
             .and_then(|mut s| s.execute(params![game, number as i64, seat.name(), action, at]))
-            .map(|_| ())
+            .map(|written| written == 1)
             .map_err(fail("saving an action"))
     }
 

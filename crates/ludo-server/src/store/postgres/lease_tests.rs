@@ -1,0 +1,136 @@
+//! Leases on rooms, between two nodes sharing one database.
+
+use std::time::Duration;
+
+use super::PostgresBackend;
+use crate::store::suite::{new_game, with_people};
+use crate::store::{Backend, Claim, TestDatabase};
+
+/// Two nodes' backends on a fresh database with rooms `R1` and `R2` stored.
+fn two_nodes() -> Option<(TestDatabase, PostgresBackend, PostgresBackend)> {
+    let db = TestDatabase::create()?;
+    let mut a = PostgresBackend::connect(db.url()).unwrap();
+    let b = PostgresBackend::connect(db.url()).unwrap();
+    with_people(&mut a, &["ana", "bo"]);
+    for room in ["R1", "R2"] {
+        a.save_room(room, "ana", "{}", 0).unwrap();
+    }
+    Some((db, a, b))
+}
+
+fn granted(claim: Claim) -> i64 {
+    match claim {
+        Claim::Granted { token } => token,
+        Claim::HeldBy(node) => panic!("held by {node}"),
+    }
+}
+
+#[test]
+fn a_room_held_by_one_node_is_refused_to_another_until_its_lease_runs_out() {
+    let Some((_db, mut a, mut b)) = two_nodes() else {
+        return;
+    };
+    granted(a.claim_room("R1", "a", 300).unwrap());
+    assert_eq!(
+        b.claim_room("R1", "b", 300).unwrap(),
+        Claim::HeldBy("a".into())
+    );
+    // Its holder may claim it again, and another room is free.
+    granted(a.claim_room("R1", "a", 300).unwrap());
+    granted(b.claim_room("R2", "b", 300).unwrap());
+    std::thread::sleep(Duration::from_millis(400));
+    granted(b.claim_room("R1", "b", 300).unwrap());
+    // The first holder has lost it: renewing keeps only what it still holds.
+    let renewal = a.renew_leases("a", &["R1".into()], 300).unwrap();
+    assert!(renewal.kept.is_empty(), "{renewal:?}");
+}
+
+#[test]
+fn a_renewed_lease_outlives_its_first_term() {
+    let Some((_db, mut a, mut b)) = two_nodes() else {
+        return;
+    };
+    granted(a.claim_room("R1", "a", 300).unwrap());
+    for _ in 0..4 {
+        std::thread::sleep(Duration::from_millis(150));
+        let renewal = a
+            .renew_leases("a", &["R1".into(), "R2".into()], 300)
+            .unwrap();
+        assert_eq!(renewal.kept, ["R1"], "only what it holds is renewed");
+    }
+    assert_eq!(
+        b.claim_room("R1", "b", 300).unwrap(),
+        Claim::HeldBy("a".into())
+    );
+}
+
+#[test]
+fn a_node_asked_for_a_room_learns_it_at_its_next_renewal_and_releasing_frees_it() {
+    let Some((_db, mut a, mut b)) = two_nodes() else {
+        return;
+    };
+    let token = granted(a.claim_room("R1", "a", 5000).unwrap());
+    granted(a.claim_room("R2", "a", 5000).unwrap());
+    assert_eq!(
+        b.claim_room("R1", "b", 5000).unwrap(),
+        Claim::HeldBy("a".into())
+    );
+    let renewal = a
+        .renew_leases("a", &["R1".into(), "R2".into()], 5000)
+        .unwrap();
+    assert_eq!(renewal.wanted, ["R1"]);
+    a.release_room("R1", "a", token).unwrap();
+    granted(b.claim_room("R1", "b", 5000).unwrap());
+    // Nobody asks for it any more once it is granted.
+    assert!(
+        b.renew_leases("b", &["R1".into()], 5000)
+            .unwrap()
+            .wanted
+            .is_empty()
+    );
+}
+
+#[test]
+fn releasing_an_old_grant_leaves_the_newer_one() {
+    let Some((_db, mut a, mut b)) = two_nodes() else {
+        return;
+    };
+    let old = granted(a.claim_room("R1", "a", 300).unwrap());
+    std::thread::sleep(Duration::from_millis(400));
+    let new = granted(a.claim_room("R1", "a", 5000).unwrap());
+    assert_ne!(old, new);
+    a.release_room("R1", "a", old).unwrap();
+    assert_eq!(
+        b.claim_room("R1", "b", 5000).unwrap(),
+        Claim::HeldBy("a".into())
+    );
+    a.release_all("a").unwrap();
+    granted(b.claim_room("R1", "b", 5000).unwrap());
+}
+
+#[test]
+fn rooms_in_play_nobody_holds_are_listed_for_taking_over() {
+    let Some((_db, mut a, _b)) = two_nodes() else {
+        return;
+    };
+    let people = [
+        (ludo_rules::Colour::Yellow, "ana"),
+        (ludo_rules::Colour::Red, "bo"),
+    ];
+    let mut game = new_game("G1", false, &people);
+    game.room = "R1".into();
+    a.create_game(&game).unwrap();
+    let codes = |a: &mut PostgresBackend| -> Vec<String> {
+        a.unheld_rooms_in_play()
+            .unwrap()
+            .into_iter()
+            .map(|r| r.0)
+            .collect()
+    };
+    // R2 has no game in play.
+    assert_eq!(codes(&mut a), ["R1"]);
+    granted(a.claim_room("R1", "a", 300).unwrap());
+    assert!(codes(&mut a).is_empty());
+    std::thread::sleep(Duration::from_millis(400));
+    assert_eq!(codes(&mut a), ["R1"], "a lease run out holds nothing");
+}

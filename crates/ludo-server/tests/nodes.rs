@@ -1,0 +1,173 @@
+//! Two nodes sharing one PostgreSQL database: each room is served by one node at a time, moves
+//! to the node its clients reach, and is taken over when its node stops. Needs a server named by
+//! `LUDO_TEST_POSTGRES` (see `scripts/test-postgres.sh`); skipped without it, except on CI.
+
+mod support;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use ludo_server::{Application, Config, TestDatabase};
+use serde_json::{Value, json};
+use support::{Client, HOST, create_room, http, next_request, play_until_over, turn_of};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// How long a lease lasts in these tests.
+const LEASE_MS: u64 = 600;
+
+/// A node running on the database at `url`, until told to stop.
+struct Node {
+    addr: SocketAddr,
+    stop: oneshot::Sender<()>,
+    done: JoinHandle<std::io::Result<()>>,
+}
+
+async fn node(url: &str, name: &str, adjust: impl FnOnce(&mut Config)) -> Node {
+    let mut config = Config {
+        node: Some(name.to_owned()),
+        lease_ms: LEASE_MS,
+        grace_ms: 60_000,
+        ..Config::for_tests(PathBuf::from(url))
+    };
+    adjust(&mut config);
+    let app = Application::build(&config).await.expect("the node starts");
+    let addr = app.local_addr();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let done = tokio::spawn(app.run_until_stopped(async {
+        let _ = stopped.await;
+    }));
+    Node { addr, stop, done }
+}
+
+impl Node {
+    /// Stops the node as SIGTERM would, and waits until it has.
+    async fn stop(self) {
+        let _ = self.stop.send(());
+        self.done.await.unwrap().expect("the node stops cleanly");
+    }
+}
+
+/// A room on `node` with the host in yellow and a random CPU in red, its game started and
+/// played until the host's turn at version 10 or later.
+async fn game_part_played(node: &Node) -> (String, Client) {
+    let code = create_room(node.addr, HOST, json!({})).await;
+    let mut host = Client::join(node.addr, &code, HOST, "Host").await;
+    host.send(json!({"t": "add_cpu", "colour": "red", "level": "random"}))
+        .await;
+    host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
+        .await;
+    host.send(json!({"t": "start"})).await;
+    host.recv_until(|m| m["t"] == "game").await;
+    let mut acted_on = None;
+    loop {
+        let game = host.game.clone().unwrap();
+        let (_, seat, version) = turn_of(&game);
+        if seat == "yellow" && acted_on != Some(version) {
+            if version >= 10 {
+                return (code, host);
+            }
+            acted_on = Some(version);
+            host.send(next_request(&game)).await;
+        }
+        host.recv().await;
+    }
+}
+
+/// The stored record of game `id`, verified.
+async fn verified_record(addr: SocketAddr, id: &str) -> ludo_fair::Record {
+    let (status, body) = http(addr, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, 200, "{body}");
+    let record: ludo_fair::Record = serde_json::from_str(&body).unwrap();
+    record.verify().expect("the record verifies");
+    record
+}
+
+#[tokio::test]
+async fn a_room_moves_to_the_node_its_client_reaches_and_its_game_goes_on_there() {
+    let Some(db) = TestDatabase::create() else {
+        return;
+    };
+    let (a, b) = (
+        node(db.url(), "a", |_| ()).await,
+        node(db.url(), "b", |_| ()).await,
+    );
+    let (code, mut on_a) = game_part_played(&a).await;
+    let before = on_a.game.clone().unwrap();
+
+    // The host reconnects through node b: a hands the room over and closes its connection.
+    let asked = Instant::now();
+    let mut on_b = Client::join(b.addr, &code, HOST, "Host").await;
+    let moved_in = asked.elapsed();
+    let closed = on_a.closed(|_| ()).await;
+    assert_eq!(
+        closed.map(|c| c.0),
+        Some(1011),
+        "a asks its client to come back"
+    );
+    assert!(
+        moved_in < Duration::from_millis(LEASE_MS * 2),
+        "{moved_in:?}"
+    );
+    let after = on_b.game.clone().unwrap();
+    assert_eq!(after["id"], before["id"]);
+    assert_eq!(after["version"], before["version"]);
+
+    // The game goes on at b to its end, and its record verifies.
+    let end = play_until_over(&mut on_b, "yellow").await;
+    let record = verified_record(b.addr, end["id"].as_str().unwrap()).await;
+    assert_eq!(
+        record.actions.len() as u64,
+        end["version"].as_u64().unwrap()
+    );
+    // A look at the room from a, which no longer serves it, does not take it back.
+    let (status, body) = http(a.addr, "GET", &format!("/api/rooms/{code}"), None).await;
+    assert_eq!(status, 200, "{body}");
+    on_b.send(json!({"t": "play_again"})).await;
+    on_b.recv_until(|m| m["t"] == "room").await;
+    on_b.close().await;
+    a.stop().await;
+    b.stop().await;
+}
+
+#[tokio::test]
+async fn a_game_whose_node_stops_is_taken_over_by_another_with_nobody_connected() {
+    let Some(db) = TestDatabase::create() else {
+        return;
+    };
+    // CPUs play at once, and for the host as soon as they are away.
+    let quick = |c: &mut Config| {
+        c.grace_ms = 0;
+        c.cpu_delay_ms = 20;
+    };
+    let (a, b) = (
+        node(db.url(), "a", quick).await,
+        node(db.url(), "b", quick).await,
+    );
+    let (code, host) = game_part_played(&a).await;
+    let id = host.game.clone().unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    host.close().await;
+    a.stop().await;
+
+    // b takes the room over by itself and its CPUs finish the game.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let record: Value = loop {
+        let (status, body) = http(b.addr, "GET", &format!("/api/games/{id}"), None).await;
+        assert_eq!(status, 200, "{body}");
+        let record: Value = serde_json::from_str(&body).unwrap();
+        if !record["seed"].is_null() {
+            break record;
+        }
+        assert!(Instant::now() < deadline, "the game did not finish at b");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let record: ludo_fair::Record = serde_json::from_value(record).unwrap();
+    record.verify().expect("the record verifies");
+    let (status, _) = http(b.addr, "GET", &format!("/api/rooms/{code}"), None).await;
+    assert_eq!(status, 200);
+    b.stop().await;
+}
