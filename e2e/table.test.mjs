@@ -138,7 +138,7 @@ test('a turn clock counts down on the seat, warns, and says when the CPU played 
 
 /** Lets every server message through to the page except those `drop` picks. */
 async function filterServer(page, drop) {
-  await page.routeWebSocket(/\/ws$/, (ws) => {
+  await page.routeWebSocket(/\/ws(\?|$)/, (ws) => {
     const server = ws.connectToServer();
     ws.onMessage((message) => server.send(message));
     server.onMessage((message) => {

@@ -1,6 +1,6 @@
-//! One bot client: a WebSocket to the server, playing its seat as fast as the server answers.
+//! One bot client: a WebSocket to the server, playing its seat as fast as the server answers,
+//! and (with `--reconnect`) coming back whenever its connection is lost.
 
-use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::Mutex;
@@ -12,17 +12,91 @@ use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 
+use crate::seen::{Seen, SeenAction};
+
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
+/// The first wait before reconnecting; it doubles after each failed attempt.
+const FIRST_BACKOFF: Duration = Duration::from_millis(100);
+/// The longest wait between two attempts to reconnect.
+const LONGEST_BACKOFF: Duration = Duration::from_secs(1);
+/// How long a seat keeps trying to reconnect before it gives up.
+const RECONNECT_FOR: Duration = Duration::from_secs(60);
+/// How long one attempt (connecting, saying hello, the welcome) may take: a node may hold a
+/// `hello` while the lease of a room's dead node runs out.
+const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(20);
+/// How long a seat waits for a message before it deems the server silent.
+const SILENCE: Duration = Duration::from_secs(30);
+/// How long a seat with nothing left to do listens for what is still in flight.
+const DRAIN: Duration = Duration::from_millis(500);
+
 /// What every client adds to.
-#[derive(Default)]
 pub struct Stats {
+    /// When the run began.
+    began: Instant,
     /// Actions this tool's clients made and saw broadcast.
     pub actions: AtomicU64,
+    /// Milliseconds from `began` to the last action counted in `actions`.
+    last_action_ms: AtomicU64,
     /// Microseconds from sending an action to receiving its broadcast.
     pub latencies: Mutex<Vec<u32>>,
     /// Refusals received.
     pub refusals: AtomicU64,
+    /// Connections lost and made again.
+    pub reconnections: AtomicU64,
+    /// The longest time from a connection lost to the `welcome` after it, in milliseconds.
+    pub longest_to_welcome_ms: AtomicU64,
+    /// The longest time from a connection lost to the first `action` received after it, in
+    /// milliseconds.
+    pub longest_to_action_ms: AtomicU64,
+}
+
+impl Stats {
+    /// Empty figures for a run that begins now.
+    pub fn new() -> Stats {
+        Stats {
+            began: Instant::now(),
+            actions: AtomicU64::new(0),
+            last_action_ms: AtomicU64::new(0),
+            latencies: Mutex::new(Vec::new()),
+            refusals: AtomicU64::new(0),
+            reconnections: AtomicU64::new(0),
+            longest_to_welcome_ms: AtomicU64::new(0),
+            longest_to_action_ms: AtomicU64::new(0),
+        }
+    }
+
+    /// The time from the start of the run to the last action counted.
+    pub fn last_action(&self) -> Duration {
+        Duration::from_millis(self.last_action_ms.load(Ordering::Relaxed))
+    }
+
+    /// Counts one of our actions seen broadcast `latency` after it was sent.
+    fn count_action(&self, latency: Duration) {
+        let micros = latency.as_micros().min(u128::from(u32::MAX)) as u32;
+        self.latencies.lock().expect("not poisoned").push(micros);
+        self.actions.fetch_add(1, Ordering::Relaxed);
+        self.last_action_ms
+            .fetch_max(millis(self.began.elapsed()), Ordering::Relaxed);
+    }
+}
+
+fn millis(duration: Duration) -> u64 {
+    duration.as_millis().try_into().unwrap_or(u64::MAX)
+}
+
+/// The WebSocket address for a room: `ws://{addr}/ws?room={code}`, so that a balancer can send
+/// every connection of a room to the same node.
+fn room_url(addr: SocketAddr, room: &str) -> String {
+    let mut url = format!("ws://{addr}/ws?room=");
+    for byte in room.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+            url.push(char::from(byte));
+        } else {
+            url.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    url
 }
 
 /// A connected client.
@@ -31,22 +105,27 @@ pub struct Client {
 }
 
 impl Client {
-    /// Connects and says hello; waits for the welcome.
+    /// Connects to the room's address and says hello; the client and the `welcome`.
     pub async fn join(
         addr: SocketAddr,
         room: &str,
         device: &str,
         name: &str,
-    ) -> Result<Client, String> {
-        let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+    ) -> Result<(Client, Value), String> {
+        let (socket, _) = tokio_tungstenite::connect_async(room_url(addr, room))
             .await
             .map_err(|e| format!("connecting: {e}"))?;
         let mut client = Client { socket };
         client
             .send(json!({"t": "hello", "room": room, "device": device, "name": name}))
             .await?;
-        client.until(|m| m["t"] == "welcome").await?;
-        Ok(client)
+        let answer = client
+            .until(|m| m["t"] == "welcome" || m["t"] == "error")
+            .await?;
+        if answer["t"] == "error" {
+            return Err(format!("hello refused: {}", answer["code"]));
+        }
+        Ok((client, answer))
     }
 
     /// Sends one message.
@@ -76,7 +155,7 @@ impl Client {
     /// Messages until one satisfies `wanted` (within 30 s).
     pub async fn until(&mut self, wanted: impl Fn(&Value) -> bool) -> Result<Value, String> {
         loop {
-            match self.next(Duration::from_secs(30)).await? {
+            match self.next(SILENCE).await? {
                 Some(m) if wanted(&m) => return Ok(m),
                 Some(_) => {}
                 None => return Err("no answer within 30 s".to_owned()),
@@ -92,84 +171,260 @@ impl Client {
 
 /// How a seat plays.
 pub struct SeatPlan {
+    /// The server (or the balancer in front of it).
+    pub addr: SocketAddr,
+    /// The room's code.
+    pub room: String,
+    /// The seat's device secret, to say hello again after a reconnection.
+    pub device: String,
+    /// The seat's display name.
+    pub name: String,
     /// Its colour.
     pub colour: &'static str,
-    /// When to stop acting.
+    /// When to stop starting games (and, without `finish_games`, acting).
     pub until: Instant,
+    /// Whether to reconnect when the connection is lost.
+    pub reconnect: bool,
+    /// Whether to play the game in progress to its end after `until`.
+    pub finish_games: bool,
 }
 
-/// Plays a seat until `plan.until`, then drains what is still in flight. Returns the last
-/// version and position seen of every game (by id).
-pub async fn play_seat(
-    mut client: Client,
+/// A seat's state of play.
+struct Seat {
     plan: SeatPlan,
     stats: Arc<Stats>,
-) -> Result<HashMap<String, (u64, Value)>, String> {
-    let mut last_seen: HashMap<String, (u64, Value)> = HashMap::new();
-    let mut sent: Option<(u64, Instant)> = None;
-    let mut acted_on: Option<(String, u64)> = None;
-    let mut again_after: Option<String> = None;
+    /// Every game position and action this seat received.
+    seen: Seen,
+    /// The version our last action was sent at, and when, until its broadcast arrives.
+    sent: Option<(u64, Instant)>,
+    /// The game and version last acted on: never twice on the same state.
+    acted_on: Option<(String, u64)>,
+    /// The last game after which this seat accepted a new one.
+    again_after: Option<String>,
+    /// Whether the last game seen is still being played.
+    in_game: bool,
+    /// When the connection was lost, until an action arrives after reconnecting.
+    outage: Option<Instant>,
+}
+
+/// Why a seat's step failed.
+enum Failure {
+    /// The connection was lost (or the server said `bye`): reconnecting mends it.
+    Lost(String),
+    /// Something reconnecting does not mend.
+    Fatal(String),
+}
+
+/// Plays a seat until `plan.until` (and, with `plan.finish_games`, to the end of the game then
+/// in progress), then drains what is still in flight. Returns every game position and action
+/// the seat received.
+pub async fn play_seat(client: Client, plan: SeatPlan, stats: Arc<Stats>) -> Result<Seen, String> {
+    let mut seat = Seat {
+        plan,
+        stats,
+        seen: Seen::default(),
+        sent: None,
+        acted_on: None,
+        again_after: None,
+        in_game: false,
+        outage: None,
+    };
+    let mut client = client;
+    // A welcome received on reconnecting, to act on before reading on.
+    let mut welcome: Option<Value> = None;
     loop {
-        let stopping = Instant::now() >= plan.until;
-        let wait = if stopping {
-            Duration::from_millis(500)
-        } else {
-            Duration::from_secs(30)
+        let stopping = seat.stopping();
+        let step = match welcome.take() {
+            Some(message) => seat.answer(&mut client, &message).await.map(|()| true),
+            None => seat.step(&mut client, stopping).await,
         };
-        let Some(message) = client.next(wait).await? else {
-            if stopping {
-                break;
+        match step {
+            Ok(true) => {}
+            Ok(false) if stopping => break,
+            Ok(false) => return Err(format!("{} heard nothing for 30 s", seat.plan.colour)),
+            Err(Failure::Lost(lost)) if seat.plan.reconnect => {
+                let (again, message) = seat.reconnect(&lost).await?;
+                client = again;
+                welcome = Some(message);
             }
-            return Err(format!("{} heard nothing for 30 s", plan.colour));
-        };
-        if message["t"] == "error" {
-            stats.refusals.fetch_add(1, Ordering::Relaxed);
-            continue;
-        }
-        let game = &message["game"];
-        if game.is_null() {
-            continue;
-        }
-        let id = game["id"].as_str().unwrap_or_default().to_owned();
-        let version = game["version"].as_u64().unwrap_or(0);
-        last_seen.insert(id.clone(), (version, game["position"].clone()));
-        if message["t"] == "action"
-            && message["seat"] == plan.colour
-            && let Some((at_version, at)) = sent
-            && version == at_version + 1
-        {
-            let micros = at.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
-            stats.latencies.lock().expect("not poisoned").push(micros);
-            stats.actions.fetch_add(1, Ordering::Relaxed);
-            sent = None;
-        }
-        // Time may have run out while this message was awaited: act on nothing after it.
-        if Instant::now() >= plan.until {
-            continue;
-        }
-        let turn = &game["position"]["turn"];
-        let phase = turn["phase"].as_str().unwrap_or_default();
-        if phase == "over" {
-            // Every seat accepts a new game, once per game: it starts when all have.
-            if again_after.as_ref() != Some(&id) {
-                again_after = Some(id);
-                client.send(json!({"t": "play_again"})).await?;
+            Err(Failure::Lost(e) | Failure::Fatal(e)) => {
+                return Err(format!("{}: {e}", seat.plan.colour));
             }
-            continue;
-        }
-        let mine = turn["seat"] == plan.colour;
-        let fresh = acted_on.as_ref() != Some(&(id.clone(), version));
-        if mine && fresh {
-            acted_on = Some((id, version));
-            let request = if phase == "move" {
-                json!({"t": "move", "piece": game["legal"][0]["piece"], "version": version})
-            } else {
-                json!({"t": "roll", "version": version})
-            };
-            sent = Some((version, Instant::now()));
-            client.send(request).await?;
         }
     }
     client.close().await;
-    Ok(last_seen)
+    Ok(seat.seen)
+}
+
+impl Seat {
+    /// Whether the seat has nothing left to do: time is up, and no game is to be finished.
+    fn stopping(&self) -> bool {
+        Instant::now() >= self.plan.until && !(self.plan.finish_games && self.in_game)
+    }
+
+    /// Reads and answers one message; `false` when none came in time. A lost connection (or,
+    /// with `--reconnect`, the server's `bye`) is an error.
+    async fn step(&mut self, client: &mut Client, stopping: bool) -> Result<bool, Failure> {
+        let wait = if stopping { DRAIN } else { SILENCE };
+        let Some(message) = client.next(wait).await.map_err(Failure::Lost)? else {
+            return Ok(false);
+        };
+        if self.plan.reconnect && message["t"] == "bye" {
+            return Err(Failure::Lost("the server said bye".to_owned()));
+        }
+        self.answer(client, &message).await?;
+        Ok(true)
+    }
+
+    /// Takes in one message and sends what it calls for, if anything.
+    async fn answer(&mut self, client: &mut Client, message: &Value) -> Result<(), Failure> {
+        match self.take_in(message).map_err(Failure::Fatal)? {
+            Some(request) => client.send(request).await.map_err(Failure::Lost),
+            None => Ok(()),
+        }
+    }
+
+    /// Notes what one message says; the request it calls for, if any.
+    fn take_in(&mut self, message: &Value) -> Result<Option<Value>, String> {
+        if message["t"] == "error" {
+            self.stats.refusals.fetch_add(1, Ordering::Relaxed);
+            return Ok(None);
+        }
+        let game = &message["game"];
+        if game.is_null() {
+            return Ok(None);
+        }
+        let id = game["id"].as_str().unwrap_or_default();
+        let version = game["version"].as_u64().unwrap_or(0);
+        self.in_game = game["position"]["turn"]["phase"] != "over";
+        let action = if message["t"] == "action" {
+            self.on_action(version, message);
+            Some(read_action(message)?)
+        } else {
+            None
+        };
+        self.seen.observe(id, version, &game["position"], action);
+        Ok(self.request(id, version, game))
+    }
+
+    /// An action arrived: ends an outage, and times our own action's broadcast.
+    fn on_action(&mut self, version: u64, message: &Value) {
+        if let Some(lost) = self.outage.take() {
+            self.stats
+                .longest_to_action_ms
+                .fetch_max(millis(lost.elapsed()), Ordering::Relaxed);
+        }
+        if message["seat"] == self.plan.colour
+            && let Some((at_version, at)) = self.sent
+            && version == at_version + 1
+        {
+            self.stats.count_action(at.elapsed());
+            self.sent = None;
+        }
+    }
+
+    /// What to send on seeing `game` (of id `id`, at `version`), if anything.
+    fn request(&mut self, id: &str, version: u64, game: &Value) -> Option<Value> {
+        let time_up = Instant::now() >= self.plan.until;
+        let turn = &game["position"]["turn"];
+        let phase = turn["phase"].as_str().unwrap_or_default();
+        if phase == "over" {
+            // Every seat accepts a new game, once per game, while there is time: it starts
+            // when all have.
+            if time_up || self.again_after.as_deref() == Some(id) {
+                return None;
+            }
+            self.again_after = Some(id.to_owned());
+            return Some(json!({"t": "play_again"}));
+        }
+        if time_up && !self.plan.finish_games {
+            return None;
+        }
+        let fresh = self
+            .acted_on
+            .as_ref()
+            .is_none_or(|(on_id, on_version)| on_id != id || *on_version != version);
+        if turn["seat"] != self.plan.colour || !fresh {
+            return None;
+        }
+        self.acted_on = Some((id.to_owned(), version));
+        self.sent = Some((version, Instant::now()));
+        Some(if phase == "move" {
+            json!({"t": "move", "piece": game["legal"][0]["piece"], "version": version})
+        } else {
+            json!({"t": "roll", "version": version})
+        })
+    }
+
+    /// Connects again and says hello, with a growing backoff, for up to a minute; the new
+    /// client and its welcome (not yet taken in).
+    async fn reconnect(&mut self, lost: &str) -> Result<(Client, Value), String> {
+        // An outage lasts until play resumes: a loss before then belongs to the same one.
+        let since = *self.outage.get_or_insert_with(Instant::now);
+        let give_up = Instant::now() + RECONNECT_FOR;
+        let mut backoff = FIRST_BACKOFF;
+        loop {
+            tokio::time::sleep(backoff).await;
+            let plan = &self.plan;
+            let attempt = tokio::time::timeout(
+                ATTEMPT_TIMEOUT,
+                Client::join(plan.addr, &plan.room, &plan.device, &plan.name),
+            )
+            .await
+            .unwrap_or_else(|_| Err("no welcome in time".to_owned()));
+            match attempt {
+                Ok(joined) => {
+                    self.stats.reconnections.fetch_add(1, Ordering::Relaxed);
+                    self.stats
+                        .longest_to_welcome_ms
+                        .fetch_max(millis(since.elapsed()), Ordering::Relaxed);
+                    self.forget_requests();
+                    return Ok(joined);
+                }
+                Err(e) if Instant::now() + backoff >= give_up => {
+                    return Err(format!(
+                        "{} could not reconnect within {} s ({lost}; last: {e})",
+                        plan.colour,
+                        RECONNECT_FOR.as_secs()
+                    ));
+                }
+                Err(_) => backoff = (backoff * 2).min(LONGEST_BACKOFF),
+            }
+        }
+    }
+
+    /// Forgets what was asked on a lost connection: the welcome says what the game still
+    /// needs (an action at the same version, if it was never stored; the new-game offer, which
+    /// may have been lost with the node that held it).
+    fn forget_requests(&mut self) {
+        self.sent = None;
+        self.acted_on = None;
+        self.again_after = None;
+    }
+}
+
+/// The seat and action of an `action` message, in the record's own terms.
+fn read_action(message: &Value) -> Result<SeenAction, String> {
+    let unreadable = |e: serde_json::Error| format!("an action message that does not read: {e}");
+    let seat = serde_json::from_value(message["seat"].clone()).map_err(unreadable)?;
+    let action = serde_json::from_value(message["action"].clone()).map_err(unreadable)?;
+    Ok((seat, action))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_room_code_goes_into_the_url_escaped_where_it_must_be() {
+        let addr: SocketAddr = "127.0.0.1:8080".parse().unwrap();
+        assert_eq!(
+            room_url(addr, "cndr7pkf"),
+            "ws://127.0.0.1:8080/ws?room=cndr7pkf"
+        );
+        assert_eq!(
+            room_url(addr, "a b&c"),
+            "ws://127.0.0.1:8080/ws?room=a%20b%26c"
+        );
+    }
 }

@@ -1,19 +1,22 @@
 //! `ludo-load`: drives rooms of four bot clients over real WebSockets against a running Ludo
 //! server, as fast as the server answers, then checks every game's stored record against what
-//! the clients saw; or holds many idle connections. Reports actions/s, latency percentiles and
-//! the server's memory.
+//! the clients saw; or holds many idle connections. Reports actions/s, latency percentiles,
+//! reconnections and the server's memory.
 
+mod check;
 mod client;
 mod http;
+mod seen;
 
-use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+use check::Findings;
 use clap::Parser;
 use client::{Client, SeatPlan, Stats, play_seat};
+use seen::Seen;
 use serde_json::{Value, json};
 
 /// Load for a running Ludo server.
@@ -35,6 +38,15 @@ struct Args {
     /// The server's process id, to report its memory.
     #[arg(long)]
     pid: Option<u32>,
+    /// Reconnect (and say hello again) when a connection is lost, for up to 60 s.
+    #[arg(long)]
+    reconnect: bool,
+    /// After `--seconds`, play each game in progress to its end (no new game is started).
+    #[arg(long)]
+    finish_games: bool,
+    /// Also print every figure as one line of JSON at the end.
+    #[arg(long)]
+    json: bool,
 }
 
 /// The server's resident memory in MiB, from `/proc/<pid>/status`.
@@ -68,21 +80,28 @@ async fn create_room(addr: SocketAddr, device: &str) -> Result<String, String> {
     Ok(room["code"].as_str().unwrap_or_default().to_owned())
 }
 
-/// One room: four clients sit, the host starts, they play until `until`.
-async fn room(
+/// How every room plays.
+#[derive(Clone, Copy)]
+struct RoomPlan {
     addr: SocketAddr,
-    index: usize,
+    /// When time is up.
     until: Instant,
-    stats: Arc<Stats>,
-) -> Result<HashMap<String, Value>, String> {
+    reconnect: bool,
+    finish_games: bool,
+}
+
+/// One room: four clients sit, the host starts, they play until `plan.until` (and, with
+/// `finish_games`, to the end of the game then in progress); what they saw.
+async fn room(plan: RoomPlan, index: usize, stats: Arc<Stats>) -> Result<Seen, String> {
     const COLOURS: [&str; 4] = ["yellow", "blue", "red", "green"];
-    let devices: Vec<String> = (0..4)
-        .map(|s| format!("load-device-{index:05}-{s}"))
+    // Each seat's device secret and name.
+    let people: Vec<(String, String)> = (0..4)
+        .map(|s| (format!("load-device-{index:05}-{s}"), format!("Bot {s}")))
         .collect();
-    let code = create_room(addr, &devices[0]).await?;
+    let code = create_room(plan.addr, &people[0].0).await?;
     let mut clients = Vec::new();
-    for (seat, device) in devices.iter().enumerate() {
-        let mut client = Client::join(addr, &code, device, &format!("Bot {seat}")).await?;
+    for (seat, (device, name)) in people.iter().enumerate() {
+        let (mut client, _) = Client::join(plan.addr, &code, device, name).await?;
         client
             .send(json!({"t": "sit", "colour": COLOURS[seat]}))
             .await?;
@@ -94,62 +113,24 @@ async fn room(
     }
     clients[0].send(json!({"t": "start"})).await?;
     let mut seats = Vec::new();
-    for (seat, client) in clients.into_iter().enumerate() {
-        let plan = SeatPlan {
+    for ((seat, client), (device, name)) in clients.into_iter().enumerate().zip(people) {
+        let seat_plan = SeatPlan {
+            addr: plan.addr,
+            room: code.clone(),
+            device,
+            name,
             colour: COLOURS[seat],
-            until,
+            until: plan.until,
+            reconnect: plan.reconnect,
+            finish_games: plan.finish_games,
         };
-        seats.push(tokio::spawn(play_seat(client, plan, stats.clone())));
+        seats.push(tokio::spawn(play_seat(client, seat_plan, stats.clone())));
     }
-    let mut seen = HashMap::new();
+    let mut seen = Seen::default();
     for seat in seats {
-        let last = seat.await.map_err(|e| e.to_string())??;
-        // Keep the furthest position any of its clients saw of each game.
-        for (id, (version, position)) in last {
-            let furthest = seen.entry(id).or_insert((version, position.clone()));
-            if version > furthest.0 {
-                *furthest = (version, position);
-            }
-        }
+        seen.merge(seat.await.map_err(|e| e.to_string())??);
     }
-    Ok(seen
-        .into_iter()
-        .map(|(id, (_, position))| (id, position))
-        .collect())
-}
-
-/// Every game's stored record replays to the last position its clients saw.
-async fn check_records(addr: SocketAddr, games: &HashMap<String, Value>) -> (usize, Vec<String>) {
-    let mut problems = Vec::new();
-    for (id, seen) in games {
-        let result = async {
-            let (status, body) = http::request(addr, "GET", &format!("/api/games/{id}"), None)
-                .await
-                .map_err(|e| e.to_string())?;
-            if status != 200 {
-                return Err(format!("{status} {body}"));
-            }
-            let record: ludo_fair::Record =
-                serde_json::from_str(&body).map_err(|e| e.to_string())?;
-            let end = if record.seed.is_some() {
-                record.verify()
-            } else {
-                record.replay()
-            }
-            .map_err(|e| e.to_string())?;
-            let stored = serde_json::to_value(end.to_setup()).map_err(|e| e.to_string())?;
-            if &stored == seen {
-                Ok(())
-            } else {
-                Err("the stored record ends elsewhere than the clients saw".to_owned())
-            }
-        }
-        .await;
-        if let Err(e) = result {
-            problems.push(format!("game {id}: {e}"));
-        }
-    }
-    (games.len(), problems)
+    Ok(seen)
 }
 
 fn percentile(sorted: &[u32], q: f64) -> f64 {
@@ -159,48 +140,137 @@ fn percentile(sorted: &[u32], q: f64) -> f64 {
     f64::from(sorted[((sorted.len() - 1) as f64 * q).round() as usize]) / 1000.0
 }
 
+/// Every figure of a run.
+struct Report {
+    actions: u64,
+    actions_per_s: f64,
+    /// Latency percentiles in milliseconds: p50, p99, max.
+    latency: [f64; 3],
+    refusals: u64,
+    reconnections: u64,
+    longest_to_welcome_ms: u64,
+    longest_to_action_ms: u64,
+    findings: Findings,
+}
+
+impl Report {
+    fn new(args: &Args, stats: &Stats, findings: Findings) -> Report {
+        let actions = stats.actions.load(Ordering::Relaxed);
+        // Games finished after time is up count their actions over the time they took.
+        let mut played = Duration::from_secs(args.seconds);
+        if args.finish_games {
+            played = played.max(stats.last_action());
+        }
+        let mut latencies = std::mem::take(&mut *stats.latencies.lock().expect("not poisoned"));
+        latencies.sort_unstable();
+        Report {
+            actions,
+            actions_per_s: actions as f64 / played.as_secs_f64(),
+            latency: [0.5, 0.99, 1.0].map(|q| percentile(&latencies, q)),
+            refusals: stats.refusals.load(Ordering::Relaxed),
+            reconnections: stats.reconnections.load(Ordering::Relaxed),
+            longest_to_welcome_ms: stats.longest_to_welcome_ms.load(Ordering::Relaxed),
+            longest_to_action_ms: stats.longest_to_action_ms.load(Ordering::Relaxed),
+            findings,
+        }
+    }
+
+    fn print(&self, args: &Args, memory: &str) {
+        let finishing = if args.finish_games {
+            ", then each game played to its end"
+        } else {
+            ""
+        };
+        println!(
+            "rooms: {} of 4 bot clients, {} s{finishing}",
+            args.rooms, args.seconds
+        );
+        println!(
+            "actions: {} ({:.0} actions/s)",
+            self.actions, self.actions_per_s
+        );
+        let [p50, p99, max] = self.latency;
+        println!(
+            "latency, action sent to its broadcast received: p50 {p50:.2} ms, p99 {p99:.2} ms, \
+             max {max:.2} ms"
+        );
+        println!("refusals: {}", self.refusals);
+        if self.reconnections == 0 {
+            println!("reconnections: 0");
+        } else {
+            println!(
+                "reconnections: {}, longest outage: {} ms to welcome, {} ms to the next action",
+                self.reconnections, self.longest_to_welcome_ms, self.longest_to_action_ms
+            );
+        }
+        println!("server memory: {memory}");
+        let f = &self.findings;
+        println!(
+            "records: {} games checked, {} replay to what the clients saw, {} finished",
+            f.checked, f.matching, f.finished
+        );
+        println!(
+            "actions seen: {} distinct, {} missing, {} doubled",
+            f.distinct, f.missing, f.doubled
+        );
+        for p in f.problems.iter().take(10) {
+            println!("problem: {p}");
+        }
+        if f.problems.len() > 10 {
+            println!("problems: {} more", f.problems.len() - 10);
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        let f = &self.findings;
+        json!({
+            "actions": self.actions,
+            "actions_per_s": self.actions_per_s,
+            "p50_ms": self.latency[0],
+            "p99_ms": self.latency[1],
+            "max_ms": self.latency[2],
+            "refusals": self.refusals,
+            "reconnections": self.reconnections,
+            "longest_outage_welcome_ms": self.longest_to_welcome_ms,
+            "longest_outage_action_ms": self.longest_to_action_ms,
+            "games_checked": f.checked,
+            "games_finished": f.finished,
+            "actions_seen": f.distinct,
+            "missing": f.missing,
+            "doubled": f.doubled,
+            "problems": f.problems,
+        })
+    }
+}
+
 async fn play(args: &Args) -> Result<bool, String> {
-    let stats = Arc::new(Stats::default());
-    let began = Instant::now();
-    let until = began + Duration::from_secs(args.seconds);
+    let stats = Arc::new(Stats::new());
+    let plan = RoomPlan {
+        addr: args.server,
+        until: Instant::now() + Duration::from_secs(args.seconds),
+        reconnect: args.reconnect,
+        finish_games: args.finish_games,
+    };
     let rooms: Vec<_> = (0..args.rooms)
-        .map(|i| tokio::spawn(room(args.server, i, until, stats.clone())))
+        .map(|i| tokio::spawn(room(plan, i, stats.clone())))
         .collect();
-    let mut games = HashMap::new();
+    let mut seen = Seen::default();
     let mut failures = Vec::new();
     for r in rooms {
         match r.await.map_err(|e| e.to_string()).and_then(|r| r) {
-            Ok(seen) => games.extend(seen),
+            Ok(room_seen) => seen.merge(room_seen),
             Err(e) => failures.push(e),
         }
     }
-    let played = Duration::from_secs(args.seconds).as_secs_f64();
     let memory = server_memory(args.pid);
-    let actions = stats.actions.load(Ordering::Relaxed);
-    let mut latencies = std::mem::take(&mut *stats.latencies.lock().expect("not poisoned"));
-    latencies.sort_unstable();
-    let (checked, problems) = check_records(args.server, &games).await;
-    println!("rooms: {} of 4 bot clients, {} s", args.rooms, args.seconds);
-    println!(
-        "actions: {actions} ({:.0} actions/s)",
-        actions as f64 / played
-    );
-    println!(
-        "latency, action sent to its broadcast received: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
-        percentile(&latencies, 0.5),
-        percentile(&latencies, 0.99),
-        percentile(&latencies, 1.0)
-    );
-    println!("refusals: {}", stats.refusals.load(Ordering::Relaxed));
-    println!("server memory: {memory}");
-    println!(
-        "records: {checked} games checked, {} replay to what the clients saw",
-        checked - problems.len()
-    );
-    for p in problems.iter().chain(&failures).take(10) {
-        println!("problem: {p}");
+    let mut findings = check::check_records(args.server, &seen, args.finish_games).await;
+    findings.problems.extend(failures);
+    let report = Report::new(args, &stats, findings);
+    report.print(args, &memory);
+    if args.json {
+        println!("{}", report.to_json());
     }
-    Ok(problems.is_empty() && failures.is_empty())
+    Ok(report.findings.problems.is_empty())
 }
 
 /// Holds `count` idle connections, four to a room as at real tables, each having said hello.
@@ -214,7 +284,8 @@ async fn idle(args: &Args, count: usize) -> Result<bool, String> {
         if i % 4 == 0 {
             code = create_room(args.server, &device).await?;
         }
-        clients.push(Client::join(args.server, &code, &device, "Player").await?);
+        let (client, _) = Client::join(args.server, &code, &device, "Player").await?;
+        clients.push(client);
     }
     tokio::time::sleep(Duration::from_secs(2)).await;
     println!(
