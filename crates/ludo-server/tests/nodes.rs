@@ -171,3 +171,50 @@ async fn a_game_whose_node_stops_is_taken_over_by_another_with_nobody_connected(
     assert_eq!(status, 200);
     b.stop().await;
 }
+
+/// Asks node `addr` for a ranked game of two and waits until a table is found: the `matched`
+/// message.
+async fn seek_and_wait(addr: SocketAddr, device: &str, name: &str) -> Value {
+    let mut client = Client::connect(addr).await;
+    client
+        .send(json!({"t": "seek", "device": device, "name": name, "rules": "qdan", "size": 2}))
+        .await;
+    let matched = client.recv_until(|m| m["t"] == "matched").await;
+    client.close().await;
+    matched
+}
+
+#[tokio::test]
+async fn two_people_seeking_through_different_nodes_are_matched_and_play_their_ranked_game() {
+    let Some(db) = TestDatabase::create() else {
+        return;
+    };
+    let (a, b) = (
+        node(db.url(), "a", |_| ()).await,
+        node(db.url(), "b", |_| ()).await,
+    );
+    let (ana, bo) = tokio::join!(
+        seek_and_wait(a.addr, HOST, "Ana"),
+        seek_and_wait(b.addr, support::GUEST, "Bo")
+    );
+    assert_eq!(ana["room"], bo["room"], "one table for both: {ana} {bo}");
+    let code = ana["room"].as_str().unwrap();
+
+    // Each comes to the table through their own node; the room is served by one of them, and
+    // the ranked game starts once both are there.
+    let mut on_a = Client::join(a.addr, code, HOST, "Ana").await;
+    let mut on_b = Client::join(b.addr, code, support::GUEST, "Bo").await;
+    // One of the two connections was closed when the room moved; its player comes back.
+    let game = tokio::select! {
+        game = on_b.recv_until(|m| !m["game"].is_null()) => game,
+        _ = on_a.closed(|_| ()) => {
+            on_a = Client::join(b.addr, code, HOST, "Ana").await;
+            on_a.recv_until(|m| !m["game"].is_null()).await
+        }
+    };
+    assert!(game["game"]["id"].is_string(), "{game}");
+    on_a.close().await;
+    on_b.close().await;
+    a.stop().await;
+    b.stop().await;
+}

@@ -6,6 +6,7 @@
 //! and gives out the colours in a random order.
 
 pub mod pool;
+mod shared;
 
 use crate::protocol::RefusalCode;
 use std::time::Instant;
@@ -34,6 +35,8 @@ struct Waiting {
     preset: Preset,
     wish: SizeWish,
     since: Instant,
+    /// When the search began, in Unix milliseconds (shared with the other nodes).
+    since_ms: i64,
     address: std::net::IpAddr,
     out: Outbox,
     /// The range last told to the player.
@@ -82,6 +85,7 @@ impl Matchmaker {
             preset: seek.preset,
             wish: seek.wish,
             since: Instant::now(),
+            since_ms: crate::ids::now_ms(),
             address: seek.address,
             out: seek.out,
             told_range: 0.0,
@@ -104,6 +108,13 @@ async fn run(
     store: Store,
     params: Params,
 ) {
+    let shared = rooms
+        .cluster()
+        .cloned()
+        .map(|c| shared::Shared::new(c, store.clone()));
+    if let Some(shared) = &shared {
+        shared.forget_earlier_searches().await;
+    }
     let mut waiting: Vec<Waiting> = Vec::new();
     let mut tick = tokio::time::interval(params.second / 4);
     let mut shuffle = Rng::new(crate::ids::now_ms() as u64);
@@ -122,42 +133,96 @@ async fn run(
                     }
                     if let Some(old) = waiting.iter().position(|w| w.identity == seeker.identity) {
                         let old = waiting.remove(old);
-                        tell(&old.out, &ServerMsg::error(
-                            RefusalCode::SeekingElsewhere,
-                            "this device is looking for a game on another connection",
-                        ));
+                        told_elsewhere(&old);
+                    }
+                    if let Some(shared) = &shared
+                        && let Err(error) = shared.put(&seeker).await
+                    {
+                        tracing::error!(%error, "a ranked search could not be shared");
+                        tell(&seeker.out, &ServerMsg::error(RefusalCode::Internal, "something went wrong on our side"));
+                        continue;
                     }
                     waiting.push(seeker);
                 }
-                Some(Request::Cancel { ticket }) => waiting.retain(|w| w.ticket != ticket),
+                Some(Request::Cancel { ticket }) => {
+                    waiting.retain(|w| w.ticket != ticket);
+                    if let Some(shared) = &shared {
+                        shared.remove(ticket).await;
+                    }
+                }
                 None => break,
             },
             _ = tick.tick() => {}
         }
-        form_tables(&mut waiting, &rooms, &params, &mut shuffle).await;
-        tell_ranges(&mut waiting, &params);
+        let count = match &shared {
+            None => {
+                form_tables(&mut waiting, &rooms, &params, &mut shuffle).await;
+                waiting.len()
+            }
+            Some(shared) => {
+                shared
+                    .tick(&mut waiting, &rooms, &params, &mut shuffle)
+                    .await
+            }
+        };
+        tell_ranges(&mut waiting, &params, count);
     }
+}
+
+/// Tells a seeker that a newer search of the same identity replaced theirs.
+fn told_elsewhere(old: &Waiting) {
+    tell(
+        &old.out,
+        &ServerMsg::error(
+            RefusalCode::SeekingElsewhere,
+            "this device is looking for a game on another connection",
+        ),
+    );
 }
 
 /// Opens a room for every table that can be formed now and sends its players there.
 async fn form_tables(waiting: &mut Vec<Waiting>, rooms: &Rooms, params: &Params, rng: &mut Rng) {
     let now = Instant::now();
-    let seekers: Vec<Seeker> = waiting
+    let seekers: Vec<(Seeker, String, String)> = waiting
         .iter()
-        .map(|w| Seeker {
-            rating: w.rating,
-            preset: w.preset,
-            wish: w.wish,
-            waited: now - w.since,
-            address: w.address,
+        .map(|w| {
+            let seeker = Seeker {
+                rating: w.rating,
+                preset: w.preset,
+                wish: w.wish,
+                waited: now - w.since,
+                address: w.address,
+            };
+            (seeker, w.identity.clone(), w.name.clone())
         })
         .collect();
-    let tables = pool::form_tables(params, &seekers);
-    if tables.is_empty() {
-        return;
-    }
+    let opened = open_tables(&seekers, rooms, params, rng).await;
     let mut matched = vec![false; waiting.len()];
-    for mut table in tables {
+    for (table, msg) in opened {
+        for i in table {
+            tell(&waiting[i].out, &msg);
+            matched[i] = true;
+        }
+    }
+    let mut index = 0;
+    waiting.retain(|_| {
+        index += 1;
+        !matched[index - 1]
+    });
+}
+
+/// Forms the tables `seekers` (each with its identity and name) make now and opens a ranked
+/// room for each: every table opened, as indices into `seekers`, with the message that sends
+/// its players there.
+async fn open_tables(
+    seekers: &[(Seeker, String, String)],
+    rooms: &Rooms,
+    params: &Params,
+    rng: &mut Rng,
+) -> Vec<(Vec<usize>, ServerMsg)> {
+    let pool: Vec<Seeker> = seekers.iter().map(|s| s.0).collect();
+    let mut opened = Vec::new();
+    for mut table in pool::form_tables(params, &pool) {
         // Colours in a random order, so that the oldest seeker does not always start.
         for i in (1..table.len()).rev() {
             table.swap(i, rng.below(i as u32 + 1) as usize);
@@ -166,11 +231,10 @@ async fn form_tables(waiting: &mut Vec<Waiting>, rooms: &Rooms, params: &Params,
         let people: Vec<(Colour, String, String)> = table
             .iter()
             .zip(colours)
-            .map(|(&i, &colour)| (colour, waiting[i].identity.clone(), waiting[i].name.clone()))
+            .map(|(&i, &colour)| (colour, seekers[i].1.clone(), seekers[i].2.clone()))
             .collect();
-        let preset = waiting[table[0]].preset;
         let settings = Settings {
-            rules: Rules::preset(preset),
+            rules: Rules::preset(pool[table[0]].preset),
             clock: Some(crate::protocol::RANKED_CLOCK),
             ranked: true,
             rotate: true,
@@ -183,25 +247,18 @@ async fn form_tables(waiting: &mut Vec<Waiting>, rooms: &Rooms, params: &Params,
                     room: code,
                     seats: table.len(),
                 };
-                for &i in &table {
-                    tell(&waiting[i].out, &msg);
-                    matched[i] = true;
-                }
+                opened.push((table, msg));
             }
             Err(error) => tracing::error!(%error, "a matched room could not be opened"),
         }
     }
-    let mut index = 0;
-    waiting.retain(|_| {
-        index += 1;
-        !matched[index - 1]
-    });
+    opened
 }
 
-/// Tells every waiting player whose range widened how things stand.
-fn tell_ranges(waiting: &mut [Waiting], params: &Params) {
+/// Tells every waiting player whose range widened how things stand; `count` people are
+/// looking for a ranked game.
+fn tell_ranges(waiting: &mut [Waiting], params: &Params, count: usize) {
     let now = Instant::now();
-    let count = waiting.len();
     for w in waiting {
         let range = params.range(now - w.since);
         if range != w.told_range {

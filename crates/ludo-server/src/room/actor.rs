@@ -39,6 +39,11 @@ pub struct RoomState {
     /// then they are freed.
     #[serde(default)]
     pub(super) left: BTreeSet<Colour>,
+    /// For a table formed by matchmaking: until when its people may arrive (Unix
+    /// milliseconds); its game starts when the last of them is connected. Kept so that the
+    /// table still starts after a restart, or on another node.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) arrival_ends: Option<i64>,
 }
 
 impl RoomState {
@@ -50,6 +55,7 @@ impl RoomState {
             seats: BTreeMap::new(),
             last_first: None,
             left: BTreeSet::new(),
+            arrival_ends: None,
         }
     }
 
@@ -217,6 +223,11 @@ pub fn spawn(
             Occupant::Cpu { .. } => None,
         })
         .collect();
+    // A matched table whose game started has nobody left to wait for.
+    let arriving_until = state.arrival_ends.filter(|_| live.is_none()).map(|ends| {
+        let left = u64::try_from(ends - crate::ids::now_ms()).unwrap_or(0);
+        now + Duration::from_millis(left)
+    });
     let room = Room {
         code,
         state,
@@ -231,7 +242,7 @@ pub fn spawn(
         registry: context.registry,
         last_activity: now,
         storage: Backoff::default(),
-        arriving_until: None,
+        arriving_until,
         rematch: None,
         phrases: HashMap::new(),
         directory: context.directory,
@@ -323,7 +334,7 @@ impl Room {
                     self.last_activity = Instant::now();
                 }
                 () = sleep_until(arriving), if arriving.is_some() => {
-                    self.cancel_unattended();
+                    self.cancel_unattended().await;
                 }
                 () = sleep_until(idle), if idle.is_some() => {
                     if self.unload(&mut queue) {
@@ -405,10 +416,6 @@ impl Room {
             }
             Command::View { reply } => {
                 let _ = reply.send(self.view());
-            }
-            Command::Begin => {
-                self.arriving_until = Some(Instant::now() + self.timing.arrival);
-                self.begin_if_everyone_came().await;
             }
             // The run loop stops on it before it gets here.
             Command::Release => {}
@@ -843,6 +850,7 @@ impl Room {
             return;
         }
         self.arriving_until = None;
+        self.state.arrival_ends = None;
         if let Err(refusal) = self.start().await {
             tracing::error!(room = %self.code, ?refusal, "a matched game did not start");
         }
@@ -850,8 +858,13 @@ impl Room {
 
     /// A matched table whose people did not all arrive in time: no game, nothing rated; those
     /// who came are told, and may look for another table.
-    fn cancel_unattended(&mut self) {
+    async fn cancel_unattended(&mut self) {
         self.arriving_until = None;
+        self.state.arrival_ends = None;
+        if self.save_state().await.is_err() {
+            // Cancelled all the same; after a restart the table is cancelled again.
+            tracing::warn!(room = %self.code, "a cancelled table could not be saved as such");
+        }
         tracing::info!(room = %self.code, "a matched table was cancelled: not everyone came");
         self.broadcast(&ServerMsg::Cancelled);
     }

@@ -209,8 +209,6 @@ pub enum Command {
         /// Where the answer goes.
         reply: tokio::sync::oneshot::Sender<crate::protocol::RoomView>,
     },
-    /// Start the game now, without a host's word (a table formed by matchmaking).
-    Begin,
     /// A message from a joined connection.
     Client {
         /// The connection's number.
@@ -469,9 +467,10 @@ impl Rooms {
         settings: Settings,
     ) -> StoreResult<String> {
         let host = people.first().map(|p| p.1.clone()).unwrap_or_default();
-        let state = RoomState::seated(settings, &people);
-        let (code, handle) = self.open(host, state).await?;
-        handle.send(Command::Begin);
+        let mut state = RoomState::seated(settings, &people);
+        let arrival = i64::try_from(self.context.timing.arrival.as_millis()).unwrap_or(i64::MAX);
+        state.arrival_ends = Some(crate::ids::now_ms().saturating_add(arrival));
+        let (code, _) = self.open(host, state).await?;
         Ok(code)
     }
 
@@ -496,6 +495,11 @@ impl Rooms {
         let handle = actor::spawn(code.clone(), state, None, grant, self.context.clone());
         lock(&self.context.registry).insert(code.clone(), handle.clone());
         Ok((code, handle))
+    }
+
+    /// This node's place among the nodes sharing a PostgreSQL database, if it has one.
+    pub fn cluster(&self) -> Option<&Cluster> {
+        self.context.cluster.as_ref()
     }
 
     /// The public rooms' lists.

@@ -193,6 +193,58 @@ pub trait Backend: Send + 'static {
     fn unheld_rooms_in_play(&mut self) -> StoreResult<Vec<(String, String)>> {
         Err(StoreError::no_leases())
     }
+    /// Takes on `role` (a job one node at a time does for all) for `ttl_ms`, or keeps it:
+    /// whether `node` holds it now.
+    fn claim_role(&mut self, role: &str, node: &str, ttl_ms: i64) -> StoreResult<bool> {
+        let _ = (role, node, ttl_ms);
+        Err(StoreError::no_leases())
+    }
+    /// Adds a ranked search, replacing any other of the same identity.
+    fn put_seeker(&mut self, seeker: &SharedSeeker) -> StoreResult<()> {
+        let _ = seeker;
+        Err(StoreError::no_leases())
+    }
+    /// Takes a ranked search away (its connection closed, or its player was told their table).
+    fn remove_seeker(&mut self, ticket: &str) -> StoreResult<()> {
+        let _ = ticket;
+        Err(StoreError::no_leases())
+    }
+    /// Notes that `node` still holds its seekers' connections, forgets searches whose node has
+    /// not said so for `stale_ms`, and returns every search left.
+    fn seekers(&mut self, node: &str, stale_ms: i64) -> StoreResult<Vec<SharedSeeker>> {
+        let _ = (node, stale_ms);
+        Err(StoreError::no_leases())
+    }
+    /// Gives the searches `tickets` the table in room `room`, of `seats` seats.
+    fn seat_seekers(&mut self, tickets: &[String], room: &str, seats: usize) -> StoreResult<()> {
+        let _ = (tickets, room, seats);
+        Err(StoreError::no_leases())
+    }
+}
+
+/// A ranked search as every node sees it (see [`Backend::seekers`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharedSeeker {
+    /// The node and its connection: `node/connection`.
+    pub ticket: String,
+    /// The node holding the seeker's connection.
+    pub node: String,
+    /// The identity's public id.
+    pub identity: String,
+    /// The display name.
+    pub name: String,
+    /// The rating under the rules asked for.
+    pub rating: f64,
+    /// The rules asked for, by name.
+    pub preset: String,
+    /// The table size asked for; 0 for any.
+    pub size: u8,
+    /// The network address the search came from.
+    pub address: String,
+    /// When it began (Unix milliseconds).
+    pub since: i64,
+    /// The table formed for it, once there is one: its room and seats.
+    pub table: Option<(String, usize)>,
 }
 
 /// The answer to [`Backend::claim_room`].

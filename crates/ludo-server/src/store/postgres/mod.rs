@@ -12,6 +12,7 @@ mod profiles;
 mod ratings;
 #[cfg(any(test, feature = "testing"))]
 mod scratch;
+mod seekers;
 #[cfg(test)]
 mod tests;
 
@@ -25,8 +26,8 @@ use postgres::{Client, GenericClient};
 use super::failed_on_purpose;
 use super::rows::{GameRow, json_fail};
 use super::{
-    Backend, Claim, Leader, NewGame, PlayerProfile, RatingChange, Renewal, StoreError, StoreResult,
-    StoredGame,
+    Backend, Claim, Leader, NewGame, PlayerProfile, RatingChange, Renewal, SharedSeeker,
+    StoreError, StoreResult, StoredGame,
 };
 use connection::{Connection, Context, Failure};
 #[cfg(any(test, feature = "testing"))]
@@ -36,6 +37,7 @@ pub use scratch::TestDatabase;
 const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/postgres/001_initial.sql"),
     include_str!("../../../migrations/postgres/002_leases.sql"),
+    include_str!("../../../migrations/postgres/003_seekers.sql"),
 ];
 
 /// The advisory lock migrating holds, so that two servers starting at once migrate one after
@@ -329,5 +331,27 @@ impl Backend for PostgresBackend {
 
     fn unheld_rooms_in_play(&mut self) -> StoreResult<Vec<(String, String)>> {
         self.connection.run(leases::unheld_in_play)
+    }
+
+    fn claim_role(&mut self, role: &str, node: &str, ttl_ms: i64) -> StoreResult<bool> {
+        self.connection
+            .run(|db| seekers::claim_role(db, role, node, ttl_ms))
+    }
+
+    fn put_seeker(&mut self, seeker: &SharedSeeker) -> StoreResult<()> {
+        self.connection.run(|db| seekers::put(db, seeker))
+    }
+
+    fn remove_seeker(&mut self, ticket: &str) -> StoreResult<()> {
+        self.connection.run(|db| seekers::remove(db, ticket))
+    }
+
+    fn seekers(&mut self, node: &str, stale_ms: i64) -> StoreResult<Vec<SharedSeeker>> {
+        self.connection.run(|db| seekers::all(db, node, stale_ms))
+    }
+
+    fn seat_seekers(&mut self, tickets: &[String], room: &str, seats: usize) -> StoreResult<()> {
+        self.connection
+            .run(|db| seekers::seat(db, tickets, room, seats))
     }
 }

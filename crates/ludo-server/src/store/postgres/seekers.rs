@@ -1,0 +1,122 @@
+//! Ranked searches shared by every node, and the roles one node at a time takes on.
+
+use postgres::Client;
+
+use super::connection::{Context, Failure};
+use crate::store::SharedSeeker;
+
+/// See [`crate::store::Backend::claim_role`].
+pub(super) fn claim_role(
+    db: &mut Client,
+    role: &str,
+    node: &str,
+    ttl_ms: i64,
+) -> Result<bool, Failure> {
+    db.query_opt(
+        "INSERT INTO roles (role, node, expires_at) VALUES ($1, $2, ludo_now_ms() + $3)
+         ON CONFLICT (role) DO UPDATE SET node = excluded.node, expires_at = excluded.expires_at
+             WHERE roles.node = excluded.node OR roles.expires_at < ludo_now_ms()
+         RETURNING node",
+        &[&role, &node, &ttl_ms],
+    )
+    .map(|held| held.is_some())
+    .context("claiming a role")
+}
+
+/// See [`crate::store::Backend::put_seeker`].
+pub(super) fn put(db: &mut Client, s: &SharedSeeker) -> Result<(), Failure> {
+    db.execute(
+        "INSERT INTO seekers
+             (ticket, node, identity, name, rating, preset, size, address, since, seen_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ludo_now_ms())
+         ON CONFLICT (identity) DO UPDATE SET
+             ticket = excluded.ticket, node = excluded.node, name = excluded.name,
+             rating = excluded.rating, preset = excluded.preset, size = excluded.size,
+             address = excluded.address, since = excluded.since, seen_at = excluded.seen_at,
+             room = NULL, seats = NULL",
+        &[
+            &s.ticket,
+            &s.node,
+            &s.identity,
+            &s.name,
+            &s.rating,
+            &s.preset,
+            &i16::from(s.size),
+            &s.address,
+            &s.since,
+        ],
+    )
+    .map(|_| ())
+    .context("saving a ranked search")
+}
+
+/// See [`crate::store::Backend::remove_seeker`].
+pub(super) fn remove(db: &mut Client, ticket: &str) -> Result<(), Failure> {
+    db.execute("DELETE FROM seekers WHERE ticket = $1", &[&ticket])
+        .map(|_| ())
+        .context("removing a ranked search")
+}
+
+/// See [`crate::store::Backend::seekers`].
+pub(super) fn all(
+    db: &mut Client,
+    node: &str,
+    stale_ms: i64,
+) -> Result<Vec<SharedSeeker>, Failure> {
+    let mut tx = db.transaction().context("reading ranked searches")?;
+    tx.execute(
+        "UPDATE seekers SET seen_at = ludo_now_ms() WHERE node = $1",
+        &[&node],
+    )
+    .context("renewing ranked searches")?;
+    tx.execute(
+        "DELETE FROM seekers WHERE seen_at < ludo_now_ms() - $1",
+        &[&stale_ms],
+    )
+    .context("forgetting ranked searches")?;
+    let rows = tx
+        .query(
+            "SELECT ticket, node, identity, name, rating, preset, size, address, since, room,
+                    seats
+             FROM seekers ORDER BY since, ticket",
+            &[],
+        )
+        .context("reading ranked searches")?;
+    tx.commit().context("reading ranked searches")?;
+    rows.iter()
+        .map(|r| {
+            let size: i16 = r.try_get(6)?;
+            let room: Option<String> = r.try_get(9)?;
+            let seats: Option<i16> = r.try_get(10)?;
+            Ok(SharedSeeker {
+                ticket: r.try_get(0)?,
+                node: r.try_get(1)?,
+                identity: r.try_get(2)?,
+                name: r.try_get(3)?,
+                rating: r.try_get(4)?,
+                preset: r.try_get(5)?,
+                size: u8::try_from(size).unwrap_or(0),
+                address: r.try_get(7)?,
+                since: r.try_get(8)?,
+                table: room.zip(seats.map(|s| usize::try_from(s).unwrap_or(0))),
+            })
+        })
+        .collect::<Result<_, postgres::Error>>()
+        .context("reading ranked searches")
+}
+
+/// See [`crate::store::Backend::seat_seekers`].
+pub(super) fn seat(
+    db: &mut Client,
+    tickets: &[String],
+    room: &str,
+    seats: usize,
+) -> Result<(), Failure> {
+    let seats = i16::try_from(seats).unwrap_or(i16::MAX);
+    db.execute(
+        "UPDATE seekers SET room = $2, seats = $3 WHERE ticket = ANY($1)",
+        &[&tickets, &room, &seats],
+    )
+    .map(|_| ())
+    .context("seating ranked searches")
+}
