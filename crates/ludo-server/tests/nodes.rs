@@ -218,3 +218,43 @@ async fn two_people_seeking_through_different_nodes_are_matched_and_play_their_r
     a.stop().await;
     b.stop().await;
 }
+
+#[tokio::test]
+async fn a_public_table_at_one_node_is_listed_by_every_node() {
+    let Some(db) = TestDatabase::create() else {
+        return;
+    };
+    let (a, b) = (
+        node(db.url(), "a", |_| ()).await,
+        node(db.url(), "b", |_| ()).await,
+    );
+    let code = create_room(a.addr, HOST, json!({"public": true})).await;
+    let host = Client::join(a.addr, &code, HOST, "Host").await;
+    let listed = |addr: SocketAddr| async move {
+        let (status, body) = http(addr, "GET", "/api/tables/open", None).await;
+        assert_eq!(status, 200, "{body}");
+        serde_json::from_str::<Value>(&body).unwrap()["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["code"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    let deadline = Instant::now() + Duration::from_millis(LEASE_MS * 3);
+    while !(listed(a.addr).await.contains(&code) && listed(b.addr).await.contains(&code)) {
+        assert!(
+            Instant::now() < deadline,
+            "the table is not listed by both nodes"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // It leaves every list once nobody is at it.
+    host.close().await;
+    let deadline = Instant::now() + Duration::from_millis(LEASE_MS * 3);
+    while listed(b.addr).await.contains(&code) {
+        assert!(Instant::now() < deadline, "the table stays listed");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    a.stop().await;
+    b.stop().await;
+}

@@ -3,15 +3,18 @@
 //! table or game changes, and takes it out when it becomes private, full, unattended or unloads;
 //! private rooms never enter it. Only rooms in memory are listed: a public table nobody is at
 //! unloads after a while, and leaves the list with it.
+//!
+//! With several nodes, each publishes its own entries to the database every third of a lease's
+//! term, and the lists are read from there, so any node shows every node's tables.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use ludo_rules::Rules;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One public room as the lists show it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Listing {
     /// The room's code (`/r/<code>` joins or watches it).
     pub code: String,
@@ -89,24 +92,39 @@ impl Directory {
 
     /// One page (from 0) of a list, newest first, [`PAGE_SIZE`] entries at most.
     pub fn page(&self, kind: Kind, page: usize) -> Page {
-        let mut tables: Vec<Listing> = self
-            .entries()
+        page_of(self.entries().values().cloned().collect(), kind, page)
+    }
+
+    /// Every entry, each with its room's code and as JSON: what this node publishes.
+    pub fn published(&self) -> Vec<(String, String)> {
+        self.entries()
             .values()
-            .filter(|l| l.playing() == (kind == Kind::Playing))
-            .cloned()
-            .collect();
-        tables.sort_by(|a, b| b.updated.cmp(&a.updated).then(a.code.cmp(&b.code)));
-        let total = tables.len();
-        let tables = tables
-            .into_iter()
-            .skip(page.saturating_mul(PAGE_SIZE))
-            .take(PAGE_SIZE)
-            .collect();
-        Page {
-            tables,
-            page,
-            total,
-        }
+            .map(|l| {
+                let text = serde_json::to_string(l).expect("a listing serialises");
+                (l.code.clone(), text)
+            })
+            .collect()
+    }
+}
+
+/// One page (from 0) of the list of `kind` among `entries`, newest first, [`PAGE_SIZE`]
+/// entries at most.
+pub fn page_of(entries: Vec<Listing>, kind: Kind, page: usize) -> Page {
+    let mut tables: Vec<Listing> = entries
+        .into_iter()
+        .filter(|l| l.playing() == (kind == Kind::Playing))
+        .collect();
+    tables.sort_by(|a, b| b.updated.cmp(&a.updated).then(a.code.cmp(&b.code)));
+    let total = tables.len();
+    let tables = tables
+        .into_iter()
+        .skip(page.saturating_mul(PAGE_SIZE))
+        .take(PAGE_SIZE)
+        .collect();
+    Page {
+        tables,
+        page,
+        total,
     }
 }
 

@@ -118,6 +118,9 @@ impl Rooms {
                 if let Err(error) = rooms.take_over(&cluster).await {
                     tracing::warn!(%error, "rooms nobody serves could not be looked for");
                 }
+                if let Err(error) = rooms.publish_listings(&cluster).await {
+                    tracing::warn!(%error, "the public tables could not be published");
+                }
             }
         });
     }
@@ -179,6 +182,36 @@ impl Rooms {
             }
         }
         Ok(())
+    }
+
+    /// Publishes this node's public tables for every node to list.
+    async fn publish_listings(&self, cluster: &Cluster) -> StoreResult<()> {
+        let (node, term) = (cluster.node.clone(), cluster.term_ms());
+        let listings = self.context.directory.published();
+        self.context
+            .store
+            .run(move |b| b.publish_listings(&node, &listings, term))
+            .await
+    }
+
+    /// One page of a list of public tables, from every node's.
+    ///
+    /// # Errors
+    /// When storage fails.
+    pub async fn tables(
+        &self,
+        kind: super::directory::Kind,
+        page: usize,
+    ) -> StoreResult<super::directory::Page> {
+        if self.context.cluster.is_none() {
+            return Ok(self.context.directory.page(kind, page));
+        }
+        let texts = self.context.store.run(|b| b.listings()).await?;
+        let entries = texts
+            .iter()
+            .filter_map(|text| serde_json::from_str(text).ok())
+            .collect();
+        Ok(super::directory::page_of(entries, kind, page))
     }
 
     /// Gives up every lease of this node (it is stopping, and has stopped every room).

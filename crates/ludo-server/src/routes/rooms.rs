@@ -211,5 +211,10 @@ async fn tables(
             e.body_text(),
         )
     })?;
-    Ok(Json(state.rooms.directory().page(kind, query.page)))
+    state
+        .rooms
+        .tables(kind, query.page)
+        .await
+        .map(Json)
+        .map_err(AppError::internal)
 }

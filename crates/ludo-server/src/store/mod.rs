@@ -215,6 +215,21 @@ pub trait Backend: Send + 'static {
         let _ = (node, stale_ms);
         Err(StoreError::no_leases())
     }
+    /// Replaces the public tables `node` lists with `listings` (code and JSON), and drops those
+    /// of nodes that have not replaced theirs for `stale_ms`.
+    fn publish_listings(
+        &mut self,
+        node: &str,
+        listings: &[(String, String)],
+        stale_ms: i64,
+    ) -> StoreResult<()> {
+        let _ = (node, listings, stale_ms);
+        Err(StoreError::no_leases())
+    }
+    /// Every node's public tables, as the JSON each published.
+    fn listings(&mut self) -> StoreResult<Vec<String>> {
+        Err(StoreError::no_leases())
+    }
     /// Gives the searches `tickets` the table in room `room`, of `seats` seats.
     fn seat_seekers(&mut self, tickets: &[String], room: &str, seats: usize) -> StoreResult<()> {
         let _ = (tickets, room, seats);

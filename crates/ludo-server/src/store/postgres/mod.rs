@@ -37,7 +37,7 @@ pub use scratch::TestDatabase;
 const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/postgres/001_initial.sql"),
     include_str!("../../../migrations/postgres/002_leases.sql"),
-    include_str!("../../../migrations/postgres/003_seekers.sql"),
+    include_str!("../../../migrations/postgres/003_shared.sql"),
 ];
 
 /// The advisory lock migrating holds, so that two servers starting at once migrate one after
@@ -348,6 +348,20 @@ impl Backend for PostgresBackend {
 
     fn seekers(&mut self, node: &str, stale_ms: i64) -> StoreResult<Vec<SharedSeeker>> {
         self.connection.run(|db| seekers::all(db, node, stale_ms))
+    }
+
+    fn publish_listings(
+        &mut self,
+        node: &str,
+        listings: &[(String, String)],
+        stale_ms: i64,
+    ) -> StoreResult<()> {
+        self.connection
+            .run(|db| seekers::publish_listings(db, node, listings, stale_ms))
+    }
+
+    fn listings(&mut self) -> StoreResult<Vec<String>> {
+        self.connection.run(seekers::listings)
     }
 
     fn seat_seekers(&mut self, tickets: &[String], room: &str, seats: usize) -> StoreResult<()> {

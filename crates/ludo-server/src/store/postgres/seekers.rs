@@ -1,4 +1,5 @@
-//! Ranked searches shared by every node, and the roles one node at a time takes on.
+//! What the nodes share besides rooms: ranked searches, the roles one node at a time takes on,
+//! and the public tables' listings.
 
 use postgres::Client;
 
@@ -119,4 +120,41 @@ pub(super) fn seat(
     )
     .map(|_| ())
     .context("seating ranked searches")
+}
+
+/// See [`crate::store::Backend::publish_listings`].
+pub(super) fn publish_listings(
+    db: &mut Client,
+    node: &str,
+    listings: &[(String, String)],
+    stale_ms: i64,
+) -> Result<(), Failure> {
+    let mut tx = db.transaction().context("publishing public tables")?;
+    tx.execute("DELETE FROM listings WHERE node = $1", &[&node])
+        .context("publishing public tables")?;
+    tx.execute(
+        "DELETE FROM listings WHERE seen_at < ludo_now_ms() - $1",
+        &[&stale_ms],
+    )
+    .context("publishing public tables")?;
+    let (codes, texts): (Vec<&str>, Vec<&str>) = listings
+        .iter()
+        .map(|(code, text)| (code.as_str(), text.as_str()))
+        .unzip();
+    tx.execute(
+        "INSERT INTO listings (code, node, listing, seen_at)
+         SELECT code, $1, listing, ludo_now_ms() FROM unnest($2::TEXT[], $3::TEXT[]) AS l(code, listing)
+         ON CONFLICT (code) DO UPDATE SET node = excluded.node, listing = excluded.listing,
+             seen_at = excluded.seen_at",
+        &[&node, &codes, &texts],
+    )
+    .context("publishing public tables")?;
+    tx.commit().context("publishing public tables")
+}
+
+/// See [`crate::store::Backend::listings`].
+pub(super) fn listings(db: &mut Client) -> Result<Vec<String>, Failure> {
+    db.query("SELECT listing FROM listings", &[])
+        .and_then(|rows| rows.iter().map(|r| r.try_get(0)).collect())
+        .context("reading public tables")
 }

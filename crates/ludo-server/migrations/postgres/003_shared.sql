@@ -28,3 +28,14 @@ CREATE TABLE roles (
     node       TEXT NOT NULL,
     expires_at BIGINT NOT NULL
 );
+
+-- Every node's public tables (see the server's room directory), as JSON, so that any node
+-- lists them all. Each node replaces its own every few seconds; the entries of a node that has
+-- not done so for a lease's term (it died) are left out.
+CREATE TABLE listings (
+    code     TEXT PRIMARY KEY,
+    node     TEXT NOT NULL,
+    listing  TEXT NOT NULL,
+    seen_at  BIGINT NOT NULL
+);
+CREATE INDEX listings_by_node ON listings(node);
