@@ -102,7 +102,7 @@ impl Rooms {
             loop {
                 tokio::select! {
                     _ = tick.tick() => {}
-                    _ = stopping.wait_for(|&stop| stop) => return,
+                    _ = stopping.wait_for(|&stop| stop) => break,
                 }
                 match rooms.renew(&cluster).await {
                     Ok(()) => renewed = Instant::now(),
@@ -122,6 +122,7 @@ impl Rooms {
                     tracing::warn!(%error, "the public tables could not be published");
                 }
             }
+            rooms.hand_everything_over().await;
         });
     }
 
@@ -182,6 +183,27 @@ impl Rooms {
             }
         }
         Ok(())
+    }
+
+    /// A node stopping: stops every room it serves (each finishes what it was doing, then its
+    /// connections close, asking their clients to come back through the balancer) and gives
+    /// every lease up, so that the other nodes take the rooms at once rather than after the
+    /// leases run out.
+    async fn hand_everything_over(&self) {
+        let handles: Vec<super::RoomHandle> = {
+            let mut registry = super::lock(&self.context.registry);
+            registry.drain().map(|(_, handle)| handle).collect()
+        };
+        for handle in &handles {
+            handle.send(Command::Release);
+        }
+        let all_stopped = futures_util::future::join_all(handles.iter().map(|h| h.stopped()));
+        if tokio::time::timeout(Duration::from_secs(2), all_stopped).await.is_err() {
+            tracing::warn!("some rooms took long to stop; their leases are given up all the same");
+        }
+        if let Err(error) = self.release_all().await {
+            tracing::warn!(%error, "this node's leases could not be given up; they run out by themselves");
+        }
     }
 
     /// Publishes this node's public tables for every node to list.

@@ -329,6 +329,10 @@ impl Rooms {
             return Ok(Ok(handle));
         }
         let grant = match &self.context.cluster {
+            // A stopping node has handed its rooms over, and takes none.
+            Some(_) if *self.context.stopping.borrow() => {
+                return Ok(Err(Unsent::ServedElsewhere(String::new())));
+            }
             Some(cluster) => match self.claim(cluster, code, wait).await? {
                 Ok(grant) => Some(grant),
                 Err(node) => return Ok(Err(Unsent::ServedElsewhere(node))),
