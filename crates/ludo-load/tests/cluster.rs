@@ -1,0 +1,189 @@
+//! Three nodes sharing one PostgreSQL database behind HAProxy, started with
+//! `scripts/cluster.sh`: `ludo-load` plays 40 rooms through the balancer, one node is killed with
+//! SIGKILL in the middle, and every game still finishes; every record verifies (its dice
+//! included), and no action any client saw is missing from it or doubled in it. Prints how long
+//! the clients of the dead node's rooms were without a game.
+//!
+//! Needs HAProxy and a PostgreSQL server named by `LUDO_TEST_POSTGRES`; skipped without them,
+//! except on CI (`CI` set), where `.ci/run` provides both.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use ludo_server::TestDatabase;
+use serde_json::Value;
+
+/// How long a node's lease on a room lasts in this test: the dead node's rooms wait this long.
+const LEASE_MS: u64 = 2000;
+
+/// The repository's root.
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The server binary built beside this crate's `ludo-load` (by `cargo test --workspace`).
+fn server_binary() -> Option<PathBuf> {
+    let load = Path::new(env!("CARGO_BIN_EXE_ludo-load"));
+    let server = load.with_file_name("ludo-server");
+    server.exists().then_some(server)
+}
+
+/// Whether HAProxy is installed.
+fn haproxy_installed() -> bool {
+    Command::new("haproxy")
+        .arg("-v")
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// A port nothing listens on now.
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// `n` consecutive free ports.
+fn free_ports(n: u16) -> u16 {
+    loop {
+        let first = free_port();
+        if first < u16::MAX - n
+            && (1..n).all(|i| TcpListener::bind(("127.0.0.1", first + i)).is_ok())
+        {
+            return first;
+        }
+    }
+}
+
+/// The cluster the script runs, stopped when dropped.
+struct Cluster {
+    dir: tempfile::TempDir,
+    env: Vec<(String, String)>,
+}
+
+impl Cluster {
+    fn script(&self, args: &[&str]) -> Output {
+        let output = Command::new(repo().join("scripts/cluster.sh"))
+            .args(args)
+            .env("LUDO_CLUSTER_DIR", self.dir.path())
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .output()
+            .expect("scripts/cluster.sh runs");
+        assert!(
+            output.status.success(),
+            "cluster.sh {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        output
+    }
+
+    fn log(&self, name: &str) -> String {
+        std::fs::read_to_string(self.dir.path().join(name)).unwrap_or_default()
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let _ = Command::new(repo().join("scripts/cluster.sh"))
+            .arg("stop")
+            .env("LUDO_CLUSTER_DIR", self.dir.path())
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
+#[test]
+fn a_node_killed_mid_load_loses_no_game_and_no_action_any_client_saw() {
+    let Some(db) = TestDatabase::create() else {
+        return;
+    };
+    let ci = std::env::var_os("CI").is_some();
+    let Some(server) = server_binary() else {
+        assert!(
+            !ci,
+            "CI must run the cluster test: the ludo-server binary is missing"
+        );
+        eprintln!("skipped: build ludo-server first (cargo test --workspace builds it)");
+        return;
+    };
+    if !haproxy_installed() {
+        assert!(!ci, "CI must run the cluster test: install haproxy");
+        eprintln!("skipped: HAProxy is not installed (apt-get install haproxy)");
+        return;
+    }
+    let (port, nodes, stats) = (free_port(), free_ports(3), free_port());
+    let cluster = Cluster {
+        dir: tempfile::tempdir().unwrap(),
+        env: [
+            ("LUDO_SERVER", server.display().to_string()),
+            ("LUDO_DB", db.url().to_owned()),
+            ("LUDO_CLUSTER_PORT", port.to_string()),
+            ("LUDO_CLUSTER_NODE_PORT", nodes.to_string()),
+            ("LUDO_CLUSTER_STATS_PORT", stats.to_string()),
+            ("LUDO_LEASE_MS", LEASE_MS.to_string()),
+            ("LUDO_CPU_DELAY_MS", "0".to_owned()),
+            // The bots come back within the grace: no CPU stands in for them.
+            ("LUDO_GRACE_MS", "60000".to_owned()),
+            ("LUDO_RATE", "100000".to_owned()),
+            ("LUDO_LOG", "warn".to_owned()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v))
+        .collect(),
+    };
+    cluster.script(&["start", "3"]);
+
+    let load = Command::new(env!("CARGO_BIN_EXE_ludo-load"))
+        .args(["--server", &format!("127.0.0.1:{port}")])
+        .args(["--rooms", "40", "--seconds", "8"])
+        .args(["--finish-games", "--reconnect", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ludo-load runs");
+    std::thread::sleep(Duration::from_secs(3));
+    let killed = Instant::now();
+    cluster.script(&["kill", "2"]);
+    let output = load.wait_with_output().unwrap();
+    let printed = String::from_utf8_lossy(&output.stdout).into_owned();
+    let context = format!(
+        "{printed}{}\n--- node2 ---\n{}\n--- node1 ---\n{}",
+        String::from_utf8_lossy(&output.stderr),
+        cluster.log("node2.log"),
+        cluster.log("node1.log"),
+    );
+    assert_eq!(output.status.code(), Some(0), "{context}");
+    let figures: Value = printed
+        .lines()
+        .rev()
+        .find_map(|l| serde_json::from_str(l).ok())
+        .unwrap_or_else(|| panic!("no JSON line: {context}"));
+    assert_eq!(figures["problems"], serde_json::json!([]), "{context}");
+    assert_eq!(figures["missing"], 0, "{context}");
+    assert_eq!(figures["doubled"], 0, "{context}");
+    let checked = figures["games_checked"].as_u64().unwrap();
+    assert!(checked >= 40, "every room's game is checked: {context}");
+    assert_eq!(
+        figures["games_finished"].as_u64(),
+        Some(checked),
+        "{context}"
+    );
+    assert!(
+        figures["reconnections"].as_u64().unwrap() > 0,
+        "the dead node's clients came back through the balancer: {context}"
+    );
+    println!(
+        "takeover after SIGKILL (lease {LEASE_MS} ms): the longest outage was {} ms to the welcome and {} ms to the next action; {} actions at {:.0}/s, p99 {} ms, load ended {:.1} s after the kill",
+        figures["longest_outage_welcome_ms"],
+        figures["longest_outage_action_ms"],
+        figures["actions"],
+        figures["actions_per_s"].as_f64().unwrap_or(0.0),
+        figures["p99_ms"],
+        killed.elapsed().as_secs_f64(),
+    );
+}
