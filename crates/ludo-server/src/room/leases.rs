@@ -4,7 +4,8 @@
 //! which node serves the room until when (by the database's clock). The node claims the lease
 //! when it loads the room, renews every lease it holds every third of the lease's term, and
 //! gives a lease up when the room unloads, when the node stops, or when another node asks for
-//! the room (a client reached that node through the balancer). A node that cannot renew a lease
+//! the room (a client reached that node through the balancer; the holder looks for such
+//! requests every 200 ms). A node that cannot renew a lease
 //! (another node took it, or the database cannot be reached for two thirds of a term) stops the
 //! room at once: it acts no more, and its connections close, asking their clients to come back
 //! through the balancer.
@@ -33,6 +34,11 @@ impl Cluster {
     /// How often leases are renewed, and rooms nobody holds looked for.
     pub fn renew_every(&self) -> Duration {
         self.term / 3
+    }
+
+    /// How often a node looks whether another asked for one of its rooms.
+    pub fn ask_every(&self) -> Duration {
+        self.renew_every().min(Duration::from_millis(200))
     }
 
     /// How long a client's `hello` may wait for another node to hand its room over (it gives
@@ -96,14 +102,20 @@ impl Rooms {
         let rooms = self.clone();
         tokio::spawn(async move {
             let mut stopping = rooms.context.stopping.clone();
-            let mut tick = tokio::time::interval(cluster.renew_every());
+            let mut tick = tokio::time::interval(cluster.ask_every());
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             let mut renewed = Instant::now();
+            let mut last_round = Instant::now();
             loop {
                 tokio::select! {
                     _ = tick.tick() => {}
                     _ = stopping.wait_for(|&stop| stop) => break,
                 }
+                if last_round.elapsed() < cluster.renew_every() {
+                    rooms.hand_over_asked(&cluster).await;
+                    continue;
+                }
+                last_round = Instant::now();
                 match rooms.renew(&cluster).await {
                     Ok(()) => renewed = Instant::now(),
                     Err(error) if renewed.elapsed() >= cluster.term * 2 / 3 => {
@@ -124,6 +136,19 @@ impl Rooms {
             }
             rooms.hand_everything_over().await;
         });
+    }
+
+    /// Between renewals: hands over at once the rooms another node asked for.
+    async fn hand_over_asked(&self, cluster: &Cluster) {
+        let node = cluster.node.clone();
+        match self.context.store.run(move |b| b.asked_rooms(&node)).await {
+            Ok(asked) if !asked.is_empty() => {
+                tracing::info!(rooms = ?asked, "rooms asked for by another node; handed over");
+                self.stop_serving(&asked);
+            }
+            Ok(_) => {}
+            Err(error) => tracing::warn!(%error, "requests for rooms could not be read"),
+        }
     }
 
     /// The codes of the rooms this node serves.

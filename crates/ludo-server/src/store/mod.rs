@@ -179,6 +179,11 @@ pub trait Backend: Send + 'static {
         let _ = (node, rooms, ttl_ms);
         Err(StoreError::no_leases())
     }
+    /// The rooms `node` holds that another node asked for.
+    fn asked_rooms(&mut self, node: &str) -> StoreResult<Vec<String>> {
+        let _ = node;
+        Err(StoreError::no_leases())
+    }
     /// Gives up `node`'s lease on `room` if it is still the one granted as `token`.
     fn release_room(&mut self, room: &str, node: &str, token: i64) -> StoreResult<()> {
         let _ = (room, node, token);

@@ -79,6 +79,8 @@ fn a_node_asked_for_a_room_learns_it_at_its_next_renewal_and_releasing_frees_it(
         .renew_leases("a", &["R1".into(), "R2".into()], 5000)
         .unwrap();
     assert_eq!(renewal.wanted, ["R1"]);
+    assert_eq!(a.asked_rooms("a").unwrap(), ["R1"]);
+    assert!(b.asked_rooms("b").unwrap().is_empty());
     a.release_room("R1", "a", token).unwrap();
     granted(b.claim_room("R1", "b", 5000).unwrap());
     // Nobody asks for it any more once it is granted.

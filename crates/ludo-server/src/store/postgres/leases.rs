@@ -69,6 +69,16 @@ pub(super) fn renew(
     Ok(renewal)
 }
 
+/// See [`crate::store::Backend::asked_rooms`].
+pub(super) fn asked(db: &mut Client, node: &str) -> Result<Vec<String>, Failure> {
+    db.query(
+        "SELECT room FROM room_leases WHERE node = $1 AND wanted_by IS NOT NULL",
+        &[&node],
+    )
+    .and_then(|rows| rows.iter().map(|r| r.try_get(0)).collect())
+    .context("reading requests for rooms")
+}
+
 /// See [`crate::store::Backend::release_room`].
 pub(super) fn release(db: &mut Client, room: &str, node: &str, token: i64) -> Result<(), Failure> {
     db.execute(

@@ -320,6 +320,10 @@ impl Backend for PostgresBackend {
             .run(|db| leases::renew(db, node, rooms, ttl_ms))
     }
 
+    fn asked_rooms(&mut self, node: &str) -> StoreResult<Vec<String>> {
+        self.connection.run(|db| leases::asked(db, node))
+    }
+
     fn release_room(&mut self, room: &str, node: &str, token: i64) -> StoreResult<()> {
         self.connection
             .run(|db| leases::release(db, room, node, token))
