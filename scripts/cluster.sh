@@ -22,7 +22,9 @@
 # started with `--node nodeN`, so it keeps its name across restarts. The balancer listens on
 # $LUDO_CLUSTER_BIND:$LUDO_CLUSTER_PORT (default 127.0.0.1:8080; 0.0.0.0 opens it to the network)
 # and shows its stats page on 127.0.0.1:$LUDO_CLUSTER_STATS_PORT (default 8404). Its configuration
-# is made from scripts/haproxy.cfg.
+# is made from scripts/haproxy.cfg; it refuses a client address more than
+# $LUDO_CLUSTER_MAX_CONNECTIONS_PER_IP open connections (default 100000: on one machine every
+# client has the same address).
 #
 # Every LUDO_* variable set when `start` runs (LUDO_CPU_DELAY_MS, LUDO_LEASE_MS, LUDO_LOG...) is
 # passed to the nodes, and saved: nodes started later by this script get the same ones, whatever
@@ -322,10 +324,14 @@ cmd_start() {
     export LUDO_DB
   fi
 
-  # Every client reaches the nodes from the balancer's address, so the limits per IP address
-  # would apply to all clients together: 64 connections and 20 new rooms a minute for the whole
-  # cluster. Unless told otherwise, make them high enough not to get in the way, and let ranked
-  # search match people "from the same address" (they all are).
+  # The nodes believe the balancer's X-Forwarded-For (it is on this machine), so their limits
+  # on new rooms and ranked searches apply to each client's own address. Connections per address
+  # are capped in the balancer instead (LUDO_CLUSTER_MAX_CONNECTIONS_PER_IP), since the nodes see
+  # every connection come from the balancer. On one machine every client has the same address:
+  # unless told otherwise, the limits are high enough not to get in the way of a load test, and
+  # ranked search may match people "from the same address". Keep the servers' own defaults on a
+  # real deployment (see docs/operations.md).
+  export LUDO_TRUSTED_PROXIES=${LUDO_TRUSTED_PROXIES:-127.0.0.1}
   export LUDO_MAX_CONNECTIONS_PER_IP=${LUDO_MAX_CONNECTIONS_PER_IP:-100000}
   export LUDO_ROOMS_PER_MINUTE=${LUDO_ROOMS_PER_MINUTE:-100000}
   export LUDO_SEEKS_PER_MINUTE=${LUDO_SEEKS_PER_MINUTE:-100000}
@@ -402,6 +408,7 @@ render_haproxy_cfg() {
     line=${line//@BIND@/$bind}
     line=${line//@PORT@/$port}
     line=${line//@STATS_PORT@/$stats_port}
+    line=${line//@MAX_PER_IP@/${LUDO_CLUSTER_MAX_CONNECTIONS_PER_IP:-100000}}
     line=${line//@STATE_DIR@/$dir}
     printf '%s\n' "$line"
   done <"$repo/scripts/haproxy.cfg"

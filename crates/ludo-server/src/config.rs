@@ -124,6 +124,16 @@ pub struct Config {
         value_delimiter = ','
     )]
     pub allowed_origins: Vec<String>,
+    /// Addresses of proxies (a load balancer in front of the server) whose `X-Forwarded-For`
+    /// names the client, for the per-address limits on rooms and ranked searches and the rule
+    /// that two searches from one address never share a table; comma-separated, or the flag
+    /// given again. Without it every client behind the balancer has the balancer's address.
+    #[arg(
+        long = "trusted-proxy",
+        env = "LUDO_TRUSTED_PROXIES",
+        value_delimiter = ','
+    )]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// This server's name among the nodes sharing one PostgreSQL database: unique to each node
     /// and kept across its restarts (a node restarted under its name takes its rooms back at
     /// once). By default the machine's host name and the port of `--addr`. Unused with SQLite,
@@ -169,6 +179,7 @@ impl Config {
             match_same_address: true,
             static_dir: None,
             allowed_origins: Vec::new(),
+            trusted_proxies: Vec::new(),
             node: None,
             lease_ms: 5000,
         }

@@ -97,6 +97,8 @@ pub struct AppState {
     /// Origins besides the server's own whose pages may open a WebSocket: lower case, without
     /// a trailing slash.
     pub allowed_origins: Arc<[String]>,
+    /// Proxies whose `X-Forwarded-For` names the client (see `routes::client_address`).
+    pub trusted_proxies: Arc<[std::net::IpAddr]>,
 }
 
 /// How each WebSocket connection is held within bounds (see the `/ws` route for the memory
@@ -194,6 +196,7 @@ impl Application {
                 config.seeks_per_minute,
             )),
             static_dir: config.static_dir.as_deref().map(Arc::from),
+            trusted_proxies: config.trusted_proxies.iter().copied().collect(),
             allowed_origins: config
                 .allowed_origins
                 .iter()

@@ -337,6 +337,40 @@ async fn rooms_and_searches_beyond_an_address_limit_are_refused_as_rate_limited(
     assert_eq!(refused["code"], "rate_limited", "{refused}");
 }
 
+/// Creates a room as a client behind a balancer at this address would; the status.
+async fn create_forwarded_for(addr: SocketAddr, client: &str) -> u16 {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let body = json!({"device": HOST, "name": "Ana"}).to_string();
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let request = format!(
+        "POST /api/rooms HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\
+         X-Forwarded-For: 203.0.113.9, {client}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.unwrap();
+    response.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[tokio::test]
+async fn behind_a_trusted_balancer_each_client_has_its_own_address_limit() {
+    let server = spawn_server_with(|c| {
+        c.rooms_per_minute = 1;
+        c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    })
+    .await;
+    assert_eq!(create_forwarded_for(server.addr, "198.51.100.1").await, 201);
+    assert_eq!(create_forwarded_for(server.addr, "198.51.100.2").await, 201);
+    assert_eq!(create_forwarded_for(server.addr, "198.51.100.1").await, 429);
+
+    // A server that trusts no proxy believes no `X-Forwarded-For`: one address, one room.
+    let server = spawn_server_with(|c| c.rooms_per_minute = 1).await;
+    assert_eq!(create_forwarded_for(server.addr, "198.51.100.1").await, 201);
+    assert_eq!(create_forwarded_for(server.addr, "198.51.100.2").await, 429);
+}
+
 #[tokio::test]
 async fn a_ranked_room_always_has_a_clock_and_starts_only_with_everyone_seated_here() {
     let server = spawn_server_with(|_| {}).await;

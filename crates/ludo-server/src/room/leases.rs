@@ -223,7 +223,10 @@ impl Rooms {
             handle.send(Command::Release);
         }
         let all_stopped = futures_util::future::join_all(handles.iter().map(|h| h.stopped()));
-        if tokio::time::timeout(Duration::from_secs(2), all_stopped).await.is_err() {
+        if tokio::time::timeout(Duration::from_secs(2), all_stopped)
+            .await
+            .is_err()
+        {
             tracing::warn!("some rooms took long to stop; their leases are given up all the same");
         }
         if let Err(error) = self.release_all().await {

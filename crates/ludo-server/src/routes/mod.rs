@@ -1,5 +1,6 @@
 //! Every route of the server, each module exposing its own `router()`.
 
+mod client_address;
 mod health;
 mod origin;
 pub mod pages;

@@ -1,7 +1,7 @@
 //! The small HTTP API for rooms: create one, look one up, list the public ones.
 
 use crate::protocol::RefusalCode;
-use axum::extract::{ConnectInfo, Path, State};
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -96,12 +96,12 @@ const fn yes() -> bool {
 
 async fn create(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
+    super::client_address::ClientAddress(address): super::client_address::ClientAddress,
     body: Result<Json<NewRoom>, axum::extract::rejection::JsonRejection>,
 ) -> Result<(StatusCode, Json<serde_json::Value>), AppError> {
     if !state
         .per_address
-        .allows(crate::per_address::Ask::Room, peer.ip())
+        .allows(crate::per_address::Ask::Room, address)
     {
         return Err(AppError::new(
             StatusCode::TOO_MANY_REQUESTS,

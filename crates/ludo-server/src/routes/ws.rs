@@ -66,7 +66,7 @@ pub fn router() -> Router<AppState> {
 async fn upgrade(
     ws: WebSocketUpgrade,
     State(state): State<AppState>,
-    axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<std::net::SocketAddr>,
+    super::client_address::ClientAddress(address): super::client_address::ClientAddress,
     headers: axum::http::HeaderMap,
 ) -> Response {
     if !super::origin::allowed(&headers, &state.allowed_origins) {
@@ -84,7 +84,7 @@ async fn upgrade(
         .max_write_buffer_size(MAX_WRITE_BUFFER_BYTES)
         .on_upgrade(move |socket| {
             let sockets = state.sockets.clone();
-            sockets.track_future(connection(socket, state, peer.ip()))
+            sockets.track_future(connection(socket, state, address))
         })
 }
 
