@@ -20,6 +20,7 @@ use super::leases::Grant;
 use super::live::Live;
 use super::retry::Backoff;
 use super::schedule::Schedule;
+use super::table::{Decision, SettingsChange, Table, Tell, Then, everyone_accepted};
 use super::{Command, Context, Outbox, Registry, RoomHandle, Timing};
 use crate::protocol::{
     ClientMsg, Occupant, PHRASES, Refusal, RoomView, SeatView, ServerMsg, Settings, StandIn,
@@ -448,33 +449,29 @@ impl Room {
                 RefusalCode::BadMessage,
                 "hello and seek are first messages only",
             )),
-            ClientMsg::Sit { colour } => self.sit(&identity, colour).await,
-            ClientMsg::Stand => self.stand(&identity).await,
-            ClientMsg::Leave => self.leave(&identity).await,
-            ClientMsg::FreeSeat { colour } => self.free_away_seat(&identity, colour).await,
-            ClientMsg::Decline => self.decline(&identity),
+            ClientMsg::Sit { colour } => {
+                let name = self
+                    .conns
+                    .get(&conn)
+                    .map_or_else(String::new, |c| c.name.clone());
+                self.carry_out(self.table().sit(&identity, &name, colour)?)
+                    .await
+            }
+            ClientMsg::Stand => self.carry_out(self.table().stand(&identity)?).await,
+            ClientMsg::Leave => self.carry_out(self.table().leave(&identity)?).await,
+            ClientMsg::FreeSeat { colour } => {
+                self.carry_out(self.table().free_seat(&identity, colour)?)
+                    .await
+            }
+            ClientMsg::Decline => self.carry_out(self.table().decline(&identity)?).await,
             ClientMsg::Say { phrase } => self.say(&identity, &phrase),
             ClientMsg::AddCpu { colour, level } => {
-                self.checks().host_only(&identity)?;
-                self.checks().lobby_only()?;
-                self.checks().seat_free(colour)?;
-                self.checks().people_only()?;
-                self.state.seats.insert(colour, Occupant::Cpu { level });
-                self.table_changed().await
+                self.carry_out(self.table().add_cpu(&identity, colour, level)?)
+                    .await
             }
             ClientMsg::RemoveCpu { colour } => {
-                self.checks().host_only(&identity)?;
-                self.checks().lobby_only()?;
-                match self.state.seats.get(&colour) {
-                    Some(Occupant::Cpu { .. }) => {
-                        self.state.seats.remove(&colour);
-                        self.table_changed().await
-                    }
-                    _ => Err(Refusal::new(
-                        RefusalCode::BadMessage,
-                        format!("no CPU sits at {colour}"),
-                    )),
-                }
+                self.carry_out(self.table().remove_cpu(&identity, colour)?)
+                    .await
             }
             ClientMsg::Settings {
                 rules,
@@ -483,27 +480,24 @@ impl Room {
                 rotate,
                 public,
             } => {
-                self.checks().host_only(&identity)?;
-                self.checks().lobby_only()?;
-                let settings =
-                    self.state
-                        .settings
-                        .changed(rules.as_ref(), clock, ranked, rotate, public)?;
-                if settings.ranked {
-                    self.checks().no_cpu_for(&settings)?;
-                }
-                if settings != self.state.settings {
-                    // Those who accepted a new game accepted it under the old settings.
-                    self.rematch = None;
-                }
-                self.state.settings = settings;
-                self.table_changed().await
+                let change = SettingsChange {
+                    rules: rules.as_ref(),
+                    clock,
+                    ranked,
+                    rotate,
+                    public,
+                };
+                self.carry_out(self.table().change_settings(&identity, &change)?)
+                    .await
             }
             ClientMsg::Start | ClientMsg::PlayAgain if self.live.is_none() => {
                 self.checks().host_only(&identity)?;
                 self.start().await
             }
-            ClientMsg::Start | ClientMsg::PlayAgain => self.accept_rematch(&identity).await,
+            ClientMsg::Start | ClientMsg::PlayAgain => {
+                self.carry_out(self.table().accept_rematch(&identity)?)
+                    .await
+            }
             ClientMsg::Roll { version } => {
                 let seat = self.checks().turn_of(&identity, version)?;
                 let live = self.live.as_ref().expect("checked: a game is on");
@@ -536,10 +530,7 @@ impl Room {
     }
 
     fn seat_of(&self, identity: &str) -> Option<Colour> {
-        self.state.seats.iter().find_map(|(&colour, o)| match o {
-            Occupant::Person { id, .. } if id == identity => Some(colour),
-            _ => None,
-        })
+        super::table::seat_of(&self.state, identity)
     }
 
     /// The table and its game, for the checks that decide refusals (see [`Checks`]).
@@ -550,166 +541,68 @@ impl Room {
         }
     }
 
-    async fn sit(&mut self, identity: &str, colour: Colour) -> Result<(), Refusal> {
-        self.checks().lobby_only()?;
-        if self.seat_of(identity) == Some(colour) {
-            // Already there (the host is seated when the room is created).
-            self.broadcast_room();
-            return Ok(());
-        }
-        self.checks().seat_free(colour)?;
-        if let Some(old) = self.seat_of(identity) {
-            self.state.seats.remove(&old);
-        }
-        let name = self.name_of(identity);
-        self.state.seats.insert(
-            colour,
-            Occupant::Person {
-                id: identity.to_owned(),
-                name,
-            },
-        );
-        self.table_changed().await
-    }
-
-    async fn stand(&mut self, identity: &str) -> Result<(), Refusal> {
-        self.checks().lobby_only()?;
-        let seat = self
-            .seat_of(identity)
-            .ok_or_else(|| Refusal::new(RefusalCode::NotSeated, "you have no seat"))?;
-        self.state.seats.remove(&seat);
-        if let Some(accepted) = self.rematch.as_mut() {
-            accepted.remove(&seat);
-        }
-        self.table_changed().await?;
-        self.start_if_everyone_accepted().await;
-        Ok(())
-    }
-
-    /// Leaves the table: during a game, the CPU plays the seat until it ends (then it is
-    /// freed); between games, the seat is freed at once.
-    async fn leave(&mut self, identity: &str) -> Result<(), Refusal> {
-        let seat = self
-            .seat_of(identity)
-            .filter(|seat| !self.state.left.contains(seat))
-            .ok_or_else(|| Refusal::new(RefusalCode::NotSeated, "you have no seat"))?;
-        if self.plays_in_game_on(seat) {
-            self.hand_to_cpu(seat, false).await
-        } else {
-            self.stand(identity).await
+    /// The table as its requests read it now (see [`Table`]).
+    fn table(&self) -> Table<'_> {
+        Table {
+            state: &self.state,
+            live: self.live.as_ref(),
+            rematch: self.rematch.as_ref(),
+            away_since: &self.away_since,
+            free_after: self.timing.free_after,
+            now: Instant::now(),
         }
     }
 
-    /// Whether `seat` plays in the game being played.
-    fn plays_in_game_on(&self, seat: Colour) -> bool {
-        self.checks().game_on()
-            && self
-                .live
-                .as_ref()
-                .is_some_and(|l| l.players.contains_key(&seat))
-    }
-
-    /// Hands a person's seat in the game being played to the CPU for the rest of the game
-    /// (the seat is freed when it ends); `freed` when the host did it for someone away.
-    async fn hand_to_cpu(&mut self, seat: Colour, freed: bool) -> Result<(), Refusal> {
-        self.state.left.insert(seat);
-        self.save_state().await?;
-        self.broadcast(&ServerMsg::Left { seat, freed });
-        self.broadcast_room();
-        Ok(())
-    }
-
-    /// The host frees the seat of a person away for at least [`Timing::free_after`] (outside
-    /// ranked tables): as if they had left.
-    async fn free_away_seat(&mut self, identity: &str, colour: Colour) -> Result<(), Refusal> {
-        self.checks().host_only(identity)?;
-        self.checks().people_only()?;
-        let Some(Occupant::Person { id, .. }) = self.state.seats.get(&colour) else {
-            return Err(Refusal::new(
-                RefusalCode::BadMessage,
-                format!("no person sits at {colour}"),
-            ));
-        };
-        let away_long = self
-            .away_since
-            .get(id)
-            .is_some_and(|since| since.elapsed() >= self.timing.free_after);
-        if !away_long || self.state.left.contains(&colour) {
-            return Err(Refusal::new(
-                RefusalCode::NotAway,
-                format!(
-                    "only the seat of someone away for {} s or more can be freed",
-                    self.timing.free_after.as_secs()
-                ),
-            ));
+    /// Carries a table's decision out: stores the table if it must (refused, and nothing
+    /// changed, if it cannot be), applies it, tells everyone, then does what follows.
+    async fn carry_out(&mut self, decision: Decision) -> Result<(), Refusal> {
+        let Decision {
+            state,
+            rematch,
+            store,
+            tell,
+            then,
+        } = decision;
+        let before = std::mem::replace(&mut self.state, state);
+        if store && let Err(refusal) = self.save_state().await {
+            self.state = before;
+            return Err(refusal);
         }
-        if self.plays_in_game_on(colour) {
-            return self.hand_to_cpu(colour, true).await;
+        self.rematch = rematch;
+        for told in tell {
+            match told {
+                Tell::Left { seat, freed } => self.broadcast(&ServerMsg::Left { seat, freed }),
+                Tell::Declined { seat } => self.broadcast(&ServerMsg::Declined { seat }),
+                Tell::Table => self.broadcast_room(),
+            }
         }
-        self.state.seats.remove(&colour);
-        if let Some(accepted) = self.rematch.as_mut() {
-            accepted.remove(&colour);
-        }
-        self.table_changed().await?;
-        self.start_if_everyone_accepted().await;
-        Ok(())
-    }
-
-    /// After a game: accepts (or offers) a new game at the table for the sender's seat; the
-    /// game starts once every person seated has accepted.
-    async fn accept_rematch(&mut self, identity: &str) -> Result<(), Refusal> {
-        self.checks().lobby_only()?;
-        let seat = self
-            .seat_of(identity)
-            .ok_or_else(|| Refusal::new(RefusalCode::NotSeated, "you have no seat"))?;
-        self.rematch.get_or_insert_default().insert(seat);
-        if self.everyone_accepted() {
-            return match self.start().await {
-                Ok(()) => Ok(()),
-                Err(refusal) => {
-                    self.rematch.as_mut().map(|accepted| accepted.remove(&seat));
-                    Err(refusal)
+        match then {
+            Then::Nothing => Ok(()),
+            Then::StartIfEveryoneAccepted => {
+                self.start_if_everyone_accepted().await;
+                Ok(())
+            }
+            Then::Start { seat } => {
+                let started = self.start().await;
+                if started.is_err()
+                    && let Some(accepted) = self.rematch.as_mut()
+                {
+                    accepted.remove(&seat);
                 }
-            };
+                started
+            }
         }
-        self.broadcast_room();
-        Ok(())
-    }
-
-    /// Whether a new game is offered and every person seated has accepted it.
-    fn everyone_accepted(&self) -> bool {
-        let Some(accepted) = &self.rematch else {
-            return false;
-        };
-        self.state.seats.iter().all(|(seat, o)| match o {
-            Occupant::Person { .. } => accepted.contains(seat),
-            Occupant::Cpu { .. } => true,
-        })
     }
 
     /// Starts the new game offered once the last person who had not accepted is gone.
     async fn start_if_everyone_accepted(&mut self) {
-        if self.everyone_accepted() && self.state.seats.len() >= 2 {
+        if everyone_accepted(&self.state, self.rematch.as_ref()) && self.state.seats.len() >= 2 {
             if let Err(refusal) = self.start().await {
                 self.rematch = None;
                 self.broadcast_room();
                 tracing::warn!(room = %self.code, ?refusal, "an accepted new game did not start");
             }
         }
-    }
-
-    /// Declines the new game offered: the offer is withdrawn for everyone.
-    fn decline(&mut self, identity: &str) -> Result<(), Refusal> {
-        let seat = self
-            .seat_of(identity)
-            .ok_or_else(|| Refusal::new(RefusalCode::NotSeated, "you have no seat"))?;
-        if self.checks().game_on() || self.rematch.is_none() {
-            return Err(Refusal::new(RefusalCode::NoOffer, "no new game is offered"));
-        }
-        self.rematch = None;
-        self.broadcast(&ServerMsg::Declined { seat });
-        self.broadcast_room();
-        Ok(())
     }
 
     /// A quick phrase, shown to everyone in the room: a known id, within the sender's allowance.
@@ -943,14 +836,6 @@ impl Room {
             self.broadcast_room();
         }
         self.publish();
-        Ok(())
-    }
-
-    /// Stores the table as it now is, then shows it to everyone; refused with `internal` (and
-    /// shown to nobody) when it cannot be stored.
-    async fn table_changed(&mut self) -> Result<(), Refusal> {
-        self.save_state().await?;
-        self.broadcast_room();
         Ok(())
     }
 

@@ -125,73 +125,8 @@ impl Checks<'_> {
 
 #[cfg(test)]
 mod tests {
-    use ludo_fair::Action;
-    use ludo_rules::{Preset, Rules, Throw};
-
+    use super::super::fixtures::{game, play_to_the_end, settings, table};
     use super::*;
-    use crate::protocol::LevelName;
-
-    fn settings(ranked: bool) -> Settings {
-        Settings {
-            rules: Rules::preset(Preset::Qdan),
-            clock: None,
-            ranked,
-            rotate: true,
-            public: false,
-        }
-    }
-
-    /// Ana hosts and sits at yellow, Bo at red; a CPU at blue when `cpu`.
-    fn table(ranked: bool, cpu: bool) -> RoomState {
-        let mut state = RoomState::seated(
-            settings(ranked),
-            &[
-                (Colour::Yellow, "ana".to_owned(), "ana".to_owned()),
-                (Colour::Red, "bo".to_owned(), "bo".to_owned()),
-            ],
-        );
-        if cpu {
-            state.seats.insert(
-                Colour::Blue,
-                Occupant::Cpu {
-                    level: LevelName(ludo_bots::Level::Easy),
-                },
-            );
-        }
-        state
-    }
-
-    /// A game between the table's seats, yellow to throw first.
-    fn game(state: &RoomState) -> Live {
-        let seats = state.seats.keys().copied().collect();
-        Live::start(
-            "ROOM",
-            state.settings.rules,
-            seats,
-            state.seats.clone(),
-            false,
-        )
-        .expect("a game starts")
-        .0
-    }
-
-    /// Plays `live` to its end: throws of 1 to 6 in turn, and each time the first legal move.
-    fn play_to_the_end(live: &mut Live) {
-        for step in 0..100_000u32 {
-            if live.game.is_over() {
-                return;
-            }
-            let action = match live.game.phase() {
-                ludo_rules::Phase::Move => {
-                    Action::Move(live.game.legal_moves().iter().next().expect("a move").piece)
-                }
-                _ => Action::Throw(Throw::one((step % 6) as u8 + 1)),
-            };
-            let next = live.after(action).expect("a legal action");
-            live.commit(action, next);
-        }
-        panic!("the game never ended");
-    }
 
     fn code(outcome: Result<impl std::fmt::Debug, Refusal>) -> &'static str {
         outcome.expect_err("refused").code.as_str()

@@ -11,10 +11,13 @@
 mod actor;
 mod checks;
 pub mod directory;
+#[cfg(test)]
+mod fixtures;
 mod leases;
 mod live;
 mod retry;
 mod schedule;
+mod table;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

@@ -1,0 +1,671 @@
+//! What the table's requests decide, with no I/O: sitting, standing, leaving, freeing an away
+//! seat, adding and removing CPUs, the settings, and offering, accepting or declining a new
+//! game. Each decision is the table after the request, whether it must be stored before anyone
+//! is told, what to tell everyone (in order) and what follows; or a refusal, which changes
+//! nothing. Time is an input. The room's actor carries decisions out: it stores, then applies,
+//! then tells (see `actor.rs`), so these rules are tested here in milliseconds.
+
+use std::collections::{BTreeSet, HashMap};
+use std::time::{Duration, Instant};
+
+use ludo_rules::Colour;
+
+use super::RoomState;
+use super::checks::Checks;
+use super::live::Live;
+use crate::protocol::{LevelName, Occupant, Refusal, RefusalCode};
+
+/// The table as its requests read it.
+pub struct Table<'a> {
+    /// Seats, settings, who left.
+    pub state: &'a RoomState,
+    /// The latest game, if one has started.
+    pub live: Option<&'a Live>,
+    /// The new game offered after the last one: the seats that accepted it.
+    pub rematch: Option<&'a BTreeSet<Colour>>,
+    /// Since when each person seated and not connected has been away.
+    pub away_since: &'a HashMap<String, Instant>,
+    /// How long a person must have been away before the host may free their seat.
+    pub free_after: Duration,
+    /// Now.
+    pub now: Instant,
+}
+
+/// What a request decided.
+#[derive(Debug)]
+pub struct Decision {
+    /// The table after the request.
+    pub state: RoomState,
+    /// The new game offered after the request: the seats that accepted it.
+    pub rematch: Option<BTreeSet<Colour>>,
+    /// Whether the table must be stored before anyone is told anything; if it cannot be, the
+    /// request is refused and nothing changes.
+    pub store: bool,
+    /// What to tell everyone, in order.
+    pub tell: Vec<Tell>,
+    /// What follows once the table is stored and everyone told.
+    pub then: Then,
+}
+
+/// The changes a `settings` request asks for; `None` keeps a value.
+pub struct SettingsChange<'a> {
+    /// The rules, as the request wrote them.
+    pub rules: Option<&'a serde_json::Value>,
+    /// The clock (`Some(None)` clears it).
+    pub clock: Option<Option<u32>>,
+    /// Whether games are ranked.
+    pub ranked: Option<bool>,
+    /// Whether the next seat starts the next game.
+    pub rotate: Option<bool>,
+    /// Whether the room is listed publicly.
+    pub public: Option<bool>,
+}
+
+/// Something to tell everyone in the room.
+#[derive(Debug)]
+pub enum Tell {
+    /// The person at `seat` left the game being played (`freed`: the host freed their seat);
+    /// the CPU plays it to the end.
+    Left {
+        /// Their seat.
+        seat: Colour,
+        /// Whether the host freed it.
+        freed: bool,
+    },
+    /// The person at `seat` declined the new game offered.
+    Declined {
+        /// Their seat.
+        seat: Colour,
+    },
+    /// The table as it now is (a `room` message).
+    Table,
+}
+
+/// What follows a decision.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Then {
+    /// Nothing.
+    Nothing,
+    /// The new game offered starts if every person still seated has accepted it.
+    StartIfEveryoneAccepted,
+    /// The new game starts now: `seat`'s acceptance was the last one needed (if the game
+    /// cannot start, that acceptance is taken back and the request refused).
+    Start {
+        /// The seat whose acceptance completed the offer.
+        seat: Colour,
+    },
+}
+
+impl Table<'_> {
+    fn checks(&self) -> Checks<'_> {
+        Checks {
+            state: self.state,
+            live: self.live,
+        }
+    }
+
+    /// A decision that changes the table to `state`, stores it and shows it.
+    fn changed(&self, state: RoomState) -> Decision {
+        Decision {
+            state,
+            rematch: self.rematch.cloned(),
+            store: true,
+            tell: vec![Tell::Table],
+            then: Then::Nothing,
+        }
+    }
+
+    /// The seat of the person `identity`, if seated.
+    pub fn seat_of(&self, identity: &str) -> Option<Colour> {
+        seat_of(self.state, identity)
+    }
+
+    fn seated(&self, identity: &str) -> Result<Colour, Refusal> {
+        self.seat_of(identity)
+            .ok_or_else(|| Refusal::new(RefusalCode::NotSeated, "you have no seat"))
+    }
+
+    /// Whether `seat` plays in the game being played.
+    fn plays_in_game_on(&self, seat: Colour) -> bool {
+        self.checks().game_on() && self.live.is_some_and(|l| l.players.contains_key(&seat))
+    }
+
+    /// `identity` (named `name`) sits at `colour`, leaving any other seat. Sitting where one
+    /// already sits changes nothing (the host is seated when the room is created).
+    pub fn sit(&self, identity: &str, name: &str, colour: Colour) -> Result<Decision, Refusal> {
+        self.checks().lobby_only()?;
+        if self.seat_of(identity) == Some(colour) {
+            return Ok(Decision {
+                store: false,
+                ..self.changed(self.state.clone())
+            });
+        }
+        self.checks().seat_free(colour)?;
+        let mut state = self.state.clone();
+        if let Some(old) = self.seat_of(identity) {
+            state.seats.remove(&old);
+        }
+        let person = Occupant::Person {
+            id: identity.to_owned(),
+            name: name.to_owned(),
+        };
+        state.seats.insert(colour, person);
+        Ok(self.changed(state))
+    }
+
+    /// `identity` stands up between games; a new game offered starts if everyone left seated
+    /// has accepted it.
+    pub fn stand(&self, identity: &str) -> Result<Decision, Refusal> {
+        self.checks().lobby_only()?;
+        let seat = self.seated(identity)?;
+        Ok(self.freed(seat))
+    }
+
+    /// The table without `seat` (between games).
+    fn freed(&self, seat: Colour) -> Decision {
+        let mut state = self.state.clone();
+        state.seats.remove(&seat);
+        let mut rematch = self.rematch.cloned();
+        if let Some(accepted) = rematch.as_mut() {
+            accepted.remove(&seat);
+        }
+        Decision {
+            rematch,
+            then: Then::StartIfEveryoneAccepted,
+            ..self.changed(state)
+        }
+    }
+
+    /// `identity` leaves the table: during a game the CPU plays the seat until it ends (then it
+    /// is freed); between games the seat is freed at once.
+    pub fn leave(&self, identity: &str) -> Result<Decision, Refusal> {
+        let seat = self
+            .seat_of(identity)
+            .filter(|seat| !self.state.left.contains(seat))
+            .ok_or_else(|| Refusal::new(RefusalCode::NotSeated, "you have no seat"))?;
+        if self.plays_in_game_on(seat) {
+            Ok(self.handed_to_cpu(seat, false))
+        } else {
+            self.stand(identity)
+        }
+    }
+
+    /// The CPU plays `seat` for the rest of the game being played (the seat is freed when it
+    /// ends); `freed` when the host did it for someone away.
+    fn handed_to_cpu(&self, seat: Colour, freed: bool) -> Decision {
+        let mut state = self.state.clone();
+        state.left.insert(seat);
+        Decision {
+            tell: vec![Tell::Left { seat, freed }, Tell::Table],
+            ..self.changed(state)
+        }
+    }
+
+    /// The host frees the seat at `colour` of a person away for at least
+    /// [`Table::free_after`] (never at a ranked table): as if they had left.
+    pub fn free_seat(&self, host: &str, colour: Colour) -> Result<Decision, Refusal> {
+        self.checks().host_only(host)?;
+        self.checks().people_only()?;
+        let Some(Occupant::Person { id, .. }) = self.state.seats.get(&colour) else {
+            return Err(Refusal::new(
+                RefusalCode::BadMessage,
+                format!("no person sits at {colour}"),
+            ));
+        };
+        let away_long = self
+            .away_since
+            .get(id)
+            .is_some_and(|since| self.now.saturating_duration_since(*since) >= self.free_after);
+        if !away_long || self.state.left.contains(&colour) {
+            return Err(Refusal::new(
+                RefusalCode::NotAway,
+                format!(
+                    "only the seat of someone away for {} s or more can be freed",
+                    self.free_after.as_secs()
+                ),
+            ));
+        }
+        if self.plays_in_game_on(colour) {
+            return Ok(self.handed_to_cpu(colour, true));
+        }
+        Ok(self.freed(colour))
+    }
+
+    /// The host seats a CPU of `level` at `colour` (never at a ranked table).
+    pub fn add_cpu(
+        &self,
+        host: &str,
+        colour: Colour,
+        level: LevelName,
+    ) -> Result<Decision, Refusal> {
+        self.checks().host_only(host)?;
+        self.checks().lobby_only()?;
+        self.checks().seat_free(colour)?;
+        self.checks().people_only()?;
+        let mut state = self.state.clone();
+        state.seats.insert(colour, Occupant::Cpu { level });
+        Ok(self.changed(state))
+    }
+
+    /// The host takes the CPU at `colour` away.
+    pub fn remove_cpu(&self, host: &str, colour: Colour) -> Result<Decision, Refusal> {
+        self.checks().host_only(host)?;
+        self.checks().lobby_only()?;
+        if !matches!(self.state.seats.get(&colour), Some(Occupant::Cpu { .. })) {
+            return Err(Refusal::new(
+                RefusalCode::BadMessage,
+                format!("no CPU sits at {colour}"),
+            ));
+        }
+        let mut state = self.state.clone();
+        state.seats.remove(&colour);
+        Ok(self.changed(state))
+    }
+
+    /// The host changes the settings (fields left out keep their value): a new game offered is
+    /// withdrawn when they differ, since it was accepted under the old ones.
+    pub fn change_settings(
+        &self,
+        host: &str,
+        change: &SettingsChange<'_>,
+    ) -> Result<Decision, Refusal> {
+        self.checks().host_only(host)?;
+        self.checks().lobby_only()?;
+        let settings = self.state.settings.changed(
+            change.rules,
+            change.clock,
+            change.ranked,
+            change.rotate,
+            change.public,
+        )?;
+        if settings.ranked {
+            self.checks().no_cpu_for(&settings)?;
+        }
+        let offer_stands = settings == self.state.settings;
+        let mut state = self.state.clone();
+        state.settings = settings;
+        Ok(Decision {
+            rematch: self.rematch.cloned().filter(|_| offer_stands),
+            ..self.changed(state)
+        })
+    }
+
+    /// `identity` offers or accepts a new game after the last one; it starts once every person
+    /// seated has accepted.
+    pub fn accept_rematch(&self, identity: &str) -> Result<Decision, Refusal> {
+        self.checks().lobby_only()?;
+        let seat = self.seated(identity)?;
+        let mut accepted = self.rematch.cloned().unwrap_or_default();
+        accepted.insert(seat);
+        let all_in = everyone_accepted(self.state, Some(&accepted));
+        Ok(Decision {
+            state: self.state.clone(),
+            rematch: Some(accepted),
+            store: false,
+            tell: if all_in {
+                Vec::new()
+            } else {
+                vec![Tell::Table]
+            },
+            then: if all_in {
+                Then::Start { seat }
+            } else {
+                Then::Nothing
+            },
+        })
+    }
+
+    /// `identity` declines the new game offered: the offer is withdrawn for everyone.
+    pub fn decline(&self, identity: &str) -> Result<Decision, Refusal> {
+        let seat = self.seated(identity)?;
+        if self.checks().game_on() || self.rematch.is_none() {
+            return Err(Refusal::new(RefusalCode::NoOffer, "no new game is offered"));
+        }
+        Ok(Decision {
+            state: self.state.clone(),
+            rematch: None,
+            store: false,
+            tell: vec![Tell::Declined { seat }, Tell::Table],
+            then: Then::Nothing,
+        })
+    }
+}
+
+/// The seat of the person `identity` at `state`'s table, if seated.
+pub fn seat_of(state: &RoomState, identity: &str) -> Option<Colour> {
+    state.seats.iter().find_map(|(&colour, o)| match o {
+        Occupant::Person { id, .. } if id == identity => Some(colour),
+        _ => None,
+    })
+}
+
+/// Whether a new game is offered (`rematch`) and every person seated has accepted it.
+pub fn everyone_accepted(state: &RoomState, rematch: Option<&BTreeSet<Colour>>) -> bool {
+    let Some(accepted) = rematch else {
+        return false;
+    };
+    state.seats.iter().all(|(seat, o)| match o {
+        Occupant::Person { .. } => accepted.contains(seat),
+        Occupant::Cpu { .. } => true,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixtures::{game, play_to_the_end, table};
+    use super::*;
+
+    const FREE_AFTER: Duration = Duration::from_secs(60);
+
+    /// The table's requests over `state`, its game `live`, an offer `rematch` and the people
+    /// `away` (each with how long ago they left).
+    struct Room {
+        state: RoomState,
+        live: Option<Live>,
+        rematch: Option<BTreeSet<Colour>>,
+        away_since: HashMap<String, Instant>,
+        now: Instant,
+    }
+
+    impl Room {
+        fn new(state: RoomState) -> Room {
+            Room {
+                state,
+                live: None,
+                rematch: None,
+                away_since: HashMap::new(),
+                now: Instant::now(),
+            }
+        }
+
+        /// The same table with a game being played.
+        fn playing(mut self) -> Room {
+            self.live = Some(game(&self.state));
+            self
+        }
+
+        /// The same table after a game that ended.
+        fn after_a_game(mut self) -> Room {
+            let mut live = game(&self.state);
+            play_to_the_end(&mut live);
+            self.live = Some(live);
+            self
+        }
+
+        fn away(mut self, identity: &str, for_: Duration) -> Room {
+            self.away_since
+                .insert(identity.to_owned(), self.now.checked_sub(for_).unwrap());
+            self
+        }
+
+        fn table(&self) -> Table<'_> {
+            Table {
+                state: &self.state,
+                live: self.live.as_ref(),
+                rematch: self.rematch.as_ref(),
+                away_since: &self.away_since,
+                free_after: FREE_AFTER,
+                now: self.now,
+            }
+        }
+    }
+
+    fn refusal(outcome: Result<Decision, Refusal>) -> &'static str {
+        outcome.expect_err("refused").code.as_str()
+    }
+
+    fn person(state: &RoomState, colour: Colour) -> Option<&str> {
+        match state.seats.get(&colour) {
+            Some(Occupant::Person { id, .. }) => Some(id),
+            _ => None,
+        }
+    }
+
+    fn cpu() -> LevelName {
+        LevelName(ludo_bots::Level::Easy)
+    }
+
+    #[test]
+    fn sitting_moves_a_person_to_a_free_seat_and_is_stored_then_shown() {
+        let room = Room::new(table(false, false));
+        let d = room.table().sit("bo", "Bo", Colour::Green).unwrap();
+        assert_eq!(person(&d.state, Colour::Green), Some("bo"));
+        assert_eq!(person(&d.state, Colour::Red), None, "the old seat is freed");
+        assert!(d.store);
+        assert!(matches!(d.tell[..], [Tell::Table]));
+        // A newcomer sits under the name they gave.
+        let d = room.table().sit("cy", "Cy", Colour::Blue).unwrap();
+        assert!(matches!(
+            d.state.seats.get(&Colour::Blue),
+            Some(Occupant::Person { name, .. }) if name == "Cy"
+        ));
+    }
+
+    #[test]
+    fn sitting_where_one_sits_changes_nothing_and_a_taken_seat_or_a_game_refuses() {
+        let room = Room::new(table(false, false));
+        let d = room.table().sit("ana", "Ana", Colour::Yellow).unwrap();
+        assert!(!d.store, "nothing to store");
+        assert_eq!(d.state.seats, room.state.seats);
+        assert_eq!(
+            refusal(room.table().sit("cy", "Cy", Colour::Red)),
+            "seat_taken"
+        );
+        let playing = Room::new(table(false, false)).playing();
+        assert_eq!(
+            refusal(playing.table().sit("cy", "Cy", Colour::Blue)),
+            "game_on"
+        );
+    }
+
+    #[test]
+    fn standing_frees_the_seat_takes_back_an_acceptance_and_may_start_the_offer() {
+        let mut room = Room::new(table(false, true)).after_a_game();
+        room.rematch = Some(BTreeSet::from([Colour::Yellow, Colour::Red]));
+        let d = room.table().stand("bo").unwrap();
+        assert_eq!(person(&d.state, Colour::Red), None);
+        assert_eq!(d.rematch, Some(BTreeSet::from([Colour::Yellow])));
+        assert_eq!(d.then, Then::StartIfEveryoneAccepted);
+        assert_eq!(refusal(room.table().stand("cy")), "not_seated");
+        let playing = Room::new(table(false, false)).playing();
+        assert_eq!(refusal(playing.table().stand("bo")), "game_on");
+    }
+
+    #[test]
+    fn leaving_a_game_hands_the_seat_to_the_cpu_and_between_games_frees_it() {
+        let playing = Room::new(table(false, false)).playing();
+        let d = playing.table().leave("bo").unwrap();
+        assert!(d.state.left.contains(&Colour::Red));
+        assert_eq!(
+            person(&d.state, Colour::Red),
+            Some("bo"),
+            "kept until the end"
+        );
+        assert!(matches!(
+            d.tell[..],
+            [
+                Tell::Left {
+                    seat: Colour::Red,
+                    freed: false
+                },
+                Tell::Table
+            ]
+        ));
+        // Once left, there is nothing more to leave.
+        let mut gone = Room::new(d.state).playing();
+        gone.live = playing.live;
+        assert_eq!(refusal(gone.table().leave("bo")), "not_seated");
+        let between = Room::new(table(false, false));
+        let d = between.table().leave("bo").unwrap();
+        assert_eq!(person(&d.state, Colour::Red), None);
+        assert_eq!(refusal(between.table().leave("cy")), "not_seated");
+    }
+
+    #[test]
+    fn the_host_frees_only_the_seat_of_someone_away_long_enough_and_never_at_a_ranked_table() {
+        let room = Room::new(table(false, false)).away("bo", FREE_AFTER);
+        let d = room.table().free_seat("ana", Colour::Red).unwrap();
+        assert_eq!(person(&d.state, Colour::Red), None);
+        assert_eq!(
+            refusal(room.table().free_seat("bo", Colour::Red)),
+            "not_host"
+        );
+        assert_eq!(
+            refusal(room.table().free_seat("ana", Colour::Blue)),
+            "bad_message"
+        );
+        let recent = Room::new(table(false, false)).away("bo", FREE_AFTER / 2);
+        assert_eq!(
+            refusal(recent.table().free_seat("ana", Colour::Red)),
+            "not_away"
+        );
+        let here = Room::new(table(false, false));
+        assert_eq!(
+            refusal(here.table().free_seat("ana", Colour::Red)),
+            "not_away"
+        );
+        let ranked = Room::new(table(true, false)).away("bo", FREE_AFTER);
+        assert_eq!(
+            refusal(ranked.table().free_seat("ana", Colour::Red)),
+            "ranked_people_only"
+        );
+        // During a game, the CPU plays the freed seat to the end.
+        let playing = Room::new(table(false, false))
+            .playing()
+            .away("bo", FREE_AFTER);
+        let d = playing.table().free_seat("ana", Colour::Red).unwrap();
+        assert!(d.state.left.contains(&Colour::Red));
+        assert!(matches!(d.tell[0], Tell::Left { freed: true, .. }));
+    }
+
+    #[test]
+    fn the_host_adds_and_removes_cpus_between_games_at_friendly_tables_only() {
+        let room = Room::new(table(false, true));
+        let d = room.table().add_cpu("ana", Colour::Green, cpu()).unwrap();
+        assert!(matches!(
+            d.state.seats.get(&Colour::Green),
+            Some(Occupant::Cpu { .. })
+        ));
+        assert_eq!(
+            refusal(room.table().add_cpu("bo", Colour::Green, cpu())),
+            "not_host"
+        );
+        assert_eq!(
+            refusal(room.table().add_cpu("ana", Colour::Red, cpu())),
+            "seat_taken"
+        );
+        let ranked = Room::new(table(true, false));
+        assert_eq!(
+            refusal(ranked.table().add_cpu("ana", Colour::Green, cpu())),
+            "ranked_people_only"
+        );
+        let d = room.table().remove_cpu("ana", Colour::Blue).unwrap();
+        assert!(!d.state.seats.contains_key(&Colour::Blue));
+        assert_eq!(
+            refusal(room.table().remove_cpu("ana", Colour::Red)),
+            "bad_message"
+        );
+        assert_eq!(
+            refusal(room.table().remove_cpu("bo", Colour::Blue)),
+            "not_host"
+        );
+        let playing = Room::new(table(false, true)).playing();
+        assert_eq!(
+            refusal(playing.table().remove_cpu("ana", Colour::Blue)),
+            "game_on"
+        );
+        assert_eq!(
+            refusal(playing.table().add_cpu("ana", Colour::Green, cpu())),
+            "game_on"
+        );
+    }
+
+    #[test]
+    fn new_settings_withdraw_an_offer_and_are_checked_in_order() {
+        let mut room = Room::new(table(false, true)).after_a_game();
+        room.rematch = Some(BTreeSet::from([Colour::Yellow]));
+        let change = |clock, ranked| SettingsChange {
+            rules: None,
+            clock,
+            ranked,
+            rotate: None,
+            public: None,
+        };
+        let d = room
+            .table()
+            .change_settings("ana", &change(Some(Some(30)), None))
+            .unwrap();
+        assert_eq!(d.state.settings.clock, Some(30));
+        assert_eq!(d.rematch, None, "accepted under the old settings");
+        let same = room
+            .table()
+            .change_settings("ana", &change(None, None))
+            .unwrap();
+        assert!(same.rematch.is_some(), "unchanged settings keep the offer");
+        assert_eq!(
+            refusal(
+                room.table()
+                    .change_settings("bo", &change(Some(Some(7)), None))
+            ),
+            "not_host",
+            "the host check comes before the settings' own"
+        );
+        assert_eq!(
+            refusal(
+                room.table()
+                    .change_settings("ana", &change(Some(Some(7)), None))
+            ),
+            "bad_message"
+        );
+        assert_eq!(
+            refusal(
+                room.table()
+                    .change_settings("ana", &change(None, Some(true)))
+            ),
+            "ranked_people_only",
+            "a CPU is seated"
+        );
+        let playing = Room::new(table(false, false)).playing();
+        assert_eq!(
+            refusal(playing.table().change_settings("ana", &change(None, None))),
+            "game_on"
+        );
+    }
+
+    #[test]
+    fn a_new_game_starts_when_the_last_person_seated_accepts() {
+        let room = Room::new(table(false, true)).after_a_game();
+        let d = room.table().accept_rematch("ana").unwrap();
+        assert_eq!(d.rematch, Some(BTreeSet::from([Colour::Yellow])));
+        assert_eq!(
+            d.then,
+            Then::Nothing,
+            "Bo has not accepted; the CPU needs not"
+        );
+        let mut offered = room;
+        offered.rematch = d.rematch;
+        let d = offered.table().accept_rematch("bo").unwrap();
+        assert_eq!(d.then, Then::Start { seat: Colour::Red });
+        assert!(d.tell.is_empty(), "the game itself is shown");
+        assert_eq!(refusal(offered.table().accept_rematch("cy")), "not_seated");
+        let playing = Room::new(table(false, false)).playing();
+        assert_eq!(refusal(playing.table().accept_rematch("bo")), "game_on");
+    }
+
+    #[test]
+    fn declining_withdraws_the_offer_for_everyone_and_needs_one() {
+        let mut room = Room::new(table(false, false)).after_a_game();
+        assert_eq!(refusal(room.table().decline("bo")), "no_offer");
+        room.rematch = Some(BTreeSet::from([Colour::Yellow]));
+        let d = room.table().decline("bo").unwrap();
+        assert_eq!(d.rematch, None);
+        assert!(!d.store);
+        assert!(matches!(
+            d.tell[..],
+            [Tell::Declined { seat: Colour::Red }, Tell::Table]
+        ));
+        assert_eq!(refusal(room.table().decline("cy")), "not_seated");
+        let playing = Room::new(table(false, false)).playing();
+        assert_eq!(refusal(playing.table().decline("bo")), "no_offer");
+    }
+}
