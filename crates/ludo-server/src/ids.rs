@@ -1,9 +1,98 @@
 //! Unguessable ids: room codes, game ids, identity ids; and device secrets turned into hashes.
 
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+
+/// A string id as a type of its own, so that one kind of id is never passed for another. Written
+/// as the plain string in JSON and in storage.
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(String);
+
+        impl $name {
+            /// The id as text.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl From<String> for $name {
+            fn from(id: String) -> $name {
+                $name(id)
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(id: &str) -> $name {
+                $name(id.to_owned())
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl std::borrow::Borrow<str> for $name {
+            fn borrow(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl std::ops::Deref for $name {
+            type Target = str;
+            fn deref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl PartialEq<str> for $name {
+            fn eq(&self, other: &str) -> bool {
+                self.0 == other
+            }
+        }
+
+        impl PartialEq<&str> for $name {
+            fn eq(&self, other: &&str) -> bool {
+                self.0 == *other
+            }
+        }
+    };
+}
+
+id_type!(
+    /// A person's public id (never their device's secret): what seats, records and ratings name.
+    IdentityId
+);
+id_type!(
+    /// A room's code, as in its invitation link `/r/<code>`.
+    RoomCode
+);
+id_type!(
+    /// A game's id, as in `/api/games/<id>`.
+    GameId
+);
 
 /// Letters and digits that cannot be mistaken for one another when read aloud or typed.
 const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
+
+impl RoomCode {
+    /// A new room's code: 8 characters, unguessable.
+    pub fn random() -> RoomCode {
+        RoomCode(random_code(8))
+    }
+}
+
+impl GameId {
+    /// A new game's id: 12 characters, unguessable.
+    pub fn random() -> GameId {
+        GameId(random_code(12))
+    }
+}
 
 /// `len` characters drawn from the operating system's cryptographic generator.
 pub fn random_code(len: usize) -> String {

@@ -166,7 +166,7 @@ pub enum Occupant {
     /// A person, by identity.
     Person {
         /// The identity's public id (never the device secret).
-        id: String,
+        id: crate::ids::IdentityId,
         /// The display name.
         name: String,
     },
@@ -301,9 +301,9 @@ pub struct SeatView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RoomView {
     /// The room's code (the invitation link is `/r/<code>`).
-    pub code: String,
+    pub code: crate::ids::RoomCode,
     /// The host's identity id.
-    pub host: String,
+    pub host: crate::ids::IdentityId,
     /// The settings.
     pub settings: Settings,
     /// The occupied seats.
@@ -319,7 +319,7 @@ pub struct RoomView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GameView {
     /// The game's id.
-    pub id: String,
+    pub id: crate::ids::GameId,
     /// SHA-256 of the dice seed, published at the start.
     pub commitment: String,
     /// Actions accepted so far: the version the next action must carry.
@@ -383,7 +383,7 @@ pub enum ServerMsg {
     /// The answer to `hello`: who you are, the table, and the game if one is on.
     Welcome {
         /// Your identity's public id.
-        you: String,
+        you: crate::ids::IdentityId,
         /// The table.
         room: RoomView,
         /// The game, if one has started.
@@ -451,7 +451,7 @@ pub enum ServerMsg {
     /// A quick phrase or reaction.
     Said {
         /// The identity of the person who said it.
-        from: String,
+        from: crate::ids::IdentityId,
         /// Their display name.
         name: String,
         /// Their seat, if they have one.

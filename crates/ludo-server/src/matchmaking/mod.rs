@@ -8,6 +8,7 @@
 pub mod pool;
 mod shared;
 
+use crate::ids::IdentityId;
 use crate::protocol::RefusalCode;
 use std::time::Instant;
 
@@ -29,7 +30,7 @@ enum Request {
 /// Someone waiting for a ranked game.
 struct Waiting {
     ticket: u64,
-    identity: String,
+    identity: crate::ids::IdentityId,
     name: String,
     rating: f64,
     preset: Preset,
@@ -48,7 +49,7 @@ pub struct Seek {
     /// The connection's number: the ticket that cancels the request.
     pub ticket: u64,
     /// The identity's public id.
-    pub identity: String,
+    pub identity: crate::ids::IdentityId,
     /// The display name.
     pub name: String,
     /// The rules wanted.
@@ -183,7 +184,7 @@ fn told_elsewhere(old: &Waiting) {
 /// Opens a room for every table that can be formed now and sends its players there.
 async fn form_tables(waiting: &mut Vec<Waiting>, rooms: &Rooms, params: &Params, rng: &mut Rng) {
     let now = Instant::now();
-    let seekers: Vec<(Seeker, String, String)> = waiting
+    let seekers: Vec<(Seeker, IdentityId, String)> = waiting
         .iter()
         .map(|w| {
             let seeker = Seeker {
@@ -215,7 +216,7 @@ async fn form_tables(waiting: &mut Vec<Waiting>, rooms: &Rooms, params: &Params,
 /// room for each: every table opened, as indices into `seekers`, with the message that sends
 /// its players there.
 async fn open_tables(
-    seekers: &[(Seeker, String, String)],
+    seekers: &[(Seeker, IdentityId, String)],
     rooms: &Rooms,
     params: &Params,
     rng: &mut Rng,
@@ -228,7 +229,7 @@ async fn open_tables(
             table.swap(i, rng.below(i as u32 + 1) as usize);
         }
         let colours = colours_for(table.len());
-        let people: Vec<(Colour, String, String)> = table
+        let people: Vec<(Colour, IdentityId, String)> = table
             .iter()
             .zip(colours)
             .map(|(&i, &colour)| (colour, seekers[i].1.clone(), seekers[i].2.clone()))
@@ -244,7 +245,7 @@ async fn open_tables(
             Ok(code) => {
                 let msg = ServerMsg::Matched {
                     link: format!("/r/{code}"),
-                    room: code,
+                    room: code.to_string(),
                     seats: table.len(),
                 };
                 opened.push((table, msg));

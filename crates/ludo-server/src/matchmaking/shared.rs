@@ -73,7 +73,7 @@ impl Shared {
         let seeker = SharedSeeker {
             ticket: self.ticket(w.ticket),
             node: self.cluster.node.to_string(),
-            identity: w.identity.clone(),
+            identity: w.identity.to_string(),
             name: w.name.clone(),
             rating: w.rating,
             preset: w.preset.name().to_owned(),
@@ -148,7 +148,7 @@ impl Shared {
     ) -> StoreResult<()> {
         let now = crate::ids::now_ms();
         let open: Vec<usize> = (0..all.len()).filter(|&i| all[i].table.is_none()).collect();
-        let seekers: Vec<(Seeker, String, String)> = open
+        let seekers: Vec<(Seeker, crate::ids::IdentityId, String)> = open
             .iter()
             .filter_map(|&i| {
                 let s = &all[i];
@@ -162,7 +162,7 @@ impl Shared {
                     waited: Duration::from_millis(u64::try_from(now - s.since).unwrap_or(0)),
                     address: s.address.parse().unwrap_or(IpAddr::from([0, 0, 0, 0])),
                 };
-                Some((seeker, s.identity.clone(), s.name.clone()))
+                Some((seeker, s.identity.as_str().into(), s.name.clone()))
             })
             .collect();
         for (table, msg) in open_tables(&seekers, rooms, params, rng).await {

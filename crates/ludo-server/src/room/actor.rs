@@ -3,6 +3,7 @@
 //! sender's turn, the version is current, the rules allow it), stores the action, then
 //! broadcasts.
 
+use crate::ids::{IdentityId, RoomCode};
 use crate::protocol::RefusalCode;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
@@ -30,7 +31,7 @@ use crate::store::{Store, StoreResult, StoredGame};
 /// What is kept of a room across restarts.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RoomState {
-    pub(super) host: String,
+    pub(super) host: IdentityId,
     pub(super) settings: Settings,
     pub(super) seats: BTreeMap<Colour, Occupant>,
     /// The seat that started the last game: the next game starts with the seat after it.
@@ -49,7 +50,7 @@ pub struct RoomState {
 
 impl RoomState {
     /// A new, empty table.
-    pub fn new(host: String, settings: Settings) -> RoomState {
+    pub fn new(host: IdentityId, settings: Settings) -> RoomState {
         RoomState {
             host,
             settings,
@@ -62,7 +63,7 @@ impl RoomState {
 
     /// A table whose seats are already taken by these people (seat, identity, name); the
     /// first is the host.
-    pub fn seated(settings: Settings, people: &[(Colour, String, String)]) -> RoomState {
+    pub fn seated(settings: Settings, people: &[(Colour, IdentityId, String)]) -> RoomState {
         let host = people.first().map(|p| p.1.clone()).unwrap_or_default();
         let mut state = RoomState::new(host, settings);
         for (colour, id, name) in people {
@@ -116,7 +117,7 @@ impl RoomState {
             })
             .collect();
         RoomView {
-            code: code.to_owned(),
+            code: code.into(),
             host: self.host.clone(),
             settings: self.settings.clone(),
             seats,
@@ -127,13 +128,13 @@ impl RoomState {
 }
 
 struct Conn {
-    identity: String,
+    identity: IdentityId,
     name: String,
     out: Outbox,
 }
 
 struct Room {
-    code: String,
+    code: RoomCode,
     state: RoomState,
     store: Store,
     timing: Timing,
@@ -141,7 +142,7 @@ struct Room {
     conns: HashMap<u64, Conn>,
     live: Option<Live>,
     /// When each seated person went away (absent from the map: connected, or never came).
-    away_since: HashMap<String, Instant>,
+    away_since: HashMap<IdentityId, Instant>,
     bot_choices: Rng,
     rename_needs_saving: bool,
     /// The rooms in memory, which this room leaves when it unloads itself.
@@ -157,7 +158,7 @@ struct Room {
     /// memory only: an offer does not outlive a restart.
     rematch: Option<BTreeSet<Colour>>,
     /// Each person's allowance of quick phrases.
-    phrases: HashMap<String, PhraseAllowance>,
+    phrases: HashMap<IdentityId, PhraseAllowance>,
     /// The public rooms' lists, where this room keeps its entry while it is public.
     directory: Directory,
     /// Whether the server is stopping (see [`Context::stopping`]).
@@ -201,7 +202,7 @@ impl PhraseAllowance {
 
 /// Starts a room's actor.
 pub fn spawn(
-    code: String,
+    code: RoomCode,
     state: RoomState,
     latest: Option<StoredGame>,
     grant: Option<Grant>,
@@ -273,7 +274,7 @@ pub fn spawn(
 /// storage, where everything it accepted already is, when it is next needed. Every other room
 /// plays on.
 async fn supervise(
-    code: String,
+    code: RoomCode,
     registry: Registry,
     directory: Directory,
     metrics: Arc<crate::Metrics>,
@@ -517,7 +518,7 @@ impl Room {
         }
     }
 
-    fn rename(&mut self, identity: &str, new_name: &str) {
+    fn rename(&mut self, identity: &IdentityId, new_name: &str) {
         for occupant in self.state.seats.values_mut() {
             if let Occupant::Person { id, name } = occupant
                 && id == identity
@@ -529,7 +530,7 @@ impl Room {
         }
     }
 
-    fn seat_of(&self, identity: &str) -> Option<Colour> {
+    fn seat_of(&self, identity: &IdentityId) -> Option<Colour> {
         super::table::seat_of(&self.state, identity)
     }
 
@@ -606,14 +607,14 @@ impl Room {
     }
 
     /// A quick phrase, shown to everyone in the room: a known id, within the sender's allowance.
-    fn say(&mut self, identity: &str, phrase: &str) -> Result<(), Refusal> {
+    fn say(&mut self, identity: &IdentityId, phrase: &str) -> Result<(), Refusal> {
         let phrase = *PHRASES.iter().find(|&&p| p == phrase).ok_or_else(|| {
             Refusal::new(RefusalCode::NoSuchPhrase, format!("no phrase {phrase:?}"))
         })?;
         let now = Instant::now();
         let allowed = self
             .phrases
-            .entry(identity.to_owned())
+            .entry(identity.clone())
             .or_insert_with(|| PhraseAllowance::full(now))
             .take(now);
         if !allowed {
@@ -623,7 +624,7 @@ impl Room {
             ));
         }
         self.broadcast(&ServerMsg::Said {
-            from: identity.to_owned(),
+            from: identity.clone(),
             name: self.name_of(identity),
             seat: self.seat_of(identity),
             phrase,
@@ -631,11 +632,11 @@ impl Room {
         Ok(())
     }
 
-    fn name_of(&self, identity: &str) -> String {
+    fn name_of(&self, identity: &IdentityId) -> String {
         self.conns
             .values()
-            .find(|c| c.identity == identity)
-            .map_or_else(|| identity.to_owned(), |c| c.name.clone())
+            .find(|c| &c.identity == identity)
+            .map_or_else(|| identity.to_string(), |c| c.name.clone())
     }
 
     /// Applies, stores, then broadcasts one action of `seat`; `stand_in` says why, if the CPU

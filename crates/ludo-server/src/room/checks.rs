@@ -7,6 +7,7 @@ use ludo_rules::Colour;
 
 use super::RoomState;
 use super::live::Live;
+use crate::ids::IdentityId;
 use crate::protocol::{Occupant, Refusal, RefusalCode, Settings};
 
 /// A room's table and its latest game (being played or over), as the checks read them.
@@ -19,8 +20,8 @@ pub struct Checks<'a> {
 
 impl Checks<'_> {
     /// `not_host` unless `identity` hosts the room.
-    pub fn host_only(&self, identity: &str) -> Result<(), Refusal> {
-        if identity == self.state.host {
+    pub fn host_only(&self, identity: &IdentityId) -> Result<(), Refusal> {
+        if *identity == self.state.host {
             Ok(())
         } else {
             Err(Refusal::new(
@@ -92,7 +93,7 @@ impl Checks<'_> {
     /// that fails decides the refusal): a game is on (`no_game`), the sender plays in it and has
     /// not left it (`not_seated`), it is not over (`game_over`), it is their turn
     /// (`not_your_turn`), the version is current (`stale_version`).
-    pub fn turn_of(&self, identity: &str, version: u64) -> Result<Colour, Refusal> {
+    pub fn turn_of(&self, identity: &IdentityId, version: u64) -> Result<Colour, Refusal> {
         let live = self
             .live
             .ok_or_else(|| Refusal::new(RefusalCode::NoGame, "no game has started"))?;
@@ -125,6 +126,7 @@ impl Checks<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::fixtures::id;
     use super::super::fixtures::{game, play_to_the_end, settings, table};
     use super::*;
 
@@ -139,8 +141,8 @@ mod tests {
             state: &state,
             live: None,
         };
-        assert!(checks.host_only("ana").is_ok());
-        assert_eq!(code(checks.host_only("bo")), "not_host");
+        assert!(checks.host_only(&id("ana")).is_ok());
+        assert_eq!(code(checks.host_only(&id("bo"))), "not_host");
     }
 
     #[test]
@@ -204,28 +206,28 @@ mod tests {
             live: None,
         };
         // Everything wrong at once: no game decides.
-        assert_eq!(code(none.turn_of("stranger", 99)), "no_game");
+        assert_eq!(code(none.turn_of(&id("stranger"), 99)), "no_game");
         let live = game(&state);
         let checks = Checks {
             state: &state,
             live: Some(&live),
         };
         assert_eq!(
-            checks.turn_of("ana", 0).expect("ana's turn"),
+            checks.turn_of(&id("ana"), 0).expect("ana's turn"),
             Colour::Yellow
         );
         // A stranger on the wrong version: not seated, before the version.
-        assert_eq!(code(checks.turn_of("stranger", 99)), "not_seated");
+        assert_eq!(code(checks.turn_of(&id("stranger"), 99)), "not_seated");
         // Bo on the wrong version: not his turn, before the version.
-        assert_eq!(code(checks.turn_of("bo", 99)), "not_your_turn");
-        assert_eq!(code(checks.turn_of("ana", 1)), "stale_version");
+        assert_eq!(code(checks.turn_of(&id("bo"), 99)), "not_your_turn");
+        assert_eq!(code(checks.turn_of(&id("ana"), 1)), "stale_version");
         // Someone who left no longer plays, even on their turn.
         state.left.insert(Colour::Yellow);
         let left = Checks {
             state: &state,
             live: Some(&live),
         };
-        assert_eq!(code(left.turn_of("ana", 0)), "not_seated");
+        assert_eq!(code(left.turn_of(&id("ana"), 0)), "not_seated");
     }
 
     #[test]
@@ -237,8 +239,8 @@ mod tests {
             state: &state,
             live: Some(&live),
         };
-        assert_eq!(code(checks.turn_of("bo", 0)), "game_over");
-        assert_eq!(code(checks.turn_of("ana", 12345)), "game_over");
-        assert_eq!(code(checks.turn_of("stranger", 0)), "not_seated");
+        assert_eq!(code(checks.turn_of(&id("bo"), 0)), "game_over");
+        assert_eq!(code(checks.turn_of(&id("ana"), 12345)), "game_over");
+        assert_eq!(code(checks.turn_of(&id("stranger"), 0)), "not_seated");
     }
 }

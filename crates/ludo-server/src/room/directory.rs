@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Listing {
     /// The room's code (`/r/<code>` joins or watches it).
-    pub code: String,
+    pub code: crate::ids::RoomCode,
     /// The rules played.
     pub rules: Rules,
     /// Seconds per turn, if the table has a clock.
@@ -82,7 +82,7 @@ impl Directory {
 
     /// Puts a room's entry in, replacing the one it had.
     pub fn put(&self, listing: Listing) {
-        self.entries().insert(listing.code.clone(), listing);
+        self.entries().insert(listing.code.to_string(), listing);
     }
 
     /// Takes a room's entry out, if it has one.
@@ -101,7 +101,7 @@ impl Directory {
             .values()
             .map(|l| {
                 let text = serde_json::to_string(l).expect("a listing serialises");
-                (l.code.clone(), text)
+                (l.code.to_string(), text)
             })
             .collect()
     }
@@ -134,7 +134,7 @@ mod tests {
 
     fn listing(code: &str, updated: i64, playing: bool) -> Listing {
         Listing {
-            code: code.to_owned(),
+            code: code.into(),
             rules: Rules::default(),
             clock: None,
             ranked: false,

@@ -5,7 +5,13 @@ use ludo_rules::{Colour, Preset, Rules, Throw};
 
 use super::RoomState;
 use super::live::Live;
+use crate::ids::IdentityId;
 use crate::protocol::{LevelName, Occupant, Settings};
+
+/// The identity id `name`.
+pub fn id(name: &str) -> IdentityId {
+    IdentityId::from(name)
+}
 
 /// Qdan rules, no clock, the next seat starting each game; ranked or not.
 pub fn settings(ranked: bool) -> Settings {
@@ -23,8 +29,8 @@ pub fn table(ranked: bool, cpu: bool) -> RoomState {
     let mut state = RoomState::seated(
         settings(ranked),
         &[
-            (Colour::Yellow, "ana".to_owned(), "ana".to_owned()),
-            (Colour::Red, "bo".to_owned(), "bo".to_owned()),
+            (Colour::Yellow, id("ana"), "ana".to_owned()),
+            (Colour::Red, id("bo"), "bo".to_owned()),
         ],
     );
     if cpu {

@@ -155,7 +155,7 @@ impl Rooms {
     fn held(&self) -> Vec<String> {
         super::lock(&self.context.registry)
             .keys()
-            .cloned()
+            .map(ToString::to_string)
             .collect()
     }
 
@@ -193,7 +193,7 @@ impl Rooms {
     fn stop_serving(&self, codes: &[String]) {
         let mut registry = super::lock(&self.context.registry);
         for code in codes {
-            if let Some(handle) = registry.remove(code) {
+            if let Some(handle) = registry.remove(code.as_str()) {
                 handle.send(Command::Release);
             }
         }
@@ -280,7 +280,7 @@ impl Rooms {
 }
 
 /// Gives up `grant`'s lease on `code` (its room has stopped).
-pub(super) async fn release(store: &crate::store::Store, code: String, grant: Grant) {
+pub(super) async fn release(store: &crate::store::Store, code: crate::ids::RoomCode, grant: Grant) {
     let node = grant.cluster.node.clone();
     let released = store
         .run(move |b| b.release_room(&code, &node, grant.token))

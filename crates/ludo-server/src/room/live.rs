@@ -12,7 +12,7 @@ use crate::store::{NewGame, StoredGame};
 /// A game in play.
 pub struct Live {
     /// The game's id.
-    pub id: String,
+    pub id: crate::ids::GameId,
     seed: Seed,
     /// The position.
     pub game: Game,
@@ -49,11 +49,11 @@ impl Live {
         players: BTreeMap<Colour, Occupant>,
         ranked: bool,
     ) -> Result<(Live, NewGame), ludo_rules::PositionError> {
-        let id = crate::ids::random_code(12);
+        let id = crate::ids::GameId::random();
         let seed = Seed::from_bytes(crate::ids::random_seed());
         let game = Game::new(rules, &seats)?;
         let record = Record {
-            game_id: id.clone(),
+            game_id: id.to_string(),
             rules,
             seats,
             commitment: seed.commitment(),
@@ -61,14 +61,14 @@ impl Live {
             actions: Vec::new(),
         };
         let new = NewGame {
-            id: id.clone(),
+            id: id.to_string(),
             room: room.to_owned(),
             record: record.clone(),
             players: serde_json::to_string(&players).expect("players serialise"),
             people: players
                 .iter()
                 .filter_map(|(&seat, o)| match o {
-                    Occupant::Person { id, name } => Some((seat, id.clone(), name.clone())),
+                    Occupant::Person { id, name } => Some((seat, id.to_string(), name.clone())),
                     Occupant::Cpu { .. } => None,
                 })
                 .collect(),
@@ -119,7 +119,7 @@ impl Live {
         }
         let now = Instant::now();
         Ok(Live {
-            id: stored.id,
+            id: stored.id.into(),
             seed,
             game,
             record,

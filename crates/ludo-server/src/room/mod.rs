@@ -27,6 +27,7 @@ use std::time::Duration;
 use ludo_rules::Colour;
 use tokio::sync::{Notify, mpsc};
 
+use crate::ids::RoomCode;
 use crate::protocol::{ClientMsg, Settings};
 use crate::store::{Store, StoreError, StoreResult};
 
@@ -196,7 +197,7 @@ pub enum Command {
         /// The connection's number.
         conn: u64,
         /// The identity's public id.
-        identity: String,
+        identity: crate::ids::IdentityId,
         /// The display name.
         name: String,
         /// Where its messages go.
@@ -258,9 +259,11 @@ impl RoomHandle {
 }
 
 /// The rooms in memory, by code.
-pub type Registry = Arc<Mutex<HashMap<String, RoomHandle>>>;
+pub type Registry = Arc<Mutex<HashMap<RoomCode, RoomHandle>>>;
 
-pub(crate) fn lock(registry: &Registry) -> std::sync::MutexGuard<'_, HashMap<String, RoomHandle>> {
+pub(crate) fn lock(
+    registry: &Registry,
+) -> std::sync::MutexGuard<'_, HashMap<RoomCode, RoomHandle>> {
     // The registry is a plain map, whole after any panic: a room that failed holding it
     // leaves nothing half-done.
     registry
@@ -354,8 +357,9 @@ impl Rooms {
             // Loaded meanwhile by another connection, under the same lease.
             return Ok(Ok(handle.clone()));
         }
-        let handle = actor::spawn(code.to_owned(), state, latest, grant, self.context.clone());
-        registry.insert(code.to_owned(), handle.clone());
+        let code = RoomCode::from(code);
+        let handle = actor::spawn(code.clone(), state, latest, grant, self.context.clone());
+        registry.insert(code, handle.clone());
         Ok(Ok(handle))
     }
 
@@ -453,10 +457,10 @@ impl Rooms {
     /// When the room cannot be stored.
     pub async fn create(
         &self,
-        host: String,
+        host: crate::ids::IdentityId,
         name: String,
         settings: Settings,
-    ) -> StoreResult<String> {
+    ) -> StoreResult<RoomCode> {
         let state = RoomState::seated(settings, &[(Colour::ALL[0], host.clone(), name)]);
         let (code, _) = self.open(host, state).await?;
         Ok(code)
@@ -470,9 +474,9 @@ impl Rooms {
     /// When the room cannot be stored.
     pub async fn create_matched(
         &self,
-        people: Vec<(Colour, String, String)>,
+        people: Vec<(Colour, crate::ids::IdentityId, String)>,
         settings: Settings,
-    ) -> StoreResult<String> {
+    ) -> StoreResult<RoomCode> {
         let host = people.first().map(|p| p.1.clone()).unwrap_or_default();
         let mut state = RoomState::seated(settings, &people);
         let arrival = i64::try_from(self.context.timing.arrival.as_millis()).unwrap_or(i64::MAX);
@@ -482,8 +486,12 @@ impl Rooms {
     }
 
     /// Stores a new room and starts its actor.
-    async fn open(&self, host: String, state: RoomState) -> StoreResult<(String, RoomHandle)> {
-        let code = crate::ids::random_code(8);
+    async fn open(
+        &self,
+        host: crate::ids::IdentityId,
+        state: RoomState,
+    ) -> StoreResult<(RoomCode, RoomHandle)> {
+        let code = RoomCode::random();
         let json = serde_json::to_string(&state).expect("a room state serialises");
         {
             let code = code.clone();

@@ -23,7 +23,7 @@ pub struct Schedule<'a> {
     /// The seats whose person left the game.
     pub left: &'a BTreeSet<Colour>,
     /// When each seated person went away (absent: connected).
-    pub away_since: &'a HashMap<String, Instant>,
+    pub away_since: &'a HashMap<crate::ids::IdentityId, Instant>,
     /// How rooms behave in time.
     pub timing: Timing,
     /// How long a turn may take, if the table has a clock.
@@ -126,7 +126,7 @@ mod tests {
             (
                 Colour::Yellow,
                 Occupant::Person {
-                    id: "ana".to_owned(),
+                    id: "ana".into(),
                     name: "Ana".to_owned(),
                 },
             ),
@@ -146,7 +146,7 @@ mod tests {
     fn schedule<'a>(
         live: &'a Live,
         left: &'a BTreeSet<Colour>,
-        away: &'a HashMap<String, Instant>,
+        away: &'a HashMap<crate::ids::IdentityId, Instant>,
         clock: Option<Duration>,
     ) -> Schedule<'a> {
         Schedule {
@@ -201,12 +201,12 @@ mod tests {
         let live = game();
         let left = BTreeSet::new();
         // Away since before the turn began: the grace period runs from the turn.
-        let away = HashMap::from([("ana".to_owned(), live.turn_began - 100 * SECOND)]);
+        let away = HashMap::from([("ana".into(), live.turn_began - 100 * SECOND)]);
         let s = schedule(&live, &left, &away, None);
         assert_eq!(s.next(), Some(live.turn_began + 8 * SECOND));
         assert_eq!(s.player(), Some((STAND_IN, Some(StandIn::Away))));
         // Gone during the turn: from then.
-        let away = HashMap::from([("ana".to_owned(), live.turn_began + 5 * SECOND)]);
+        let away = HashMap::from([("ana".into(), live.turn_began + 5 * SECOND)]);
         let s = schedule(&live, &left, &away, Some(10 * SECOND));
         assert_eq!(
             s.next(),

@@ -13,6 +13,7 @@ use ludo_rules::Colour;
 use super::RoomState;
 use super::checks::Checks;
 use super::live::Live;
+use crate::ids::IdentityId;
 use crate::protocol::{LevelName, Occupant, Refusal, RefusalCode};
 
 /// The table as its requests read it.
@@ -24,7 +25,7 @@ pub struct Table<'a> {
     /// The new game offered after the last one: the seats that accepted it.
     pub rematch: Option<&'a BTreeSet<Colour>>,
     /// Since when each person seated and not connected has been away.
-    pub away_since: &'a HashMap<String, Instant>,
+    pub away_since: &'a HashMap<IdentityId, Instant>,
     /// How long a person must have been away before the host may free their seat.
     pub free_after: Duration,
     /// Now.
@@ -116,11 +117,11 @@ impl Table<'_> {
     }
 
     /// The seat of the person `identity`, if seated.
-    pub fn seat_of(&self, identity: &str) -> Option<Colour> {
+    pub fn seat_of(&self, identity: &IdentityId) -> Option<Colour> {
         seat_of(self.state, identity)
     }
 
-    fn seated(&self, identity: &str) -> Result<Colour, Refusal> {
+    fn seated(&self, identity: &IdentityId) -> Result<Colour, Refusal> {
         self.seat_of(identity)
             .ok_or_else(|| Refusal::new(RefusalCode::NotSeated, "you have no seat"))
     }
@@ -132,7 +133,12 @@ impl Table<'_> {
 
     /// `identity` (named `name`) sits at `colour`, leaving any other seat. Sitting where one
     /// already sits changes nothing (the host is seated when the room is created).
-    pub fn sit(&self, identity: &str, name: &str, colour: Colour) -> Result<Decision, Refusal> {
+    pub fn sit(
+        &self,
+        identity: &IdentityId,
+        name: &str,
+        colour: Colour,
+    ) -> Result<Decision, Refusal> {
         self.checks().lobby_only()?;
         if self.seat_of(identity) == Some(colour) {
             return Ok(Decision {
@@ -146,7 +152,7 @@ impl Table<'_> {
             state.seats.remove(&old);
         }
         let person = Occupant::Person {
-            id: identity.to_owned(),
+            id: identity.clone(),
             name: name.to_owned(),
         };
         state.seats.insert(colour, person);
@@ -155,7 +161,7 @@ impl Table<'_> {
 
     /// `identity` stands up between games; a new game offered starts if everyone left seated
     /// has accepted it.
-    pub fn stand(&self, identity: &str) -> Result<Decision, Refusal> {
+    pub fn stand(&self, identity: &IdentityId) -> Result<Decision, Refusal> {
         self.checks().lobby_only()?;
         let seat = self.seated(identity)?;
         Ok(self.freed(seat))
@@ -178,7 +184,7 @@ impl Table<'_> {
 
     /// `identity` leaves the table: during a game the CPU plays the seat until it ends (then it
     /// is freed); between games the seat is freed at once.
-    pub fn leave(&self, identity: &str) -> Result<Decision, Refusal> {
+    pub fn leave(&self, identity: &IdentityId) -> Result<Decision, Refusal> {
         let seat = self
             .seat_of(identity)
             .filter(|seat| !self.state.left.contains(seat))
@@ -203,7 +209,7 @@ impl Table<'_> {
 
     /// The host frees the seat at `colour` of a person away for at least
     /// [`Table::free_after`] (never at a ranked table): as if they had left.
-    pub fn free_seat(&self, host: &str, colour: Colour) -> Result<Decision, Refusal> {
+    pub fn free_seat(&self, host: &IdentityId, colour: Colour) -> Result<Decision, Refusal> {
         self.checks().host_only(host)?;
         self.checks().people_only()?;
         let Some(Occupant::Person { id, .. }) = self.state.seats.get(&colour) else {
@@ -234,7 +240,7 @@ impl Table<'_> {
     /// The host seats a CPU of `level` at `colour` (never at a ranked table).
     pub fn add_cpu(
         &self,
-        host: &str,
+        host: &IdentityId,
         colour: Colour,
         level: LevelName,
     ) -> Result<Decision, Refusal> {
@@ -248,7 +254,7 @@ impl Table<'_> {
     }
 
     /// The host takes the CPU at `colour` away.
-    pub fn remove_cpu(&self, host: &str, colour: Colour) -> Result<Decision, Refusal> {
+    pub fn remove_cpu(&self, host: &IdentityId, colour: Colour) -> Result<Decision, Refusal> {
         self.checks().host_only(host)?;
         self.checks().lobby_only()?;
         if !matches!(self.state.seats.get(&colour), Some(Occupant::Cpu { .. })) {
@@ -266,7 +272,7 @@ impl Table<'_> {
     /// withdrawn when they differ, since it was accepted under the old ones.
     pub fn change_settings(
         &self,
-        host: &str,
+        host: &IdentityId,
         change: &SettingsChange<'_>,
     ) -> Result<Decision, Refusal> {
         self.checks().host_only(host)?;
@@ -292,7 +298,7 @@ impl Table<'_> {
 
     /// `identity` offers or accepts a new game after the last one; it starts once every person
     /// seated has accepted.
-    pub fn accept_rematch(&self, identity: &str) -> Result<Decision, Refusal> {
+    pub fn accept_rematch(&self, identity: &IdentityId) -> Result<Decision, Refusal> {
         self.checks().lobby_only()?;
         let seat = self.seated(identity)?;
         let mut accepted = self.rematch.cloned().unwrap_or_default();
@@ -316,7 +322,7 @@ impl Table<'_> {
     }
 
     /// `identity` declines the new game offered: the offer is withdrawn for everyone.
-    pub fn decline(&self, identity: &str) -> Result<Decision, Refusal> {
+    pub fn decline(&self, identity: &IdentityId) -> Result<Decision, Refusal> {
         let seat = self.seated(identity)?;
         if self.checks().game_on() || self.rematch.is_none() {
             return Err(Refusal::new(RefusalCode::NoOffer, "no new game is offered"));
@@ -332,7 +338,7 @@ impl Table<'_> {
 }
 
 /// The seat of the person `identity` at `state`'s table, if seated.
-pub fn seat_of(state: &RoomState, identity: &str) -> Option<Colour> {
+pub fn seat_of(state: &RoomState, identity: &IdentityId) -> Option<Colour> {
     state.seats.iter().find_map(|(&colour, o)| match o {
         Occupant::Person { id, .. } if id == identity => Some(colour),
         _ => None,
@@ -352,6 +358,7 @@ pub fn everyone_accepted(state: &RoomState, rematch: Option<&BTreeSet<Colour>>) 
 
 #[cfg(test)]
 mod tests {
+    use super::super::fixtures::id;
     use super::super::fixtures::{game, play_to_the_end, table};
     use super::*;
 
@@ -363,7 +370,7 @@ mod tests {
         state: RoomState,
         live: Option<Live>,
         rematch: Option<BTreeSet<Colour>>,
-        away_since: HashMap<String, Instant>,
+        away_since: HashMap<IdentityId, Instant>,
         now: Instant,
     }
 
@@ -394,7 +401,7 @@ mod tests {
 
         fn away(mut self, identity: &str, for_: Duration) -> Room {
             self.away_since
-                .insert(identity.to_owned(), self.now.checked_sub(for_).unwrap());
+                .insert(id(identity), self.now.checked_sub(for_).unwrap());
             self
         }
 
@@ -428,13 +435,13 @@ mod tests {
     #[test]
     fn sitting_moves_a_person_to_a_free_seat_and_is_stored_then_shown() {
         let room = Room::new(table(false, false));
-        let d = room.table().sit("bo", "Bo", Colour::Green).unwrap();
+        let d = room.table().sit(&id("bo"), "Bo", Colour::Green).unwrap();
         assert_eq!(person(&d.state, Colour::Green), Some("bo"));
         assert_eq!(person(&d.state, Colour::Red), None, "the old seat is freed");
         assert!(d.store);
         assert!(matches!(d.tell[..], [Tell::Table]));
         // A newcomer sits under the name they gave.
-        let d = room.table().sit("cy", "Cy", Colour::Blue).unwrap();
+        let d = room.table().sit(&id("cy"), "Cy", Colour::Blue).unwrap();
         assert!(matches!(
             d.state.seats.get(&Colour::Blue),
             Some(Occupant::Person { name, .. }) if name == "Cy"
@@ -444,16 +451,16 @@ mod tests {
     #[test]
     fn sitting_where_one_sits_changes_nothing_and_a_taken_seat_or_a_game_refuses() {
         let room = Room::new(table(false, false));
-        let d = room.table().sit("ana", "Ana", Colour::Yellow).unwrap();
+        let d = room.table().sit(&id("ana"), "Ana", Colour::Yellow).unwrap();
         assert!(!d.store, "nothing to store");
         assert_eq!(d.state.seats, room.state.seats);
         assert_eq!(
-            refusal(room.table().sit("cy", "Cy", Colour::Red)),
+            refusal(room.table().sit(&id("cy"), "Cy", Colour::Red)),
             "seat_taken"
         );
         let playing = Room::new(table(false, false)).playing();
         assert_eq!(
-            refusal(playing.table().sit("cy", "Cy", Colour::Blue)),
+            refusal(playing.table().sit(&id("cy"), "Cy", Colour::Blue)),
             "game_on"
         );
     }
@@ -462,19 +469,19 @@ mod tests {
     fn standing_frees_the_seat_takes_back_an_acceptance_and_may_start_the_offer() {
         let mut room = Room::new(table(false, true)).after_a_game();
         room.rematch = Some(BTreeSet::from([Colour::Yellow, Colour::Red]));
-        let d = room.table().stand("bo").unwrap();
+        let d = room.table().stand(&id("bo")).unwrap();
         assert_eq!(person(&d.state, Colour::Red), None);
         assert_eq!(d.rematch, Some(BTreeSet::from([Colour::Yellow])));
         assert_eq!(d.then, Then::StartIfEveryoneAccepted);
-        assert_eq!(refusal(room.table().stand("cy")), "not_seated");
+        assert_eq!(refusal(room.table().stand(&id("cy"))), "not_seated");
         let playing = Room::new(table(false, false)).playing();
-        assert_eq!(refusal(playing.table().stand("bo")), "game_on");
+        assert_eq!(refusal(playing.table().stand(&id("bo"))), "game_on");
     }
 
     #[test]
     fn leaving_a_game_hands_the_seat_to_the_cpu_and_between_games_frees_it() {
         let playing = Room::new(table(false, false)).playing();
-        let d = playing.table().leave("bo").unwrap();
+        let d = playing.table().leave(&id("bo")).unwrap();
         assert!(d.state.left.contains(&Colour::Red));
         assert_eq!(
             person(&d.state, Colour::Red),
@@ -494,46 +501,46 @@ mod tests {
         // Once left, there is nothing more to leave.
         let mut gone = Room::new(d.state).playing();
         gone.live = playing.live;
-        assert_eq!(refusal(gone.table().leave("bo")), "not_seated");
+        assert_eq!(refusal(gone.table().leave(&id("bo"))), "not_seated");
         let between = Room::new(table(false, false));
-        let d = between.table().leave("bo").unwrap();
+        let d = between.table().leave(&id("bo")).unwrap();
         assert_eq!(person(&d.state, Colour::Red), None);
-        assert_eq!(refusal(between.table().leave("cy")), "not_seated");
+        assert_eq!(refusal(between.table().leave(&id("cy"))), "not_seated");
     }
 
     #[test]
     fn the_host_frees_only_the_seat_of_someone_away_long_enough_and_never_at_a_ranked_table() {
         let room = Room::new(table(false, false)).away("bo", FREE_AFTER);
-        let d = room.table().free_seat("ana", Colour::Red).unwrap();
+        let d = room.table().free_seat(&id("ana"), Colour::Red).unwrap();
         assert_eq!(person(&d.state, Colour::Red), None);
         assert_eq!(
-            refusal(room.table().free_seat("bo", Colour::Red)),
+            refusal(room.table().free_seat(&id("bo"), Colour::Red)),
             "not_host"
         );
         assert_eq!(
-            refusal(room.table().free_seat("ana", Colour::Blue)),
+            refusal(room.table().free_seat(&id("ana"), Colour::Blue)),
             "bad_message"
         );
         let recent = Room::new(table(false, false)).away("bo", FREE_AFTER / 2);
         assert_eq!(
-            refusal(recent.table().free_seat("ana", Colour::Red)),
+            refusal(recent.table().free_seat(&id("ana"), Colour::Red)),
             "not_away"
         );
         let here = Room::new(table(false, false));
         assert_eq!(
-            refusal(here.table().free_seat("ana", Colour::Red)),
+            refusal(here.table().free_seat(&id("ana"), Colour::Red)),
             "not_away"
         );
         let ranked = Room::new(table(true, false)).away("bo", FREE_AFTER);
         assert_eq!(
-            refusal(ranked.table().free_seat("ana", Colour::Red)),
+            refusal(ranked.table().free_seat(&id("ana"), Colour::Red)),
             "ranked_people_only"
         );
         // During a game, the CPU plays the freed seat to the end.
         let playing = Room::new(table(false, false))
             .playing()
             .away("bo", FREE_AFTER);
-        let d = playing.table().free_seat("ana", Colour::Red).unwrap();
+        let d = playing.table().free_seat(&id("ana"), Colour::Red).unwrap();
         assert!(d.state.left.contains(&Colour::Red));
         assert!(matches!(d.tell[0], Tell::Left { freed: true, .. }));
     }
@@ -541,41 +548,44 @@ mod tests {
     #[test]
     fn the_host_adds_and_removes_cpus_between_games_at_friendly_tables_only() {
         let room = Room::new(table(false, true));
-        let d = room.table().add_cpu("ana", Colour::Green, cpu()).unwrap();
+        let d = room
+            .table()
+            .add_cpu(&id("ana"), Colour::Green, cpu())
+            .unwrap();
         assert!(matches!(
             d.state.seats.get(&Colour::Green),
             Some(Occupant::Cpu { .. })
         ));
         assert_eq!(
-            refusal(room.table().add_cpu("bo", Colour::Green, cpu())),
+            refusal(room.table().add_cpu(&id("bo"), Colour::Green, cpu())),
             "not_host"
         );
         assert_eq!(
-            refusal(room.table().add_cpu("ana", Colour::Red, cpu())),
+            refusal(room.table().add_cpu(&id("ana"), Colour::Red, cpu())),
             "seat_taken"
         );
         let ranked = Room::new(table(true, false));
         assert_eq!(
-            refusal(ranked.table().add_cpu("ana", Colour::Green, cpu())),
+            refusal(ranked.table().add_cpu(&id("ana"), Colour::Green, cpu())),
             "ranked_people_only"
         );
-        let d = room.table().remove_cpu("ana", Colour::Blue).unwrap();
+        let d = room.table().remove_cpu(&id("ana"), Colour::Blue).unwrap();
         assert!(!d.state.seats.contains_key(&Colour::Blue));
         assert_eq!(
-            refusal(room.table().remove_cpu("ana", Colour::Red)),
+            refusal(room.table().remove_cpu(&id("ana"), Colour::Red)),
             "bad_message"
         );
         assert_eq!(
-            refusal(room.table().remove_cpu("bo", Colour::Blue)),
+            refusal(room.table().remove_cpu(&id("bo"), Colour::Blue)),
             "not_host"
         );
         let playing = Room::new(table(false, true)).playing();
         assert_eq!(
-            refusal(playing.table().remove_cpu("ana", Colour::Blue)),
+            refusal(playing.table().remove_cpu(&id("ana"), Colour::Blue)),
             "game_on"
         );
         assert_eq!(
-            refusal(playing.table().add_cpu("ana", Colour::Green, cpu())),
+            refusal(playing.table().add_cpu(&id("ana"), Colour::Green, cpu())),
             "game_on"
         );
     }
@@ -593,19 +603,19 @@ mod tests {
         };
         let d = room
             .table()
-            .change_settings("ana", &change(Some(Some(30)), None))
+            .change_settings(&id("ana"), &change(Some(Some(30)), None))
             .unwrap();
         assert_eq!(d.state.settings.clock, Some(30));
         assert_eq!(d.rematch, None, "accepted under the old settings");
         let same = room
             .table()
-            .change_settings("ana", &change(None, None))
+            .change_settings(&id("ana"), &change(None, None))
             .unwrap();
         assert!(same.rematch.is_some(), "unchanged settings keep the offer");
         assert_eq!(
             refusal(
                 room.table()
-                    .change_settings("bo", &change(Some(Some(7)), None))
+                    .change_settings(&id("bo"), &change(Some(Some(7)), None))
             ),
             "not_host",
             "the host check comes before the settings' own"
@@ -613,21 +623,25 @@ mod tests {
         assert_eq!(
             refusal(
                 room.table()
-                    .change_settings("ana", &change(Some(Some(7)), None))
+                    .change_settings(&id("ana"), &change(Some(Some(7)), None))
             ),
             "bad_message"
         );
         assert_eq!(
             refusal(
                 room.table()
-                    .change_settings("ana", &change(None, Some(true)))
+                    .change_settings(&id("ana"), &change(None, Some(true)))
             ),
             "ranked_people_only",
             "a CPU is seated"
         );
         let playing = Room::new(table(false, false)).playing();
         assert_eq!(
-            refusal(playing.table().change_settings("ana", &change(None, None))),
+            refusal(
+                playing
+                    .table()
+                    .change_settings(&id("ana"), &change(None, None))
+            ),
             "game_on"
         );
     }
@@ -635,7 +649,7 @@ mod tests {
     #[test]
     fn a_new_game_starts_when_the_last_person_seated_accepts() {
         let room = Room::new(table(false, true)).after_a_game();
-        let d = room.table().accept_rematch("ana").unwrap();
+        let d = room.table().accept_rematch(&id("ana")).unwrap();
         assert_eq!(d.rematch, Some(BTreeSet::from([Colour::Yellow])));
         assert_eq!(
             d.then,
@@ -644,28 +658,34 @@ mod tests {
         );
         let mut offered = room;
         offered.rematch = d.rematch;
-        let d = offered.table().accept_rematch("bo").unwrap();
+        let d = offered.table().accept_rematch(&id("bo")).unwrap();
         assert_eq!(d.then, Then::Start { seat: Colour::Red });
         assert!(d.tell.is_empty(), "the game itself is shown");
-        assert_eq!(refusal(offered.table().accept_rematch("cy")), "not_seated");
+        assert_eq!(
+            refusal(offered.table().accept_rematch(&id("cy"))),
+            "not_seated"
+        );
         let playing = Room::new(table(false, false)).playing();
-        assert_eq!(refusal(playing.table().accept_rematch("bo")), "game_on");
+        assert_eq!(
+            refusal(playing.table().accept_rematch(&id("bo"))),
+            "game_on"
+        );
     }
 
     #[test]
     fn declining_withdraws_the_offer_for_everyone_and_needs_one() {
         let mut room = Room::new(table(false, false)).after_a_game();
-        assert_eq!(refusal(room.table().decline("bo")), "no_offer");
+        assert_eq!(refusal(room.table().decline(&id("bo"))), "no_offer");
         room.rematch = Some(BTreeSet::from([Colour::Yellow]));
-        let d = room.table().decline("bo").unwrap();
+        let d = room.table().decline(&id("bo")).unwrap();
         assert_eq!(d.rematch, None);
         assert!(!d.store);
         assert!(matches!(
             d.tell[..],
             [Tell::Declined { seat: Colour::Red }, Tell::Table]
         ));
-        assert_eq!(refusal(room.table().decline("cy")), "not_seated");
+        assert_eq!(refusal(room.table().decline(&id("cy"))), "not_seated");
         let playing = Room::new(table(false, false)).playing();
-        assert_eq!(refusal(playing.table().decline("bo")), "no_offer");
+        assert_eq!(refusal(playing.table().decline(&id("bo"))), "no_offer");
     }
 }

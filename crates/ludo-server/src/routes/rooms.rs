@@ -147,7 +147,7 @@ async fn create(
     settings.check().map_err(AppError::bad_request)?;
     let code = state
         .rooms
-        .create(host.clone(), name, settings)
+        .create(host.as_str().into(), name, settings)
         .await
         .map_err(AppError::internal)?;
     let link = format!("/r/{code}");

@@ -191,9 +191,14 @@ fn checked_name(state: &AppState, out: &Outbox, name: &str) -> Option<String> {
 }
 
 /// The identity of a device, created if new; or `None` after refusing the request.
-async fn identity_of(state: &AppState, out: &Outbox, device: &str, name: &str) -> Option<String> {
+async fn identity_of(
+    state: &AppState,
+    out: &Outbox,
+    device: &str,
+    name: &str,
+) -> Option<crate::ids::IdentityId> {
     match identify(state, device, name).await {
-        Ok(identity) => Some(identity),
+        Ok(identity) => Some(identity.into()),
         Err(IdentifyError::BadDevice(m)) => {
             refuse(state, out, RefusalCode::BadMessage, m);
             None
