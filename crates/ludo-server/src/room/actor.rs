@@ -36,7 +36,7 @@ pub struct RoomState {
     pub(super) seats: BTreeMap<Colour, Occupant>,
     /// The seat that started the last game: the next game starts with the seat after it.
     #[serde(default)]
-    last_first: Option<Colour>,
+    pub(super) last_first: Option<Colour>,
     /// The seats whose person left the game being played: the CPU plays them until it ends,
     /// then they are freed.
     #[serde(default)]
@@ -772,48 +772,9 @@ impl Room {
     }
 
     async fn start(&mut self) -> Result<(), Refusal> {
-        self.checks().lobby_only()?;
-        if self.state.settings.ranked && !self.everyone_here() {
-            return Err(Refusal::new(
-                RefusalCode::PlayersAway,
-                "a ranked game starts only when everyone seated is here",
-            ));
-        }
-        if self.state.seats.len() < 2 {
-            return Err(Refusal::new(
-                RefusalCode::NotEnoughPlayers,
-                "a game needs two seats or more",
-            ));
-        }
-        // Seats in clockwise order; each new game at the table starts with the seat after the
-        // one that started the last game, or with that same seat when the table does not rotate.
-        let clockwise: Vec<Colour> = self.state.seats.keys().copied().collect();
-        let rotate = self.state.settings.rotate;
-        let first = match self.state.last_first {
-            None => 0,
-            Some(last) => clockwise
-                .iter()
-                .position(|&c| if rotate { c > last } else { c >= last })
-                .unwrap_or(0),
-        };
-        let seats: Vec<Colour> = clockwise[first..]
-            .iter()
-            .chain(&clockwise[..first])
-            .copied()
-            .collect();
-        if self.state.settings.ranked
-            && self
-                .state
-                .seats
-                .values()
-                .any(|o| matches!(o, Occupant::Cpu { .. }))
-        {
-            return Err(Refusal::new(
-                RefusalCode::RankedPeopleOnly,
-                "a ranked table seats people only",
-            ));
-        }
-        let ranked = self.state.settings.rates(seats.len());
+        let opening = self.table().open_game(self.everyone_here())?;
+        let ranked = opening.ranked;
+        let seats = opening.seats;
         let (live, new) = Live::start(
             &self.code,
             self.state.settings.rules,
@@ -826,8 +787,7 @@ impl Room {
         self.stored(stored, "a new game")?;
         self.live = Some(live);
         let offered = self.rematch.take().is_some();
-        self.state.left.clear();
-        self.state.last_first = Some(clockwise[first]);
+        self.state = opening.state;
         // The game is stored; who started it is only needed for the next one.
         let _ = self.save_state().await;
         let game = self.game_view().expect("a game is on");

@@ -321,6 +321,49 @@ impl Table<'_> {
         })
     }
 
+    /// A new game at the table, if one may start (`everyone_here`: every person seated is
+    /// connected, which a ranked game needs). Seats play in clockwise order; each new game
+    /// starts with the seat after the one that started the last game, or with that same seat
+    /// when the table does not rotate.
+    pub fn open_game(&self, everyone_here: bool) -> Result<Opening, Refusal> {
+        self.checks().lobby_only()?;
+        let settings = &self.state.settings;
+        if settings.ranked && !everyone_here {
+            return Err(Refusal::new(
+                RefusalCode::PlayersAway,
+                "a ranked game starts only when everyone seated is here",
+            ));
+        }
+        if self.state.seats.len() < 2 {
+            return Err(Refusal::new(
+                RefusalCode::NotEnoughPlayers,
+                "a game needs two seats or more",
+            ));
+        }
+        let clockwise: Vec<Colour> = self.state.seats.keys().copied().collect();
+        let first = match self.state.last_first {
+            None => 0,
+            Some(last) => clockwise
+                .iter()
+                .position(|&c| if settings.rotate { c > last } else { c >= last })
+                .unwrap_or(0),
+        };
+        let seats: Vec<Colour> = clockwise[first..]
+            .iter()
+            .chain(&clockwise[..first])
+            .copied()
+            .collect();
+        self.checks().no_cpu_for(settings)?;
+        let mut state = self.state.clone();
+        state.left.clear();
+        state.last_first = Some(clockwise[first]);
+        Ok(Opening {
+            ranked: settings.rates(seats.len()),
+            seats,
+            state,
+        })
+    }
+
     /// `identity` declines the new game offered: the offer is withdrawn for everyone.
     pub fn decline(&self, identity: &IdentityId) -> Result<Decision, Refusal> {
         let seat = self.seated(identity)?;
@@ -335,6 +378,18 @@ impl Table<'_> {
             then: Then::Nothing,
         })
     }
+}
+
+/// What starting a new game decides (see [`Table::open_game`]).
+#[derive(Debug)]
+pub struct Opening {
+    /// The seats in the order they play, the first to start.
+    pub seats: Vec<Colour>,
+    /// Whether the game counts for ratings.
+    pub ranked: bool,
+    /// The table once the game is stored: nobody has left it yet, and the seat that starts is
+    /// remembered for the next game.
+    pub state: RoomState,
 }
 
 /// The seat of the person `identity` at `state`'s table, if seated.
@@ -417,7 +472,7 @@ mod tests {
         }
     }
 
-    fn refusal(outcome: Result<Decision, Refusal>) -> &'static str {
+    fn refusal(outcome: Result<impl std::fmt::Debug, Refusal>) -> &'static str {
         outcome.expect_err("refused").code.as_str()
     }
 
@@ -687,5 +742,46 @@ mod tests {
         assert_eq!(refusal(room.table().decline(&id("cy"))), "not_seated");
         let playing = Room::new(table(false, false)).playing();
         assert_eq!(refusal(playing.table().decline(&id("bo"))), "no_offer");
+    }
+
+    #[test]
+    fn each_new_game_starts_with_the_next_seat_clockwise_unless_the_table_does_not_rotate() {
+        let mut room = Room::new(table(false, true));
+        let first = room.table().open_game(true).unwrap();
+        assert_eq!(first.seats, [Colour::Yellow, Colour::Blue, Colour::Red]);
+        assert_eq!(first.state.last_first, Some(Colour::Yellow));
+        room.state = first.state;
+        let second = room.table().open_game(true).unwrap();
+        assert_eq!(second.seats, [Colour::Blue, Colour::Red, Colour::Yellow]);
+        room.state = second.state;
+        room.state.settings.rotate = false;
+        let third = room.table().open_game(true).unwrap();
+        assert_eq!(third.seats[0], Colour::Blue, "the same seat starts again");
+        // The seat that started left: the next one clockwise starts.
+        room.state.seats.remove(&Colour::Blue);
+        assert_eq!(room.table().open_game(true).unwrap().seats[0], Colour::Red);
+    }
+
+    #[test]
+    fn a_game_needs_two_seats_and_a_ranked_one_everyone_here_and_no_cpu() {
+        let mut alone = Room::new(table(false, false));
+        alone.state.seats.remove(&Colour::Red);
+        assert_eq!(refusal(alone.table().open_game(true)), "not_enough_players");
+        let ranked = Room::new(table(true, false));
+        assert_eq!(refusal(ranked.table().open_game(false)), "players_away");
+        let opening = ranked.table().open_game(true).unwrap();
+        assert!(opening.ranked);
+        let mut with_cpu = Room::new(table(true, true));
+        with_cpu.state.settings.ranked = true;
+        assert_eq!(
+            refusal(with_cpu.table().open_game(true)),
+            "ranked_people_only"
+        );
+        let playing = Room::new(table(false, false)).playing();
+        assert_eq!(refusal(playing.table().open_game(true)), "game_on");
+        // Those who left the last game are forgotten once a new one starts.
+        let mut after = Room::new(table(false, false)).after_a_game();
+        after.state.left.insert(Colour::Red);
+        assert!(after.table().open_game(true).unwrap().state.left.is_empty());
     }
 }
