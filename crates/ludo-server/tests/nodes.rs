@@ -8,23 +8,18 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use ludo_server::{Application, Config, TestDatabase};
+use ludo_server::{Config, TestDatabase};
 use serde_json::{Value, json};
-use support::{Client, HOST, create_room, http, next_request, play_until_over, turn_of};
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
+use support::{
+    Client, HOST, Running, create_room, http, next_request, play_until_over, run, turn_of,
+};
 
 /// How long a lease lasts in these tests.
 const LEASE_MS: u64 = 600;
 
-/// A node running on the database at `url`, until told to stop.
-struct Node {
-    addr: SocketAddr,
-    stop: oneshot::Sender<()>,
-    done: JoinHandle<std::io::Result<()>>,
-}
-
-async fn node(url: &str, name: &str, adjust: impl FnOnce(&mut Config)) -> Node {
+/// A node named `name` running on the database at `url`, its configuration adjusted by
+/// `adjust`, until told to stop.
+async fn node(url: &str, name: &str, adjust: impl FnOnce(&mut Config)) -> Running {
     let mut config = Config {
         node: Some(name.to_owned()),
         lease_ms: LEASE_MS,
@@ -32,26 +27,12 @@ async fn node(url: &str, name: &str, adjust: impl FnOnce(&mut Config)) -> Node {
         ..Config::for_tests(PathBuf::from(url))
     };
     adjust(&mut config);
-    let app = Application::build(&config).await.expect("the node starts");
-    let addr = app.local_addr();
-    let (stop, stopped) = oneshot::channel::<()>();
-    let done = tokio::spawn(app.run_until_stopped(async {
-        let _ = stopped.await;
-    }));
-    Node { addr, stop, done }
-}
-
-impl Node {
-    /// Stops the node as SIGTERM would, and waits until it has.
-    async fn stop(self) {
-        let _ = self.stop.send(());
-        self.done.await.unwrap().expect("the node stops cleanly");
-    }
+    run(&config).await
 }
 
 /// A room on `node` with the host in yellow and a random CPU in red, its game started and
 /// played until the host's turn at version 10 or later.
-async fn game_part_played(node: &Node) -> (String, Client) {
+async fn game_part_played(node: &Running) -> (String, Client) {
     let code = create_room(node.addr, HOST, json!({})).await;
     let mut host = Client::join(node.addr, &code, HOST, "Host").await;
     host.send(json!({"t": "add_cpu", "colour": "red", "level": "random"}))

@@ -4,47 +4,22 @@
 
 mod support;
 
-use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use ludo_server::{Application, Config, TestDatabase};
+use ludo_server::{Config, TestDatabase};
 use serde_json::{Value, json};
-use support::{Client, HOST, create_room, http, next_request, play_until_over, turn_of};
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
+use support::{
+    Client, HOST, Running, create_room, http, next_request, play_until_over, run, turn_of,
+};
 
 /// A server running on the database at `url`, until told to stop.
-struct Running {
-    addr: SocketAddr,
-    stop: oneshot::Sender<()>,
-    done: JoinHandle<std::io::Result<()>>,
-}
-
 async fn start(url: &str) -> Running {
-    let config = Config {
+    run(&Config {
         // Shutting down takes about a second, in which no CPU should play for the host.
         grace_ms: 60_000,
         ..Config::for_tests(PathBuf::from(url))
-    };
-    let app = Application::build(&config)
-        .await
-        .expect("the server starts on PostgreSQL");
-    let addr = app.local_addr();
-    let (stop, stopped) = oneshot::channel::<()>();
-    let done = tokio::spawn(app.run_until_stopped(async {
-        let _ = stopped.await;
-    }));
-    Running { addr, stop, done }
-}
-
-impl Running {
-    /// Shuts the server down as SIGTERM would, with `client` connected until the server closes
-    /// it, and waits until it has.
-    async fn stop_with(self, mut client: Client) {
-        let _ = self.stop.send(());
-        let (_, stopped) = tokio::join!(client.closed(|_| ()), self.done);
-        stopped.unwrap().expect("the server stops cleanly");
-    }
+    })
+    .await
 }
 
 /// The host's game as its welcome or latest message shows it.

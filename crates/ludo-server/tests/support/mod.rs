@@ -21,6 +21,40 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 
+/// A server running in this test with a configuration of the test's, until told to stop.
+pub struct Running {
+    pub addr: SocketAddr,
+    stop: tokio::sync::oneshot::Sender<()>,
+    done: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+/// Starts a server with `config`.
+pub async fn run(config: &Config) -> Running {
+    let app = Application::build(config).await.expect("the server starts");
+    let addr = app.local_addr();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let done = tokio::spawn(app.run_until_stopped(async {
+        let _ = stopped.await;
+    }));
+    Running { addr, stop, done }
+}
+
+impl Running {
+    /// Stops the server as SIGTERM would, and waits until it has.
+    pub async fn stop(self) {
+        let _ = self.stop.send(());
+        self.done.await.unwrap().expect("the server stops cleanly");
+    }
+
+    /// Stops the server as SIGTERM would, with `client` connected until the server closes it,
+    /// and waits until it has.
+    pub async fn stop_with(self, mut client: Client) {
+        let _ = self.stop.send(());
+        let (_, stopped) = tokio::join!(client.closed(|_| ()), self.done);
+        stopped.unwrap().expect("the server stops cleanly");
+    }
+}
+
 /// A server running in this test, with its own database file.
 pub struct Server {
     pub addr: SocketAddr,
