@@ -239,3 +239,67 @@ async fn a_public_table_at_one_node_is_listed_by_every_node() {
     a.stop().await;
     b.stop().await;
 }
+
+/// Runs `sql` about room `room` (its `$1`) on the database at `url`, as another node would;
+/// how many rows it changed.
+async fn execute(url: &str, sql: &'static str, room: String) -> u64 {
+    let url = url.to_owned();
+    tokio::task::spawn_blocking(move || {
+        let mut db = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        db.execute(sql, &[&room]).unwrap()
+    })
+    .await
+    .unwrap()
+}
+
+/// How many actions game `id` has stored.
+async fn stored_actions(addr: SocketAddr, id: &str) -> usize {
+    let (status, body) = http(addr, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, 200, "{body}");
+    let record: Value = serde_json::from_str(&body).unwrap();
+    record["actions"].as_array().unwrap().len()
+}
+
+#[tokio::test]
+async fn a_node_that_loses_its_lease_stops_acting_for_the_room_at_once() {
+    let Some(db) = TestDatabase::create() else {
+        return;
+    };
+    // The CPU plays for the host as soon as they are away, so the room would act by itself.
+    let a = node(db.url(), "a", |c| {
+        c.grace_ms = 0;
+        c.cpu_delay_ms = 20;
+    })
+    .await;
+    let (code, mut host) = game_part_played(&a).await;
+    let id = host.game.clone().unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    // Another node takes the lease (as one would after a partition).
+    let taken = execute(
+        db.url(),
+        "UPDATE room_leases SET node = 'elsewhere', expires_at = ludo_now_ms() + 60000
+         WHERE room = $1",
+        code.clone(),
+    )
+    .await;
+    assert_eq!(taken, 1);
+    let closed = host.closed(|_| ()).await;
+    assert_eq!(closed.map(|c| c.0), Some(1011), "a stops serving the room");
+    let stopped_at = stored_actions(a.addr, &id).await;
+    tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
+    assert_eq!(
+        stored_actions(a.addr, &id).await,
+        stopped_at,
+        "nothing is played for the room once its lease is lost"
+    );
+    // A client coming back to a is not served while another node holds the room.
+    let mut again = Client::connect(a.addr).await;
+    again
+        .send(json!({"t": "hello", "room": code, "device": HOST, "name": "Host"}))
+        .await;
+    assert_eq!(again.closed(|_| ()).await.map(|c| c.0), Some(1011));
+    a.stop().await;
+}
