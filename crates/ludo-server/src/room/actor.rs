@@ -18,7 +18,7 @@ use tokio::sync::mpsc;
 use super::checks::Checks;
 use super::directory::{Directory, Listing};
 use super::leases::Grant;
-use super::live::Live;
+use super::live::{Live, Play};
 use super::retry::Backoff;
 use super::schedule::Schedule;
 use super::table::{Decision, SettingsChange, Table, Tell, Then, everyone_accepted};
@@ -502,18 +502,14 @@ impl Room {
             ClientMsg::Roll { version } => {
                 let seat = self.checks().turn_of(&identity, version)?;
                 let live = self.live.as_ref().expect("checked: a game is on");
-                let phase = live.game.phase();
-                if !matches!(phase, Phase::Roll | Phase::Rolloff) {
-                    let wanted = ludo_rules::Act::Throw;
-                    let error = ludo_rules::PlayError::WrongPhase { wanted, phase };
-                    return Err(Refusal::engine(RefusalCode::IllegalMove, &error));
-                }
-                let throw = live.next_throw();
-                self.act(seat, Action::Throw(throw), None).await
+                let play = live.throw_for(seat)?;
+                self.act(play, None).await
             }
             ClientMsg::Move { piece, version } => {
                 let seat = self.checks().turn_of(&identity, version)?;
-                self.act(seat, Action::Move(piece), None).await
+                let live = self.live.as_ref().expect("checked: a game is on");
+                let play = live.play(seat, Action::Move(piece))?;
+                self.act(play, None).await
             }
         }
     }
@@ -639,22 +635,21 @@ impl Room {
             .map_or_else(|| identity.to_string(), |c| c.name.clone())
     }
 
-    /// Applies, stores, then broadcasts one action of `seat`; `stand_in` says why, if the CPU
-    /// played it for the seat's person.
-    async fn act(
-        &mut self,
-        seat: Colour,
-        action: Action,
-        stand_in: Option<StandIn>,
-    ) -> Result<(), Refusal> {
-        let live = self
+    /// Stores, applies, then broadcasts one action; `stand_in` says why, if the CPU played it
+    /// for the seat's person.
+    async fn act(&mut self, play: Play, stand_in: Option<StandIn>) -> Result<(), Refusal> {
+        let Play {
+            seat,
+            action,
+            number,
+            next,
+        } = play;
+        let game_id = self
             .live
             .as_ref()
-            .ok_or_else(|| Refusal::new(RefusalCode::NoGame, "no game"))?;
-        let next = live
-            .after(action)
-            .map_err(|e| Refusal::engine(RefusalCode::IllegalMove, &e))?;
-        let (game_id, number) = (live.id.clone(), live.version());
+            .ok_or_else(|| Refusal::new(RefusalCode::NoGame, "no game"))?
+            .id
+            .clone();
         let at = crate::ids::now_ms();
         let stored = self
             .store
@@ -673,7 +668,6 @@ impl Room {
         self.metrics
             .actions
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let over = live.game.is_over();
         let game = self.game_view().expect("a game is on");
         self.broadcast(&ServerMsg::Action {
             seat,
@@ -681,7 +675,7 @@ impl Room {
             stand_in,
             game,
         });
-        if over {
+        if play.ends_the_game() {
             self.finish().await;
         }
         Ok(())
@@ -696,12 +690,7 @@ impl Room {
         else {
             return;
         };
-        let places: BTreeMap<Colour, u8> = live
-            .game
-            .seats()
-            .iter()
-            .filter_map(|&s| live.game.place(s).map(|p| (s, p)))
-            .collect();
+        let places = live.places();
         let id = live.id.clone();
         let at = crate::ids::now_ms();
         match self
@@ -891,7 +880,16 @@ impl Room {
             }
             Phase::Over => return,
         };
-        if let Err(refusal) = self.act(seat, action, stand_in).await {
+        let played = match self
+            .live
+            .as_ref()
+            .expect("checked above")
+            .play(seat, action)
+        {
+            Ok(play) => self.act(play, stand_in).await,
+            Err(refusal) => Err(refusal),
+        };
+        if let Err(refusal) = played {
             tracing::error!(room = %self.code, ?refusal, "the CPU's action was refused");
         }
     }

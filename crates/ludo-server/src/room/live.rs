@@ -6,8 +6,29 @@ use std::time::Instant;
 use ludo_fair::{Action, Record, Seed};
 use ludo_rules::{Colour, Game, Phase, PlayError, Rules, Throw};
 
-use crate::protocol::{GameView, Occupant, StandIn};
+use crate::protocol::{GameView, Occupant, Refusal, RefusalCode, StandIn};
 use crate::store::{NewGame, StoredGame};
+
+/// What playing one action decides, before anything is stored: the action, the number it is
+/// stored under (the game's version before it), and the game after it.
+#[derive(Clone, Copy, Debug)]
+pub struct Play {
+    /// The seat that acts.
+    pub seat: Colour,
+    /// What it does.
+    pub action: Action,
+    /// The number the action is stored under.
+    pub number: u64,
+    /// The game after it.
+    pub next: Game,
+}
+
+impl Play {
+    /// Whether the action ends the game.
+    pub fn ends_the_game(&self) -> bool {
+        self.next.is_over()
+    }
+}
 
 /// A game in play.
 pub struct Live {
@@ -156,6 +177,41 @@ impl Live {
         Ok(next)
     }
 
+    /// What playing `action` for `seat` decides; refused with `illegal_move` (and the engine's
+    /// reason) when the rules do not allow it.
+    pub fn play(&self, seat: Colour, action: Action) -> Result<Play, Refusal> {
+        let next = self
+            .after(action)
+            .map_err(|e| Refusal::engine(RefusalCode::IllegalMove, &e))?;
+        Ok(Play {
+            seat,
+            action,
+            number: self.version(),
+            next,
+        })
+    }
+
+    /// `seat` throws the dice: the throw the seed gives next; refused with `illegal_move` unless
+    /// the game waits for a throw.
+    pub fn throw_for(&self, seat: Colour) -> Result<Play, Refusal> {
+        let phase = self.game.phase();
+        if !matches!(phase, Phase::Roll | Phase::Rolloff) {
+            let wanted = ludo_rules::Act::Throw;
+            let error = PlayError::WrongPhase { wanted, phase };
+            return Err(Refusal::engine(RefusalCode::IllegalMove, &error));
+        }
+        self.play(seat, Action::Throw(self.next_throw()))
+    }
+
+    /// The places reached so far, by seat.
+    pub fn places(&self) -> BTreeMap<Colour, u8> {
+        self.game
+            .seats()
+            .iter()
+            .filter_map(|&s| self.game.place(s).map(|p| (s, p)))
+            .collect()
+    }
+
     /// Takes an accepted (and stored) action in: `next` is [`Live::after`] of it.
     pub fn commit(&mut self, action: Action, next: Game) {
         let seat_before = self.game.seat();
@@ -188,5 +244,50 @@ impl Live {
             seed: self.record.seed.clone(),
             ranked: self.ranked,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixtures::{game, play_to_the_end, table};
+    use super::*;
+
+    #[test]
+    fn a_play_is_numbered_by_the_version_and_leaves_the_game_as_it_was() {
+        let live = game(&table(false, false));
+        let play = live.throw_for(Colour::Yellow).unwrap();
+        assert_eq!(play.number, 0);
+        assert!(matches!(play.action, Action::Throw(_)));
+        assert_eq!(
+            play.action,
+            Action::Throw(live.next_throw()),
+            "the seed's throw"
+        );
+        assert_eq!(live.version(), 0, "nothing changes until it is stored");
+        assert!(!play.ends_the_game());
+    }
+
+    #[test]
+    fn a_move_the_rules_forbid_or_a_throw_out_of_phase_is_an_illegal_move() {
+        let mut live = game(&table(false, false));
+        let moved = live.play(Colour::Yellow, Action::Move(0));
+        assert_eq!(moved.unwrap_err().code.as_str(), "illegal_move");
+        // Throw until a move is to be made: then a throw is out of phase.
+        while live.game.phase() != Phase::Move {
+            let play = live.throw_for(live.game.seat()).unwrap();
+            live.commit(play.action, play.next);
+        }
+        let refused = live.throw_for(live.game.seat()).unwrap_err();
+        assert_eq!(refused.code.as_str(), "illegal_move");
+        assert!(refused.engine.is_some(), "with the engine's reason");
+    }
+
+    #[test]
+    fn a_finished_game_has_a_place_for_every_seat_and_shows_its_seed() {
+        let mut live = game(&table(false, true));
+        assert!(live.places().is_empty());
+        play_to_the_end(&mut live);
+        assert_eq!(live.places().len(), 3);
+        assert!(live.record.seed.is_some());
     }
 }
