@@ -73,6 +73,35 @@ pub(crate) const OFF_TRACK: u8 = u8::MAX;
 pub(crate) const ROLLOFF_OUT: u8 = 0;
 pub(crate) const ROLLOFF_WAITING: u8 = 7;
 
+/// The track squares one colour's pieces stand on, one bit per square: kept beside the pieces so
+/// that the move generator reads the board's occupancy instead of working it out on every throw.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct Stands {
+    /// Squares holding at least one piece of the colour.
+    pub(crate) once: u64,
+    /// Squares holding two or more pieces of the colour: its blockades.
+    pub(crate) twice: u64,
+}
+
+impl Stands {
+    /// Where pieces on these track squares (or [`OFF_TRACK`]) stand.
+    #[inline]
+    pub(crate) fn of(squares: [u8; 4]) -> Stands {
+        let (mut once, mut twice) = (0u64, 0u64);
+        for square in squares {
+            // A piece off the track lands on bit 63, above every track square, cleared below.
+            let bit = 1u64 << (square & 63);
+            twice |= once & bit;
+            once |= bit;
+        }
+        const TRACK: u64 = !(1 << 63);
+        Stands {
+            once: once & TRACK,
+            twice: twice & TRACK,
+        }
+    }
+}
+
 /// The state of the current turn (`position.md` §1, field `turn`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Turn {
@@ -116,6 +145,8 @@ pub struct Game {
     /// The track square of every piece, or [`OFF_TRACK`]: kept beside `pieces` for the move
     /// generator, and changed only with them.
     pub(crate) squares: BySeat<[u8; 4]>,
+    /// Each colour's squares as masks, worked out from `squares` whenever they change.
+    pub(crate) stands: BySeat<Stands>,
     pub(crate) turn: Turn,
     pub(crate) done: ColourList,
     pub(crate) places: Option<BySeat<u8>>,
@@ -148,6 +179,7 @@ impl Game {
             next: next_seats(&list),
             pieces: BySeat([[Progress::BASE; 4]; 4]),
             squares: BySeat([[OFF_TRACK; 4]; 4]),
+            stands: BySeat([Stands::default(); 4]),
             turn,
             done: ColourList::EMPTY,
             places: None,
@@ -279,6 +311,7 @@ impl Game {
     pub(crate) fn put(&mut self, seat: Colour, index: usize, progress: Progress) {
         self.pieces[seat][index] = progress;
         self.squares[seat][index] = self.square_of(seat, progress);
+        self.stands[seat] = Stands::of(self.squares[seat]);
     }
 
     /// Recomputes every piece's track square from the pieces.
@@ -287,6 +320,7 @@ impl Game {
             for index in 0..4 {
                 self.squares[seat][index] = self.square_of(seat, self.pieces[seat][index]);
             }
+            self.stands[seat] = Stands::of(self.squares[seat]);
         }
     }
 

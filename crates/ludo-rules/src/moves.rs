@@ -111,10 +111,15 @@ impl MoveList {
         len: 0,
     };
 
+    /// Appends `m` when `keep` holds, without a branch: the move is written in the next free
+    /// place either way, and counted only when kept. Call it at most once per piece, so that the
+    /// list is never full when it is called.
     #[inline]
-    pub(crate) fn push(&mut self, m: Move) {
-        self.moves[self.len as usize] = m;
-        self.len += 1;
+    pub(crate) fn push_if(&mut self, keep: bool, m: Move) {
+        // At most three moves are kept before the fourth piece's call: `& 3` only spares the
+        // bounds check.
+        self.moves[usize::from(self.len & 3)] = m;
+        self.len += u8::from(keep);
     }
 
     /// How many moves there are.

@@ -191,7 +191,9 @@ impl FaceSet {
     /// Whether the set holds this face.
     #[inline]
     pub const fn contains(self, face: u8) -> bool {
-        face < 8 && self.0 & (1 << face) != 0
+        // Without a branch: bits 8 and up are clear, so any face past 7 shifts to nothing.
+        let shift = if face < 31 { face } else { 31 };
+        (self.0 as u32 >> shift) & 1 != 0
     }
 
     /// Whether the set has no face.

@@ -9,7 +9,7 @@ use crate::board::Geometry;
 use crate::colour::{BySeat, Colour};
 use crate::error::{PositionError, PositionFault as F};
 use crate::game::{
-    ColourList, Game, OFF_TRACK, Phase, ROLLOFF_OUT, ROLLOFF_WAITING, Turn, check_seats,
+    ColourList, Game, OFF_TRACK, Phase, ROLLOFF_OUT, ROLLOFF_WAITING, Stands, Turn, check_seats,
     next_seats, start_squares,
 };
 use crate::options::{Board, FirstPlayer};
@@ -139,6 +139,7 @@ impl Game {
             next: next_seats(&seats),
             pieces,
             squares: BySeat([[OFF_TRACK; 4]; 4]),
+            stands: BySeat([Stands::default(); 4]),
             turn,
             done,
             places: None,

@@ -41,6 +41,11 @@ impl Game {
 
     /// Applies a throw in phase `roll` without checking the phase or the dice: the fast path for
     /// simulations and bots. Returns the moves it offers.
+    ///
+    /// Always inlined (with the move generator inside), like [`Game::play_unchecked`]: a random
+    /// game spends most of its time in these two, and a call to each per action costs more than
+    /// the copies in the few loops that use them.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub fn roll_unchecked(&mut self, throw: Throw) -> MoveList {
         let options = self.rules.options();
         let seat = self.turn.seat;
@@ -99,6 +104,7 @@ impl Game {
 
     /// Plays a move taken from [`Game::legal_moves`] (or from [`Game::roll_unchecked`]) of this
     /// very position, without checking it: the fast path for simulations and bots.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub fn play_unchecked(&mut self, m: &Move) {
         let seat = self.turn.seat;
         self.apply(seat, m);
@@ -108,7 +114,9 @@ impl Game {
             return;
         }
         let options = self.options();
-        let again = self.turn.roll.is_some_and(|t| options.is_bonus_throw(t))
+        // In phase `move` the bonus streak counts the throw in play exactly when it is a bonus
+        // throw (`roll_unchecked` sets it so, and positions are checked for it).
+        let again = self.turn.bonus_streak > 0
             || (options.bonus_on_capture && !m.captures.is_empty())
             || (options.bonus_on_finish && finished);
         if again {
@@ -128,7 +136,7 @@ impl Game {
     }
 
     /// Moves the piece and sends the captured pieces back to their bases.
-    #[inline]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn apply(&mut self, seat: Colour, m: &Move) {
         self.put(seat, m.piece as usize, m.to);
         for (colour, index) in m.captures.iter() {
