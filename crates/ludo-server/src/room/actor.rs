@@ -24,7 +24,7 @@ use super::schedule::Schedule;
 use super::table::{Decision, SettingsChange, Table, Tell, Then, everyone_accepted};
 use super::{Command, Context, Outbox, Registry, RoomHandle, Timing};
 use crate::protocol::{
-    ClientMsg, Occupant, PHRASES, Refusal, RoomView, SeatView, ServerMsg, Settings, StandIn,
+    ClientMsg, Occupant, Refusal, RoomView, SeatView, ServerMsg, Settings, StandIn,
 };
 use crate::store::{Store, StoreResult, StoredGame};
 
@@ -158,7 +158,7 @@ struct Room {
     /// memory only: an offer does not outlive a restart.
     rematch: Option<BTreeSet<Colour>>,
     /// Each person's allowance of quick phrases.
-    phrases: HashMap<IdentityId, PhraseAllowance>,
+    phrases: HashMap<IdentityId, super::phrases::Allowance>,
     /// The public rooms' lists, where this room keeps its entry while it is public.
     directory: Directory,
     /// Whether the server is stopping (see [`Context::stopping`]).
@@ -166,38 +166,6 @@ struct Room {
     /// Set when storage holds an action this room did not make (another node served it
     /// meanwhile): the room stops.
     superseded: bool,
-}
-
-/// How many quick phrases a person may send at once, and how often after that: a burst of
-/// [`PhraseAllowance::BURST`], then one each [`PhraseAllowance::EVERY`].
-struct PhraseAllowance {
-    tokens: f64,
-    at: Instant,
-}
-
-impl PhraseAllowance {
-    const BURST: f64 = 3.0;
-    const EVERY: Duration = Duration::from_secs(3);
-
-    fn full(now: Instant) -> PhraseAllowance {
-        PhraseAllowance {
-            tokens: Self::BURST,
-            at: now,
-        }
-    }
-
-    /// Takes one phrase from the allowance, if there is one left.
-    fn take(&mut self, now: Instant) -> bool {
-        let earned = now.duration_since(self.at).as_secs_f64() / Self::EVERY.as_secs_f64();
-        self.tokens = (self.tokens + earned).min(Self::BURST);
-        self.at = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
 }
 
 /// Starts a room's actor.
@@ -604,21 +572,7 @@ impl Room {
 
     /// A quick phrase, shown to everyone in the room: a known id, within the sender's allowance.
     fn say(&mut self, identity: &IdentityId, phrase: &str) -> Result<(), Refusal> {
-        let phrase = *PHRASES.iter().find(|&&p| p == phrase).ok_or_else(|| {
-            Refusal::new(RefusalCode::NoSuchPhrase, format!("no phrase {phrase:?}"))
-        })?;
-        let now = Instant::now();
-        let allowed = self
-            .phrases
-            .entry(identity.clone())
-            .or_insert_with(|| PhraseAllowance::full(now))
-            .take(now);
-        if !allowed {
-            return Err(Refusal::new(
-                RefusalCode::RateLimited,
-                "too many phrases; wait a few seconds",
-            ));
-        }
+        let phrase = super::phrases::allow(&mut self.phrases, identity, phrase, Instant::now())?;
         self.broadcast(&ServerMsg::Said {
             from: identity.clone(),
             name: self.name_of(identity),

@@ -15,6 +15,7 @@ pub mod directory;
 mod fixtures;
 mod leases;
 mod live;
+mod phrases;
 mod retry;
 mod schedule;
 mod table;
