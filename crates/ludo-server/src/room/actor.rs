@@ -483,14 +483,9 @@ impl Room {
     }
 
     fn rename(&mut self, identity: &IdentityId, new_name: &str) {
-        for occupant in self.state.seats.values_mut() {
-            if let Occupant::Person { id, name } = occupant
-                && id == identity
-                && name != new_name
-            {
-                *name = new_name.to_owned();
-                self.rename_needs_saving = true;
-            }
+        if let Some(renamed) = super::table::renamed(&self.state, identity, new_name) {
+            self.state = renamed;
+            self.rename_needs_saving = true;
         }
     }
 
@@ -669,13 +664,11 @@ impl Room {
 
     /// Frees the seats of those who left the game that just ended.
     async fn free_left_seats(&mut self) {
-        if self.state.left.is_empty() {
+        let Some(freed) = super::table::without_those_who_left(&self.state) else {
             self.publish();
             return;
-        }
-        for seat in std::mem::take(&mut self.state.left) {
-            self.state.seats.remove(&seat);
-        }
+        };
+        self.state = freed;
         // Unsaved, the seats are freed again when the room is next loaded (see `spawn`).
         let _ = self.save_state().await;
         self.broadcast_room();

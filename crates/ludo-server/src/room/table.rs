@@ -400,6 +400,35 @@ pub fn seat_of(state: &RoomState, identity: &IdentityId) -> Option<Colour> {
     })
 }
 
+/// The table with `identity`'s seat under `name`, if that changes it (a person who renamed
+/// themselves on their device comes back).
+pub fn renamed(state: &RoomState, identity: &IdentityId, name: &str) -> Option<RoomState> {
+    let mut renamed = state.clone();
+    let mut changed = false;
+    for occupant in renamed.seats.values_mut() {
+        if let Occupant::Person { id, name: old } = occupant
+            && id == identity
+            && old != name
+        {
+            name.clone_into(old);
+            changed = true;
+        }
+    }
+    changed.then_some(renamed)
+}
+
+/// After a game: the table with the seats of those who left it freed, if anyone did.
+pub fn without_those_who_left(state: &RoomState) -> Option<RoomState> {
+    if state.left.is_empty() {
+        return None;
+    }
+    let mut freed = state.clone();
+    for seat in std::mem::take(&mut freed.left) {
+        freed.seats.remove(&seat);
+    }
+    Some(freed)
+}
+
 /// Whether a new game is offered (`rematch`) and every person seated has accepted it.
 pub fn everyone_accepted(state: &RoomState, rematch: Option<&BTreeSet<Colour>>) -> bool {
     let Some(accepted) = rematch else {
@@ -783,5 +812,38 @@ mod tests {
         let mut after = Room::new(table(false, false)).after_a_game();
         after.state.left.insert(Colour::Red);
         assert!(after.table().open_game(true).unwrap().state.left.is_empty());
+    }
+
+    #[test]
+    fn a_person_back_under_a_new_name_is_renamed_at_their_seat_only() {
+        let state = table(false, false);
+        let renamed = renamed(&state, &id("bo"), "Bob").expect("a new name");
+        assert!(matches!(
+            renamed.seats.get(&Colour::Red),
+            Some(Occupant::Person { name, .. }) if name == "Bob"
+        ));
+        assert_eq!(
+            renamed.seats.get(&Colour::Yellow),
+            state.seats.get(&Colour::Yellow)
+        );
+        assert!(
+            super::renamed(&state, &id("bo"), "bo").is_none(),
+            "the same name"
+        );
+        assert!(
+            super::renamed(&state, &id("cy"), "Cy").is_none(),
+            "not seated"
+        );
+    }
+
+    #[test]
+    fn after_a_game_the_seats_of_those_who_left_are_freed() {
+        let mut state = table(false, true);
+        assert!(without_those_who_left(&state).is_none());
+        state.left.insert(Colour::Red);
+        let freed = without_those_who_left(&state).unwrap();
+        assert!(!freed.seats.contains_key(&Colour::Red));
+        assert!(freed.left.is_empty());
+        assert_eq!(freed.seats.len(), 2);
     }
 }
