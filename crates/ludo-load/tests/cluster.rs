@@ -1,8 +1,8 @@
 //! Three nodes sharing one PostgreSQL database behind HAProxy, started with
-//! `scripts/cluster.sh`: `ludo-load` plays 40 rooms through the balancer, one node is killed with
-//! SIGKILL in the middle, and every game still finishes; every record verifies (its dice
-//! included), and no action any client saw is missing from it or doubled in it. Prints how long
-//! the clients of the dead node's rooms were without a game.
+//! `scripts/cluster.sh`: `ludo-load` plays 40 rooms through the balancer while one node is killed
+//! with SIGKILL, or while every node is restarted in turn, and every game still finishes; every
+//! record verifies (its dice included), and no action any client saw is missing from it or
+//! doubled in it. Prints how long the clients of the moved rooms were without a game.
 //!
 //! Needs HAProxy and a PostgreSQL server named by `LUDO_TEST_POSTGRES`; skipped without them,
 //! except on CI (`CI` set), where `.ci/run` provides both.
@@ -63,6 +63,8 @@ fn free_ports(n: u16) -> u16 {
 /// The cluster the script runs, stopped when dropped.
 struct Cluster {
     dir: tempfile::TempDir,
+    /// The balancer's port.
+    port: u16,
     env: Vec<(String, String)>,
 }
 
@@ -97,28 +99,29 @@ impl Drop for Cluster {
     }
 }
 
-#[test]
-fn a_node_killed_mid_load_loses_no_game_and_no_action_any_client_saw() {
-    let Some(db) = TestDatabase::create() else {
-        return;
-    };
+/// One cluster at a time: two on two cores would measure each other.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Three nodes behind the balancer, or `None` (after saying why) where the test is skipped.
+fn three_nodes(db: &TestDatabase) -> Option<Cluster> {
     let ci = std::env::var_os("CI").is_some();
     let Some(server) = server_binary() else {
         assert!(
             !ci,
-            "CI must run the cluster test: the ludo-server binary is missing"
+            "CI must run the cluster tests: the ludo-server binary is missing"
         );
         eprintln!("skipped: build ludo-server first (cargo test --workspace builds it)");
-        return;
+        return None;
     };
     if !haproxy_installed() {
-        assert!(!ci, "CI must run the cluster test: install haproxy");
+        assert!(!ci, "CI must run the cluster tests: install haproxy");
         eprintln!("skipped: HAProxy is not installed (apt-get install haproxy)");
-        return;
+        return None;
     }
     let (port, nodes, stats) = (free_port(), free_ports(3), free_port());
     let cluster = Cluster {
         dir: tempfile::tempdir().unwrap(),
+        port,
         env: [
             ("LUDO_SERVER", server.display().to_string()),
             ("LUDO_DB", db.url().to_owned()),
@@ -137,25 +140,31 @@ fn a_node_killed_mid_load_loses_no_game_and_no_action_any_client_saw() {
         .collect(),
     };
     cluster.script(&["start", "3"]);
+    Some(cluster)
+}
 
+/// `ludo-load` on 40 rooms through the balancer for `seconds`, every game then played to its
+/// end, with `disrupt` done to the cluster 3 s in; its figures, once every check passed: every
+/// game finished, every record verifies, no action any client saw is missing or doubled, and
+/// the clients came back through the balancer.
+fn load_through(cluster: &Cluster, seconds: u32, disrupt: impl FnOnce(&Cluster)) -> Value {
     let load = Command::new(env!("CARGO_BIN_EXE_ludo-load"))
-        .args(["--server", &format!("127.0.0.1:{port}")])
-        .args(["--rooms", "40", "--seconds", "8"])
+        .args(["--server", &format!("127.0.0.1:{}", cluster.port)])
+        .args(["--rooms", "40", "--seconds", &seconds.to_string()])
         .args(["--finish-games", "--reconnect", "--json"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("ludo-load runs");
     std::thread::sleep(Duration::from_secs(3));
-    let killed = Instant::now();
-    cluster.script(&["kill", "2"]);
+    disrupt(cluster);
     let output = load.wait_with_output().unwrap();
     let printed = String::from_utf8_lossy(&output.stdout).into_owned();
     let context = format!(
-        "{printed}{}\n--- node2 ---\n{}\n--- node1 ---\n{}",
+        "{printed}{}\n--- node1 ---\n{}\n--- node2 ---\n{}",
         String::from_utf8_lossy(&output.stderr),
-        cluster.log("node2.log"),
         cluster.log("node1.log"),
+        cluster.log("node2.log"),
     );
     assert_eq!(output.status.code(), Some(0), "{context}");
     let figures: Value = printed
@@ -175,8 +184,27 @@ fn a_node_killed_mid_load_loses_no_game_and_no_action_any_client_saw() {
     );
     assert!(
         figures["reconnections"].as_u64().unwrap() > 0,
-        "the dead node's clients came back through the balancer: {context}"
+        "the moved rooms' clients came back through the balancer: {context}"
     );
+    figures
+}
+
+#[test]
+fn a_node_killed_mid_load_loses_no_game_and_no_action_any_client_saw() {
+    let Some(db) = TestDatabase::create() else {
+        return;
+    };
+    let _alone = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let Some(cluster) = three_nodes(&db) else {
+        return;
+    };
+    let mut killed = Instant::now();
+    let figures = load_through(&cluster, 8, |cluster| {
+        killed = Instant::now();
+        cluster.script(&["kill", "2"]);
+    });
     println!(
         "takeover after SIGKILL (lease {LEASE_MS} ms): the longest outage was {} ms to the welcome and {} ms to the next action; {} actions at {:.0}/s, p99 {} ms, load ended {:.1} s after the kill",
         figures["longest_outage_welcome_ms"],
@@ -185,5 +213,25 @@ fn a_node_killed_mid_load_loses_no_game_and_no_action_any_client_saw() {
         figures["actions_per_s"].as_f64().unwrap_or(0.0),
         figures["p99_ms"],
         killed.elapsed().as_secs_f64(),
+    );
+}
+
+#[test]
+fn a_rolling_restart_under_load_ends_no_game() {
+    let Some(db) = TestDatabase::create() else {
+        return;
+    };
+    let _alone = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let Some(cluster) = three_nodes(&db) else {
+        return;
+    };
+    let figures = load_through(&cluster, 8, |cluster| {
+        cluster.script(&["rolling-restart"]);
+    });
+    println!(
+        "rolling restart of three nodes: the longest outage was {} ms to the next action; {} reconnections",
+        figures["longest_outage_action_ms"], figures["reconnections"],
     );
 }
