@@ -189,49 +189,49 @@ fn load_through(cluster: &Cluster, seconds: u32, disrupt: impl FnOnce(&Cluster))
     figures
 }
 
-#[test]
-fn a_node_killed_mid_load_loses_no_game_and_no_action_any_client_saw() {
+/// Runs `test` on three nodes behind the balancer, one cluster at a time; skipped (saying why)
+/// where PostgreSQL, HAProxy or the server binary is missing, except on CI.
+fn with_three_nodes(test: impl FnOnce(&Cluster)) {
     let Some(db) = TestDatabase::create() else {
         return;
     };
     let _alone = ONE_AT_A_TIME
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let Some(cluster) = three_nodes(&db) else {
-        return;
-    };
-    let mut killed = Instant::now();
-    let figures = load_through(&cluster, 8, |cluster| {
-        killed = Instant::now();
-        cluster.script(&["kill", "2"]);
+    if let Some(cluster) = three_nodes(&db) {
+        test(&cluster);
+    }
+}
+
+#[test]
+fn a_node_killed_mid_load_loses_no_game_and_no_action_any_client_saw() {
+    with_three_nodes(|cluster| {
+        let mut killed = Instant::now();
+        let figures = load_through(cluster, 8, |cluster| {
+            killed = Instant::now();
+            cluster.script(&["kill", "2"]);
+        });
+        println!(
+            "takeover after SIGKILL (lease {LEASE_MS} ms): the longest outage was {} ms to the welcome and {} ms to the next action; {} actions at {:.0}/s, p99 {} ms, load ended {:.1} s after the kill",
+            figures["longest_outage_welcome_ms"],
+            figures["longest_outage_action_ms"],
+            figures["actions"],
+            figures["actions_per_s"].as_f64().unwrap_or(0.0),
+            figures["p99_ms"],
+            killed.elapsed().as_secs_f64(),
+        );
     });
-    println!(
-        "takeover after SIGKILL (lease {LEASE_MS} ms): the longest outage was {} ms to the welcome and {} ms to the next action; {} actions at {:.0}/s, p99 {} ms, load ended {:.1} s after the kill",
-        figures["longest_outage_welcome_ms"],
-        figures["longest_outage_action_ms"],
-        figures["actions"],
-        figures["actions_per_s"].as_f64().unwrap_or(0.0),
-        figures["p99_ms"],
-        killed.elapsed().as_secs_f64(),
-    );
 }
 
 #[test]
 fn a_rolling_restart_under_load_ends_no_game() {
-    let Some(db) = TestDatabase::create() else {
-        return;
-    };
-    let _alone = ONE_AT_A_TIME
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let Some(cluster) = three_nodes(&db) else {
-        return;
-    };
-    let figures = load_through(&cluster, 8, |cluster| {
-        cluster.script(&["rolling-restart"]);
+    with_three_nodes(|cluster| {
+        let figures = load_through(cluster, 8, |cluster| {
+            cluster.script(&["rolling-restart"]);
+        });
+        println!(
+            "rolling restart of three nodes: the longest outage was {} ms to the next action; {} reconnections",
+            figures["longest_outage_action_ms"], figures["reconnections"],
+        );
     });
-    println!(
-        "rolling restart of three nodes: the longest outage was {} ms to the next action; {} reconnections",
-        figures["longest_outage_action_ms"], figures["reconnections"],
-    );
 }

@@ -10,9 +10,7 @@ use std::time::{Duration, Instant};
 
 use ludo_server::{Config, TestDatabase};
 use serde_json::{Value, json};
-use support::{
-    Client, HOST, Running, create_room, http, next_request, play_until_over, run, turn_of,
-};
+use support::{Client, HOST, Running, create_room, http, play_until_over, run};
 
 /// How long a lease lasts in these tests.
 const LEASE_MS: u64 = 600;
@@ -28,32 +26,6 @@ async fn node(url: &str, name: &str, adjust: impl FnOnce(&mut Config)) -> Runnin
     };
     adjust(&mut config);
     run(&config).await
-}
-
-/// A room on `node` with the host in yellow and a random CPU in red, its game started and
-/// played until the host's turn at version 10 or later.
-async fn game_part_played(node: &Running) -> (String, Client) {
-    let code = create_room(node.addr, HOST, json!({})).await;
-    let mut host = Client::join(node.addr, &code, HOST, "Host").await;
-    host.send(json!({"t": "add_cpu", "colour": "red", "level": "random"}))
-        .await;
-    host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
-        .await;
-    host.send(json!({"t": "start"})).await;
-    host.recv_until(|m| m["t"] == "game").await;
-    let mut acted_on = None;
-    loop {
-        let game = host.game.clone().unwrap();
-        let (_, seat, version) = turn_of(&game);
-        if seat == "yellow" && acted_on != Some(version) {
-            if version >= 10 {
-                return (code, host);
-            }
-            acted_on = Some(version);
-            host.send(next_request(&game)).await;
-        }
-        host.recv().await;
-    }
 }
 
 /// The stored record of game `id`, verified.
@@ -74,7 +46,7 @@ async fn a_room_moves_to_the_node_its_client_reaches_and_its_game_goes_on_there(
         node(db.url(), "a", |_| ()).await,
         node(db.url(), "b", |_| ()).await,
     );
-    let (code, mut on_a) = game_part_played(&a).await;
+    let (code, mut on_a) = support::game_part_played(a.addr, 10).await;
     let before = on_a.game.clone().unwrap();
 
     // The host reconnects through node b: a hands the room over and closes its connection.
@@ -126,7 +98,7 @@ async fn a_game_whose_node_stops_is_taken_over_by_another_with_nobody_connected(
         node(db.url(), "a", quick).await,
         node(db.url(), "b", quick).await,
     );
-    let (code, host) = game_part_played(&a).await;
+    let (code, host) = support::game_part_played(a.addr, 10).await;
     let id = host.game.clone().unwrap()["id"]
         .as_str()
         .unwrap()
@@ -271,7 +243,7 @@ async fn a_node_that_loses_its_lease_stops_acting_for_the_room_at_once() {
         c.cpu_delay_ms = 20;
     })
     .await;
-    let (code, mut host) = game_part_played(&a).await;
+    let (code, mut host) = support::game_part_played(a.addr, 10).await;
     let id = host.game.clone().unwrap()["id"]
         .as_str()
         .unwrap()

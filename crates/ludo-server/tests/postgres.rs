@@ -7,10 +7,8 @@ mod support;
 use std::path::PathBuf;
 
 use ludo_server::{Config, TestDatabase};
-use serde_json::{Value, json};
-use support::{
-    Client, HOST, Running, create_room, http, next_request, play_until_over, run, turn_of,
-};
+use serde_json::Value;
+use support::{Client, HOST, Running, http, play_until_over, run};
 
 /// A server running on the database at `url`, until told to stop.
 async fn start(url: &str) -> Running {
@@ -34,29 +32,8 @@ async fn a_game_on_postgres_comes_back_at_its_version_after_restarts_and_its_rec
     };
     // A room with the host in yellow and a CPU in red; a game started and played part way.
     let server = start(db.url()).await;
-    let code = create_room(server.addr, HOST, json!({})).await;
-    let mut host = Client::join(server.addr, &code, HOST, "Host").await;
-    host.send(json!({"t": "sit", "colour": "yellow"})).await;
-    host.send(json!({"t": "add_cpu", "colour": "red", "level": "random"}))
-        .await;
-    host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
-        .await;
-    host.send(json!({"t": "start"})).await;
-    host.recv_until(|m| m["t"] == "game").await;
-    // The host plays until, 20 actions in, it is their turn again: nothing moves until they do.
-    let mut acted_on = None;
-    let before = loop {
-        let game = game_of(&host);
-        let (_, seat, version) = turn_of(&game);
-        if seat == "yellow" && acted_on != Some(version) {
-            if version >= 20 {
-                break game;
-            }
-            acted_on = Some(version);
-            host.send(next_request(&game)).await;
-        }
-        host.recv().await;
-    };
+    let (code, host) = support::game_part_played(server.addr, 20).await;
+    let before = game_of(&host);
     server.stop_with(host).await;
 
     // Restarted: the game is where it was, and is played to its end.

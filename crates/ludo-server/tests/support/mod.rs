@@ -397,3 +397,30 @@ pub async fn host_and_cpu_in(
         .await;
     (code, host)
 }
+
+/// A room on the server at `addr` with the host in yellow and a random CPU in red, its game
+/// started and played until the host's turn at version `version` or later (nothing moves until
+/// the host acts): the room's code and the host.
+pub async fn game_part_played(addr: SocketAddr, version: u64) -> (String, Client) {
+    let code = create_room(addr, HOST, json!({})).await;
+    let mut host = Client::join(addr, &code, HOST, "Host").await;
+    host.send(json!({"t": "add_cpu", "colour": "red", "level": "random"}))
+        .await;
+    host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
+        .await;
+    host.send(json!({"t": "start"})).await;
+    host.recv_until(|m| m["t"] == "game").await;
+    let mut acted_on = None;
+    loop {
+        let game = host.game.clone().unwrap();
+        let (_, seat, at) = turn_of(&game);
+        if seat == "yellow" && acted_on != Some(at) {
+            if at >= version {
+                return (code, host);
+            }
+            acted_on = Some(at);
+            host.send(next_request(&game)).await;
+        }
+        host.recv().await;
+    }
+}
