@@ -28,6 +28,11 @@ async fn node(url: &str, name: &str, adjust: impl FnOnce(&mut Config)) -> Runnin
     run(&config).await
 }
 
+/// Nodes `a` and `b` on the database at `url`, both configured by `adjust`.
+async fn two_nodes(url: &str, adjust: impl Fn(&mut Config)) -> (Running, Running) {
+    (node(url, "a", &adjust).await, node(url, "b", &adjust).await)
+}
+
 /// The stored record of game `id`, verified.
 async fn verified_record(addr: SocketAddr, id: &str) -> ludo_fair::Record {
     let (status, body) = http(addr, "GET", &format!("/api/games/{id}"), None).await;
@@ -42,10 +47,7 @@ async fn a_room_moves_to_the_node_its_client_reaches_and_its_game_goes_on_there(
     let Some(db) = TestDatabase::create() else {
         return;
     };
-    let (a, b) = (
-        node(db.url(), "a", |_| ()).await,
-        node(db.url(), "b", |_| ()).await,
-    );
+    let (a, b) = two_nodes(db.url(), |_| ()).await;
     let (code, mut on_a) = support::game_part_played(a.addr, 10).await;
     let before = on_a.game.clone().unwrap();
 
@@ -94,10 +96,7 @@ async fn a_game_whose_node_stops_is_taken_over_by_another_with_nobody_connected(
         c.grace_ms = 0;
         c.cpu_delay_ms = 20;
     };
-    let (a, b) = (
-        node(db.url(), "a", quick).await,
-        node(db.url(), "b", quick).await,
-    );
+    let (a, b) = two_nodes(db.url(), quick).await;
     let (code, host) = support::game_part_played(a.addr, 10).await;
     let id = host.game.clone().unwrap()["id"]
         .as_str()
@@ -142,10 +141,7 @@ async fn two_people_seeking_through_different_nodes_are_matched_and_play_their_r
     let Some(db) = TestDatabase::create() else {
         return;
     };
-    let (a, b) = (
-        node(db.url(), "a", |_| ()).await,
-        node(db.url(), "b", |_| ()).await,
-    );
+    let (a, b) = two_nodes(db.url(), |_| ()).await;
     let (ana, bo) = tokio::join!(
         seek_and_wait(a.addr, HOST, "Ana"),
         seek_and_wait(b.addr, support::GUEST, "Bo")
@@ -177,10 +173,7 @@ async fn a_public_table_at_one_node_is_listed_by_every_node() {
     let Some(db) = TestDatabase::create() else {
         return;
     };
-    let (a, b) = (
-        node(db.url(), "a", |_| ()).await,
-        node(db.url(), "b", |_| ()).await,
-    );
+    let (a, b) = two_nodes(db.url(), |_| ()).await;
     let code = create_room(a.addr, HOST, json!({"public": true})).await;
     let host = Client::join(a.addr, &code, HOST, "Host").await;
     let listed = |addr: SocketAddr| async move {
