@@ -96,8 +96,9 @@ impl Rooms {
         }
     }
 
-    /// Renews this node's leases and takes over the rooms nobody serves, every third of a
-    /// term, until the server stops.
+    /// Until the server stops: every 200 ms hands over the rooms another node asked for, and
+    /// every third of a term renews this node's leases, takes over the rooms nobody serves and
+    /// publishes the public tables; then hands everything over.
     pub(super) fn keep_leases(&self, cluster: Cluster) {
         let rooms = self.clone();
         tokio::spawn(async move {
