@@ -5,14 +5,13 @@
 
 use crate::ids::{IdentityId, RoomCode};
 use crate::protocol::RefusalCode;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ludo_bots::Rng;
 use ludo_fair::Action;
 use ludo_rules::{Colour, Phase};
-use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
 use super::checks::Checks;
@@ -21,111 +20,10 @@ use super::leases::Grant;
 use super::live::{Live, Play};
 use super::retry::Backoff;
 use super::schedule::Schedule;
-use super::table::{Decision, SettingsChange, Table, Tell, Then, everyone_accepted};
-use super::{Command, Context, Outbox, Registry, RoomHandle, Timing};
-use crate::protocol::{
-    ClientMsg, Occupant, Refusal, RoomView, SeatView, ServerMsg, Settings, StandIn,
-};
+use super::table::{Away, Decision, SettingsChange, Table, Tell, Then, Write, everyone_accepted};
+use super::{Command, Context, Outbox, Registry, RoomHandle, RoomState, Timing};
+use crate::protocol::{ClientMsg, Occupant, Refusal, RoomView, ServerMsg, StandIn};
 use crate::store::{Store, StoreResult, StoredGame};
-
-/// What is kept of a room across restarts.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct RoomState {
-    pub(super) host: IdentityId,
-    pub(super) settings: Settings,
-    pub(super) seats: BTreeMap<Colour, Occupant>,
-    /// The seat that started the last game: the next game starts with the seat after it.
-    #[serde(default)]
-    pub(super) last_first: Option<Colour>,
-    /// The seats whose person left the game being played: the CPU plays them until it ends,
-    /// then they are freed.
-    #[serde(default)]
-    pub(super) left: BTreeSet<Colour>,
-    /// For a table formed by matchmaking: until when its people may arrive (Unix
-    /// milliseconds); its game starts when the last of them is connected. Kept so that the
-    /// table still starts after a restart, or on another node.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(super) arrival_ends: Option<i64>,
-}
-
-impl RoomState {
-    /// A new, empty table.
-    pub fn new(host: IdentityId, settings: Settings) -> RoomState {
-        RoomState {
-            host,
-            settings,
-            seats: BTreeMap::new(),
-            last_first: None,
-            left: BTreeSet::new(),
-            arrival_ends: None,
-        }
-    }
-
-    /// A table whose seats are already taken by these people (seat, identity, name); the
-    /// first is the host.
-    pub fn seated(settings: Settings, people: &[(Colour, IdentityId, String)]) -> RoomState {
-        let host = people.first().map(|p| p.1.clone()).unwrap_or_default();
-        let mut state = RoomState::new(host, settings);
-        for (colour, id, name) in people {
-            state.seats.insert(
-                *colour,
-                Occupant::Person {
-                    id: id.clone(),
-                    name: name.clone(),
-                },
-            );
-        }
-        state
-    }
-
-    /// The table as everyone sees it, with the people in `connected` connected, each of the
-    /// others away since `away_since` tells (Unix milliseconds), and the rematch accepted by
-    /// these seats, if one is offered.
-    pub fn view(
-        &self,
-        code: &str,
-        connected: &std::collections::HashSet<&str>,
-        away_since: impl Fn(&str) -> Option<i64>,
-        rematch: Option<&BTreeSet<Colour>>,
-    ) -> RoomView {
-        let seats = self
-            .seats
-            .iter()
-            .map(|(&colour, occupant)| {
-                let (connected, away_since) = match occupant {
-                    Occupant::Person { id, .. } if connected.contains(id.as_str()) => (true, None),
-                    Occupant::Person { id, .. } => (false, away_since(id)),
-                    Occupant::Cpu { .. } => (true, None),
-                };
-                (
-                    colour,
-                    SeatView {
-                        occupant: occupant.clone(),
-                        connected,
-                        away_since,
-                        left: self.left.contains(&colour),
-                    },
-                )
-            })
-            .collect();
-        let seated: Vec<&str> = self
-            .seats
-            .values()
-            .filter_map(|o| match o {
-                Occupant::Person { id, .. } => Some(id.as_str()),
-                Occupant::Cpu { .. } => None,
-            })
-            .collect();
-        RoomView {
-            code: code.into(),
-            host: self.host.clone(),
-            settings: self.settings.clone(),
-            seats,
-            watchers: connected.iter().filter(|id| !seated.contains(id)).count(),
-            rematch: rematch.map(|accepted| accepted.iter().copied().collect()),
-        }
-    }
-}
 
 struct Conn {
     identity: IdentityId,
@@ -144,7 +42,8 @@ struct Room {
     /// When each seated person went away (absent from the map: connected, or never came).
     away_since: HashMap<IdentityId, Instant>,
     bot_choices: Rng,
-    rename_needs_saving: bool,
+    /// Whether the table changed since it was last stored (a write that could not be made).
+    unsaved: bool,
     /// The rooms in memory, which this room leaves when it unloads itself.
     registry: Registry,
     /// When the room last had a command or acted.
@@ -208,7 +107,7 @@ pub fn spawn(
         live,
         away_since,
         bot_choices: Rng::new(crate::ids::now_ms() as u64),
-        rename_needs_saving: false,
+        unsaved: false,
         registry: context.registry,
         last_activity: now,
         storage: Backoff::default(),
@@ -221,7 +120,7 @@ pub fn spawn(
     };
     let (code, store) = (room.code.clone(), room.store.clone());
     tokio::spawn(async move {
-        supervise(
+        super::supervise::supervise(
             code.clone(),
             room.registry.clone(),
             room.directory.clone(),
@@ -237,41 +136,6 @@ pub fn spawn(
     RoomHandle { commands }
 }
 
-/// Runs a room's actor, and contains its failure: a room that panics is stopped alone (its
-/// connections close, asked to reconnect), leaves the registry, and is loaded again from
-/// storage, where everything it accepted already is, when it is next needed. Every other room
-/// plays on.
-async fn supervise(
-    code: RoomCode,
-    registry: Registry,
-    directory: Directory,
-    metrics: Arc<crate::Metrics>,
-    actor: impl std::future::Future<Output = ()>,
-) {
-    use futures_util::FutureExt;
-    let outcome = std::panic::AssertUnwindSafe(actor).catch_unwind().await;
-    directory.remove(&code);
-    {
-        // The actor's queue is gone with it: its handle, if still registered, leaves.
-        let mut registry = super::lock(&registry);
-        if registry.get(&code).is_some_and(RoomHandle::is_stopped) {
-            registry.remove(&code);
-        }
-    }
-    let Err(panic) = outcome else {
-        return;
-    };
-    let what = panic
-        .downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_default();
-    metrics
-        .room_failures
-        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    tracing::error!(room = %code, panic = %what, "the room failed and was stopped; it is loaded again from storage when next needed");
-}
-
 impl Room {
     async fn run(mut self, mut queue: mpsc::UnboundedReceiver<Command>) {
         if self
@@ -285,7 +149,7 @@ impl Room {
         }
         if !self.checks().game_on() && !self.state.left.is_empty() {
             // The game ended before the seats of those who left it could be freed.
-            self.free_left_seats().await;
+            let _ = self.carry_out(None, self.table().ended(Vec::new())).await;
         }
         loop {
             let wake = self.next_auto_action();
@@ -304,7 +168,7 @@ impl Room {
                     self.last_activity = Instant::now();
                 }
                 () = sleep_until(arriving), if arriving.is_some() => {
-                    self.cancel_unattended().await;
+                    let _ = self.carry_out(None, self.table().cancel_unattended()).await;
                 }
                 () = sleep_until(idle), if idle.is_some() => {
                     if self.unload(&mut queue) {
@@ -350,38 +214,24 @@ impl Room {
                 name,
                 out,
             } => {
-                self.rename(&identity, &name);
-                self.away_since.remove(&identity);
-                if self.rename_needs_saving {
-                    // A new name is shown even if it could not be stored; the next change stores it.
-                    self.rename_needs_saving = self.save_state().await.is_err();
-                }
                 self.conns.insert(
                     conn,
                     Conn {
                         identity: identity.clone(),
-                        name,
+                        name: name.clone(),
                         out,
                     },
                 );
                 // Where the tests make a room fail (compiled to nothing without `failpoints`).
                 fail::fail_point!("room-join");
-                let welcome = ServerMsg::Welcome {
-                    you: identity,
-                    room: self.view(),
-                    game: self.game_view(),
-                };
-                self.send(conn, &welcome);
-                self.broadcast_room_except(conn);
-                self.begin_if_everyone_came().await;
+                let arrival = self.table().arrive(&identity, &name, self.everyone_here());
+                let _ = self.carry_out(Some(conn), arrival).await;
             }
             Command::Leave { conn } => {
                 if let Some(gone) = self.conns.remove(&conn) {
                     let still_here = self.conns.values().any(|c| c.identity == gone.identity);
-                    if !still_here && self.seat_of(&gone.identity).is_some() {
-                        self.away_since.insert(gone.identity, Instant::now());
-                    }
-                    self.broadcast_room();
+                    let departure = self.table().depart(&gone.identity, still_here);
+                    let _ = self.carry_out(None, departure).await;
                 }
             }
             Command::View { reply } => {
@@ -423,23 +273,32 @@ impl Room {
                     .conns
                     .get(&conn)
                     .map_or_else(String::new, |c| c.name.clone());
-                self.carry_out(self.table().sit(&identity, &name, colour)?)
+                self.carry_out(Some(conn), self.table().sit(&identity, &name, colour)?)
                     .await
             }
-            ClientMsg::Stand => self.carry_out(self.table().stand(&identity)?).await,
-            ClientMsg::Leave => self.carry_out(self.table().leave(&identity)?).await,
+            ClientMsg::Stand => {
+                self.carry_out(Some(conn), self.table().stand(&identity)?)
+                    .await
+            }
+            ClientMsg::Leave => {
+                self.carry_out(Some(conn), self.table().leave(&identity)?)
+                    .await
+            }
             ClientMsg::FreeSeat { colour } => {
-                self.carry_out(self.table().free_seat(&identity, colour)?)
+                self.carry_out(Some(conn), self.table().free_seat(&identity, colour)?)
                     .await
             }
-            ClientMsg::Decline => self.carry_out(self.table().decline(&identity)?).await,
+            ClientMsg::Decline => {
+                self.carry_out(Some(conn), self.table().decline(&identity)?)
+                    .await
+            }
             ClientMsg::Say { phrase } => self.say(&identity, &phrase),
             ClientMsg::AddCpu { colour, level } => {
-                self.carry_out(self.table().add_cpu(&identity, colour, level)?)
+                self.carry_out(Some(conn), self.table().add_cpu(&identity, colour, level)?)
                     .await
             }
             ClientMsg::RemoveCpu { colour } => {
-                self.carry_out(self.table().remove_cpu(&identity, colour)?)
+                self.carry_out(Some(conn), self.table().remove_cpu(&identity, colour)?)
                     .await
             }
             ClientMsg::Settings {
@@ -456,15 +315,18 @@ impl Room {
                     rotate,
                     public,
                 };
-                self.carry_out(self.table().change_settings(&identity, &change)?)
-                    .await
+                self.carry_out(
+                    Some(conn),
+                    self.table().change_settings(&identity, &change)?,
+                )
+                .await
             }
             ClientMsg::Start | ClientMsg::PlayAgain if self.live.is_none() => {
                 self.checks().host_only(&identity)?;
                 self.start().await
             }
             ClientMsg::Start | ClientMsg::PlayAgain => {
-                self.carry_out(self.table().accept_rematch(&identity)?)
+                self.carry_out(Some(conn), self.table().accept_rematch(&identity)?)
                     .await
             }
             ClientMsg::Roll { version } => {
@@ -479,13 +341,6 @@ impl Room {
                 let play = live.play(seat, Action::Move(piece))?;
                 self.act(play, None).await
             }
-        }
-    }
-
-    fn rename(&mut self, identity: &IdentityId, new_name: &str) {
-        if let Some(renamed) = super::table::renamed(&self.state, identity, new_name) {
-            self.state = renamed;
-            self.rename_needs_saving = true;
         }
     }
 
@@ -509,32 +364,52 @@ impl Room {
             rematch: self.rematch.as_ref(),
             away_since: &self.away_since,
             free_after: self.timing.free_after,
+            unsaved: self.unsaved,
             now: Instant::now(),
         }
     }
 
-    /// Carries a table's decision out: stores the table if it must (refused, and nothing
-    /// changed, if it cannot be), applies it, tells everyone, then does what follows.
-    async fn carry_out(&mut self, decision: Decision) -> Result<(), Refusal> {
+    /// Carries a decision out: stores the table as it says (refused, and nothing changed, if
+    /// it must be stored and cannot be), applies it, tells (`asking`: the connection whose
+    /// request or arrival it answers, if any), then does what follows.
+    async fn carry_out(&mut self, asking: Option<u64>, decision: Decision) -> Result<(), Refusal> {
         let Decision {
             state,
             rematch,
             store,
+            away,
             tell,
             then,
         } = decision;
         let before = std::mem::replace(&mut self.state, state);
-        if store && let Err(refusal) = self.save_state().await {
-            self.state = before;
-            return Err(refusal);
+        match store {
+            Write::Nothing => {}
+            Write::Table => {
+                if let Err(refusal) = self.save_state().await {
+                    self.state = before;
+                    return Err(refusal);
+                }
+            }
+            // The change stands either way; `unsaved` makes the next arrival store it.
+            Write::TableIfPossible => {
+                let _ = self.save_state().await;
+            }
+        }
+        if self.state.arrival_ends.is_none() {
+            self.arriving_until = None;
         }
         self.rematch = rematch;
-        for told in tell {
-            match told {
-                Tell::Left { seat, freed } => self.broadcast(&ServerMsg::Left { seat, freed }),
-                Tell::Declined { seat } => self.broadcast(&ServerMsg::Declined { seat }),
-                Tell::Table => self.broadcast_room(),
+        match away {
+            Some(Away::Back(identity)) => {
+                self.away_since.remove(&identity);
             }
+            Some(Away::Since(identity, since)) => {
+                self.away_since.insert(identity, since);
+            }
+            None => {}
+        }
+        for told in tell {
+            self.tell(asking, told);
         }
         match then {
             Then::Nothing => Ok(()),
@@ -551,6 +426,40 @@ impl Room {
                 }
                 started
             }
+            Then::BeginMatchedGame => {
+                if let Err(refusal) = self.start().await {
+                    tracing::error!(room = %self.code, ?refusal, "a matched game did not start");
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Tells what a decision says to tell; `asking` as for [`Room::carry_out`].
+    fn tell(&self, asking: Option<u64>, told: Tell) {
+        match told {
+            Tell::Left { seat, freed } => self.broadcast(&ServerMsg::Left { seat, freed }),
+            Tell::Declined { seat } => self.broadcast(&ServerMsg::Declined { seat }),
+            Tell::Table => self.broadcast_room(),
+            Tell::Welcome => {
+                if let Some(conn) = asking
+                    && let Some(you) = self.conns.get(&conn).map(|c| c.identity.clone())
+                {
+                    let welcome = ServerMsg::Welcome {
+                        you,
+                        room: self.view(),
+                        game: self.game_view(),
+                    };
+                    self.send(conn, &welcome);
+                }
+            }
+            Tell::TableToOthers => self.broadcast_room_except(asking),
+            Tell::Cancelled => {
+                tracing::info!(room = %self.code, "a matched table was cancelled: not everyone came");
+                self.broadcast(&ServerMsg::Cancelled);
+            }
+            Tell::Rated(changes) => self.broadcast(&ServerMsg::Rated { changes }),
+            Tell::Listing => self.publish(),
         }
     }
 
@@ -651,52 +560,12 @@ impl Room {
                 if let Some(live) = self.live.as_mut() {
                     live.marked_over = true;
                 }
-                if !changes.is_empty() {
-                    self.broadcast(&ServerMsg::Rated { changes });
-                }
-                self.free_left_seats().await;
+                let _ = self.carry_out(None, self.table().ended(changes)).await;
             }
             Err(e) => {
                 tracing::error!(room = %self.code, error = %e, "a finished game could not be marked");
             }
         }
-    }
-
-    /// Frees the seats of those who left the game that just ended.
-    async fn free_left_seats(&mut self) {
-        let Some(freed) = super::table::without_those_who_left(&self.state) else {
-            self.publish();
-            return;
-        };
-        self.state = freed;
-        // Unsaved, the seats are freed again when the room is next loaded (see `spawn`).
-        let _ = self.save_state().await;
-        self.broadcast_room();
-    }
-
-    /// Starts a matched table's game once every one of its people is connected.
-    async fn begin_if_everyone_came(&mut self) {
-        if self.arriving_until.is_none() || !self.everyone_here() {
-            return;
-        }
-        self.arriving_until = None;
-        self.state.arrival_ends = None;
-        if let Err(refusal) = self.start().await {
-            tracing::error!(room = %self.code, ?refusal, "a matched game did not start");
-        }
-    }
-
-    /// A matched table whose people did not all arrive in time: no game, nothing rated; those
-    /// who came are told, and may look for another table.
-    async fn cancel_unattended(&mut self) {
-        self.arriving_until = None;
-        self.state.arrival_ends = None;
-        if self.save_state().await.is_err() {
-            // Cancelled all the same; after a restart the table is cancelled again.
-            tracing::warn!(room = %self.code, "a cancelled table could not be saved as such");
-        }
-        tracing::info!(room = %self.code, "a matched table was cancelled: not everyone came");
-        self.broadcast(&ServerMsg::Cancelled);
     }
 
     /// Whether every person seated at the table has a connection open.
@@ -744,6 +613,7 @@ impl Room {
             .store
             .run(move |b| b.save_room(&code, &host, &state, now))
             .await;
+        self.unsaved = stored.is_err();
         self.stored(stored, "the table")
     }
 
@@ -861,38 +731,13 @@ impl Room {
             .view(&self.code, &connected, away_since, self.rematch.as_ref())
     }
 
-    /// Keeps this room's entry in the public lists as it now is: listed while it is public and
-    /// either plays a game or has a free seat and someone at the table; else not listed.
+    /// Keeps this room's entry in the public lists as it now is (see [`Listing::of`]).
     fn publish(&self) {
-        let settings = &self.state.settings;
-        let playing = self.checks().game_on();
         let someone_here = !self.conns.is_empty();
-        let free_seat = self.state.seats.len() < Colour::ALL.len();
-        if !settings.public || !(playing || (free_seat && someone_here)) {
-            self.directory.remove(&self.code);
-            return;
+        match Listing::of(&self.code, &self.state, self.live.as_ref(), someone_here) {
+            Some(listing) => self.directory.put(listing),
+            None => self.directory.remove(&self.code),
         }
-        let players = self
-            .state
-            .seats
-            .values()
-            .map(|o| match o {
-                Occupant::Person { name, .. } => name.clone(),
-                Occupant::Cpu { level } => format!("cpu:{}", level.0.name()),
-            })
-            .collect();
-        self.directory.put(Listing {
-            code: self.code.clone(),
-            rules: settings.rules,
-            clock: settings.clock,
-            ranked: settings.ranked,
-            taken: self.state.seats.len(),
-            players,
-            playing_since: playing
-                .then(|| self.live.as_ref().map(|l| l.started_ms))
-                .flatten(),
-            updated: crate::ids::now_ms(),
-        });
     }
 
     fn game_view(&self) -> Option<crate::protocol::GameView> {
@@ -922,11 +767,11 @@ impl Room {
         self.publish();
     }
 
-    fn broadcast_room_except(&self, except: u64) {
+    fn broadcast_room_except(&self, except: Option<u64>) {
         self.publish();
         let text: Arc<str> = Arc::from(ServerMsg::Room { room: self.view() }.to_json());
         for (&id, c) in &self.conns {
-            if id != except {
+            if Some(id) != except {
                 let _ = c.out.send(text.clone());
             }
         }

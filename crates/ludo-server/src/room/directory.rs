@@ -11,6 +11,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use ludo_rules::Rules;
+
+use crate::protocol::Occupant;
 use serde::{Deserialize, Serialize};
 
 /// One public room as the lists show it.
@@ -37,6 +39,41 @@ pub struct Listing {
 }
 
 impl Listing {
+    /// The entry of room `code` at table `state` whose latest game is `live`, with
+    /// `someone_here` if anyone is connected: listed while it is public and either plays a
+    /// game or has a free seat and someone at the table; else none.
+    pub fn of(
+        code: &crate::ids::RoomCode,
+        state: &super::RoomState,
+        live: Option<&super::live::Live>,
+        someone_here: bool,
+    ) -> Option<Listing> {
+        let settings = &state.settings;
+        let playing = live.filter(|l| !l.game.is_over());
+        let free_seat = state.seats.len() < ludo_rules::Colour::ALL.len();
+        if !settings.public || !(playing.is_some() || (free_seat && someone_here)) {
+            return None;
+        }
+        let players = state
+            .seats
+            .values()
+            .map(|o| match o {
+                Occupant::Person { name, .. } => name.clone(),
+                Occupant::Cpu { level } => format!("cpu:{}", level.0.name()),
+            })
+            .collect();
+        Some(Listing {
+            code: code.clone(),
+            rules: settings.rules,
+            clock: settings.clock,
+            ranked: settings.ranked,
+            taken: state.seats.len(),
+            players,
+            playing_since: playing.map(|l| l.started_ms),
+            updated: crate::ids::now_ms(),
+        })
+    }
+
     /// Whether this is a game being played (else a table waiting for players).
     pub fn playing(&self) -> bool {
         self.playing_since.is_some()
@@ -130,7 +167,45 @@ pub fn page_of(entries: Vec<Listing>, kind: Kind, page: usize) -> Page {
 
 #[cfg(test)]
 mod tests {
+    use super::super::fixtures::{game, play_to_the_end, table};
     use super::*;
+
+    #[test]
+    fn a_public_table_with_a_free_seat_is_listed_only_while_someone_is_at_it() {
+        let mut state = table(false, true);
+        state.settings.public = true;
+        let code = crate::ids::RoomCode::from("ROOM");
+        let listed = Listing::of(&code, &state, None, true).expect("listed");
+        assert_eq!(listed.taken, 3);
+        assert_eq!(listed.players, ["ana", "cpu:easy", "bo"], "seat by seat");
+        assert!(!listed.playing());
+        assert_eq!(
+            Listing::of(&code, &state, None, false),
+            None,
+            "nobody there"
+        );
+    }
+
+    #[test]
+    fn a_public_game_is_listed_while_it_is_played_and_a_private_one_never() {
+        let mut state = table(false, false);
+        let mut live = game(&state);
+        let code = crate::ids::RoomCode::from("ROOM");
+        assert_eq!(
+            Listing::of(&code, &state, Some(&live), false),
+            None,
+            "private"
+        );
+        state.settings.public = true;
+        let playing = Listing::of(&code, &state, Some(&live), false).expect("listed");
+        assert_eq!(playing.playing_since, Some(live.started_ms));
+        play_to_the_end(&mut live);
+        assert_eq!(
+            Listing::of(&code, &state, Some(&live), false),
+            None,
+            "over, and nobody at the table"
+        );
+    }
 
     fn listing(code: &str, updated: i64, playing: bool) -> Listing {
         Listing {

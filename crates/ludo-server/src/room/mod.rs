@@ -16,8 +16,11 @@ mod fixtures;
 mod leases;
 mod live;
 mod phrases;
+mod presence;
 mod retry;
 mod schedule;
+mod state;
+mod supervise;
 mod table;
 
 use std::collections::HashMap;
@@ -32,8 +35,8 @@ use crate::ids::RoomCode;
 use crate::protocol::{ClientMsg, Settings};
 use crate::store::{Store, StoreError, StoreResult};
 
-pub use actor::RoomState;
 pub use leases::Cluster;
+pub use state::RoomState;
 
 /// How rooms behave in time.
 #[derive(Clone, Copy, Debug)]

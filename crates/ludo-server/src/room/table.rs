@@ -3,7 +3,8 @@
 //! game. Each decision is the table after the request, whether it must be stored before anyone
 //! is told, what to tell everyone (in order) and what follows; or a refusal, which changes
 //! nothing. Time is an input. The room's actor carries decisions out: it stores, then applies,
-//! then tells (see `actor.rs`), so these rules are tested here in milliseconds.
+//! then tells (see `actor.rs`), so these rules are tested here in milliseconds. What the room
+//! decides when nobody asked (connections coming and going, a game ending) is in `presence.rs`.
 
 use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
@@ -28,6 +29,8 @@ pub struct Table<'a> {
     pub away_since: &'a HashMap<IdentityId, Instant>,
     /// How long a person must have been away before the host may free their seat.
     pub free_after: Duration,
+    /// Whether the table changed since it was last stored (a write that could not be made).
+    pub unsaved: bool,
     /// Now.
     pub now: Instant,
 }
@@ -39,10 +42,11 @@ pub struct Decision {
     pub state: RoomState,
     /// The new game offered after the request: the seats that accepted it.
     pub rematch: Option<BTreeSet<Colour>>,
-    /// Whether the table must be stored before anyone is told anything; if it cannot be, the
-    /// request is refused and nothing changes.
-    pub store: bool,
-    /// What to tell everyone, in order.
+    /// Whether, and how, the table is stored before anyone is told anything.
+    pub store: Write,
+    /// A person coming back or going away, if one is.
+    pub away: Option<Away>,
+    /// What to tell, in order.
     pub tell: Vec<Tell>,
     /// What follows once the table is stored and everyone told.
     pub then: Then,
@@ -62,7 +66,27 @@ pub struct SettingsChange<'a> {
     pub public: Option<bool>,
 }
 
-/// Something to tell everyone in the room.
+/// How a decision's table is stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Write {
+    /// Not at all: nothing that outlives a restart changed.
+    Nothing,
+    /// Before anyone is told; if it cannot be, the request is refused and nothing changes.
+    Table,
+    /// If it can be: the change stands either way, and the next write stores it.
+    TableIfPossible,
+}
+
+/// A change in who is away.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Away {
+    /// The person is connected again.
+    Back(IdentityId),
+    /// The person, seated, has been away since then.
+    Since(IdentityId, Instant),
+}
+
+/// Something to tell the people in the room.
 #[derive(Debug)]
 pub enum Tell {
     /// The person at `seat` left the game being played (`freed`: the host freed their seat);
@@ -80,6 +104,16 @@ pub enum Tell {
     },
     /// The table as it now is (a `room` message).
     Table,
+    /// The connection that just joined: the room and its game (a `welcome` message).
+    Welcome,
+    /// Everyone but the connection that just joined: the table as it now is.
+    TableToOthers,
+    /// A matched table was cancelled: not everyone came.
+    Cancelled,
+    /// A ranked game's rating changes.
+    Rated(Vec<crate::store::RatingChange>),
+    /// Nobody, but the public lists: the room's entry as it now is.
+    Listing,
 }
 
 /// What follows a decision.
@@ -95,6 +129,8 @@ pub enum Then {
         /// The seat whose acceptance completed the offer.
         seat: Colour,
     },
+    /// A matched table's game begins: the last of its people arrived.
+    BeginMatchedGame,
 }
 
 impl Table<'_> {
@@ -110,7 +146,8 @@ impl Table<'_> {
         Decision {
             state,
             rematch: self.rematch.cloned(),
-            store: true,
+            store: Write::Table,
+            away: None,
             tell: vec![Tell::Table],
             then: Then::Nothing,
         }
@@ -142,7 +179,7 @@ impl Table<'_> {
         self.checks().lobby_only()?;
         if self.seat_of(identity) == Some(colour) {
             return Ok(Decision {
-                store: false,
+                store: Write::Nothing,
                 ..self.changed(self.state.clone())
             });
         }
@@ -307,7 +344,8 @@ impl Table<'_> {
         Ok(Decision {
             state: self.state.clone(),
             rematch: Some(accepted),
-            store: false,
+            store: Write::Nothing,
+            away: None,
             tell: if all_in {
                 Vec::new()
             } else {
@@ -373,7 +411,8 @@ impl Table<'_> {
         Ok(Decision {
             state: self.state.clone(),
             rematch: None,
-            store: false,
+            store: Write::Nothing,
+            away: None,
             tell: vec![Tell::Declined { seat }, Tell::Table],
             then: Then::Nothing,
         })
@@ -496,6 +535,7 @@ mod tests {
                 rematch: self.rematch.as_ref(),
                 away_since: &self.away_since,
                 free_after: FREE_AFTER,
+                unsaved: false,
                 now: self.now,
             }
         }
@@ -522,7 +562,7 @@ mod tests {
         let d = room.table().sit(&id("bo"), "Bo", Colour::Green).unwrap();
         assert_eq!(person(&d.state, Colour::Green), Some("bo"));
         assert_eq!(person(&d.state, Colour::Red), None, "the old seat is freed");
-        assert!(d.store);
+        assert_eq!(d.store, Write::Table);
         assert!(matches!(d.tell[..], [Tell::Table]));
         // A newcomer sits under the name they gave.
         let d = room.table().sit(&id("cy"), "Cy", Colour::Blue).unwrap();
@@ -536,7 +576,7 @@ mod tests {
     fn sitting_where_one_sits_changes_nothing_and_a_taken_seat_or_a_game_refuses() {
         let room = Room::new(table(false, false));
         let d = room.table().sit(&id("ana"), "Ana", Colour::Yellow).unwrap();
-        assert!(!d.store, "nothing to store");
+        assert_eq!(d.store, Write::Nothing, "nothing to store");
         assert_eq!(d.state.seats, room.state.seats);
         assert_eq!(
             refusal(room.table().sit(&id("cy"), "Cy", Colour::Red)),
@@ -763,7 +803,7 @@ mod tests {
         room.rematch = Some(BTreeSet::from([Colour::Yellow]));
         let d = room.table().decline(&id("bo")).unwrap();
         assert_eq!(d.rematch, None);
-        assert!(!d.store);
+        assert_eq!(d.store, Write::Nothing);
         assert!(matches!(
             d.tell[..],
             [Tell::Declined { seat: Colour::Red }, Tell::Table]

@@ -1,0 +1,261 @@
+//! What the room decides, with no I/O, when nobody asked: a connection arriving or going, a
+//! matched table whose people did not all come, and a game that ended. Like the table's
+//! requests (`table.rs`), each yields a [`Decision`]: the table after, what to store, what to
+//! tell and what follows, carried out by the room's actor. Time is an input.
+
+use crate::ids::IdentityId;
+use crate::store::RatingChange;
+
+use super::table::{Away, Decision, Table, Tell, Then, Write, renamed, without_those_who_left};
+
+impl Table<'_> {
+    /// A connection of `identity`, calling itself `name`, has joined the room. The person is
+    /// no longer away; a new name is shown at once and stored if it can be (a table that could
+    /// not be stored before is stored again now). They are welcomed and everyone else shown the
+    /// table. A matched table's game begins when `everyone_here` (every person seated is
+    /// connected, the newcomer included) while its people were still awaited.
+    pub fn arrive(&self, identity: &IdentityId, name: &str, everyone_here: bool) -> Decision {
+        let renamed = renamed(self.state, identity, name);
+        let store = if renamed.is_some() || self.unsaved {
+            Write::TableIfPossible
+        } else {
+            Write::Nothing
+        };
+        let mut state = renamed.unwrap_or_else(|| self.state.clone());
+        // A table whose game started awaits nobody, whatever it stored.
+        let begins = state.arrival_ends.is_some() && self.live.is_none() && everyone_here;
+        if begins {
+            // Stored with the game that begins.
+            state.arrival_ends = None;
+        }
+        Decision {
+            state,
+            rematch: self.rematch.cloned(),
+            store,
+            away: Some(Away::Back(identity.clone())),
+            tell: vec![Tell::Welcome, Tell::TableToOthers],
+            then: if begins {
+                Then::BeginMatchedGame
+            } else {
+                Then::Nothing
+            },
+        }
+    }
+
+    /// A connection of `identity` has closed; `still_connected` if they have another one open.
+    /// A person seated with no connection left is away from now on. Everyone is shown the
+    /// table.
+    pub fn depart(&self, identity: &IdentityId, still_connected: bool) -> Decision {
+        let away = (!still_connected && self.seat_of(identity).is_some())
+            .then(|| Away::Since(identity.clone(), self.now));
+        Decision {
+            state: self.state.clone(),
+            rematch: self.rematch.cloned(),
+            store: Write::Nothing,
+            away,
+            tell: vec![Tell::Table],
+            then: Then::Nothing,
+        }
+    }
+
+    /// A matched table whose people did not all arrive in time: no game, nothing rated. Those
+    /// who came are told, and may look for another table. Stored if it can be; if not, the
+    /// table is cancelled again when next loaded.
+    pub fn cancel_unattended(&self) -> Decision {
+        let mut state = self.state.clone();
+        state.arrival_ends = None;
+        Decision {
+            state,
+            rematch: self.rematch.cloned(),
+            store: Write::TableIfPossible,
+            away: None,
+            tell: vec![Tell::Cancelled],
+            then: Then::Nothing,
+        }
+    }
+
+    /// The game ended and was stored as over, with these rating `changes` (none for a
+    /// friendly game): they are announced, and the seats of those who left the game are freed
+    /// (stored if it can be; if not, they are freed again when the room is next loaded).
+    pub fn ended(&self, changes: Vec<RatingChange>) -> Decision {
+        let mut tell = Vec::new();
+        if !changes.is_empty() {
+            tell.push(Tell::Rated(changes));
+        }
+        let (state, store) = match without_those_who_left(self.state) {
+            Some(freed) => {
+                tell.push(Tell::Table);
+                (freed, Write::TableIfPossible)
+            }
+            None => (self.state.clone(), Write::Nothing),
+        };
+        if tell.is_empty() {
+            // Nothing to say, but the public lists learn the game is over.
+            tell.push(Tell::Listing);
+        }
+        Decision {
+            state,
+            rematch: self.rematch.cloned(),
+            store,
+            away: None,
+            tell,
+            then: Then::Nothing,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+    use std::time::{Duration, Instant};
+
+    use ludo_rules::Colour;
+
+    use super::super::RoomState;
+    use super::super::fixtures::{id, table};
+    use super::*;
+    use crate::protocol::Occupant;
+
+    fn decide(
+        state: &RoomState,
+        unsaved: bool,
+        now: Instant,
+        f: impl Fn(&Table) -> Decision,
+    ) -> Decision {
+        let away_since = HashMap::new();
+        f(&Table {
+            state,
+            live: None,
+            rematch: None,
+            away_since: &away_since,
+            free_after: Duration::from_secs(60),
+            unsaved,
+            now,
+        })
+    }
+
+    fn name_at(state: &RoomState, colour: Colour) -> &str {
+        match &state.seats[&colour] {
+            Occupant::Person { name, .. } => name,
+            Occupant::Cpu { .. } => "cpu",
+        }
+    }
+
+    #[test]
+    fn a_person_coming_back_is_no_longer_away_and_is_welcomed_before_the_others_see_the_table() {
+        let d = decide(&table(false, false), false, Instant::now(), |t| {
+            t.arrive(&id("bo"), "bo", true)
+        });
+        assert_eq!(d.away, Some(Away::Back(id("bo"))));
+        assert!(matches!(d.tell[..], [Tell::Welcome, Tell::TableToOthers]));
+        assert_eq!(d.store, Write::Nothing, "nothing changed");
+        assert_eq!(d.then, Then::Nothing, "no matched table awaits anyone");
+    }
+
+    #[test]
+    fn a_person_back_under_a_new_name_is_shown_under_it_and_it_is_stored_if_it_can_be() {
+        let d = decide(&table(false, false), false, Instant::now(), |t| {
+            t.arrive(&id("bo"), "Bo the Great", false)
+        });
+        assert_eq!(name_at(&d.state, Colour::Red), "Bo the Great");
+        assert_eq!(d.store, Write::TableIfPossible);
+    }
+
+    #[test]
+    fn a_table_that_could_not_be_stored_is_stored_again_when_someone_arrives() {
+        let d = decide(&table(false, false), true, Instant::now(), |t| {
+            t.arrive(&id("ana"), "ana", true)
+        });
+        assert_eq!(d.store, Write::TableIfPossible);
+    }
+
+    #[test]
+    fn a_matched_table_begins_its_game_when_the_last_of_its_people_arrives() {
+        let mut state = table(true, false);
+        state.arrival_ends = Some(1_000);
+        let still_awaited = decide(&state, false, Instant::now(), |t| {
+            t.arrive(&id("ana"), "ana", false)
+        });
+        assert_eq!(still_awaited.then, Then::Nothing);
+        assert_eq!(still_awaited.state.arrival_ends, Some(1_000));
+        let last = decide(&state, false, Instant::now(), |t| {
+            t.arrive(&id("bo"), "bo", true)
+        });
+        assert_eq!(last.then, Then::BeginMatchedGame);
+        assert_eq!(last.state.arrival_ends, None, "nobody is awaited any more");
+    }
+
+    #[test]
+    fn everyone_connected_at_an_ordinary_table_begins_nothing() {
+        let d = decide(&table(false, false), false, Instant::now(), |t| {
+            t.arrive(&id("bo"), "bo", true)
+        });
+        assert_eq!(d.then, Then::Nothing);
+    }
+
+    #[test]
+    fn a_seated_person_whose_last_connection_closes_is_away_from_now() {
+        let now = Instant::now();
+        let d = decide(&table(false, false), false, now, |t| {
+            t.depart(&id("bo"), false)
+        });
+        assert_eq!(d.away, Some(Away::Since(id("bo"), now)));
+        assert!(matches!(d.tell[..], [Tell::Table]));
+        assert_eq!(d.store, Write::Nothing);
+    }
+
+    #[test]
+    fn a_person_with_another_connection_open_or_no_seat_is_not_away() {
+        let state = table(false, false);
+        let other_tab = decide(&state, false, Instant::now(), |t| t.depart(&id("bo"), true));
+        assert_eq!(other_tab.away, None);
+        let watcher = decide(&state, false, Instant::now(), |t| {
+            t.depart(&id("cy"), false)
+        });
+        assert_eq!(watcher.away, None);
+    }
+
+    #[test]
+    fn a_matched_table_nobody_completed_is_cancelled_told_and_stored_if_it_can_be() {
+        let mut state = table(true, false);
+        state.arrival_ends = Some(1_000);
+        let d = decide(&state, false, Instant::now(), |t| t.cancel_unattended());
+        assert_eq!(d.state.arrival_ends, None);
+        assert!(matches!(d.tell[..], [Tell::Cancelled]));
+        assert_eq!(d.store, Write::TableIfPossible);
+    }
+
+    #[test]
+    fn a_game_ended_announces_its_ratings_then_frees_the_seats_of_those_who_left() {
+        let mut state = table(true, false);
+        state.left.insert(Colour::Red);
+        let change = RatingChange {
+            seat: Colour::Yellow,
+            id: "ana".to_owned(),
+            name: "ana".to_owned(),
+            place: 1,
+            before: 1500.0,
+            after: 1516.0,
+        };
+        let d = decide(&state, false, Instant::now(), |t| {
+            t.ended(vec![change.clone()])
+        });
+        assert!(matches!(&d.tell[..], [Tell::Rated(c), Tell::Table] if c.len() == 1));
+        assert!(
+            !d.state.seats.contains_key(&Colour::Red),
+            "the seat is freed"
+        );
+        assert!(d.state.left.is_empty());
+        assert_eq!(d.store, Write::TableIfPossible);
+    }
+
+    #[test]
+    fn a_friendly_game_ended_with_nobody_gone_changes_nothing_and_only_updates_the_listing() {
+        let d = decide(&table(false, false), false, Instant::now(), |t| {
+            t.ended(Vec::new())
+        });
+        assert!(matches!(d.tell[..], [Tell::Listing]));
+        assert_eq!(d.store, Write::Nothing);
+        assert_eq!(d.state.seats.len(), 2);
+    }
+}
