@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, personsTurn } from './browser.mjs';
+import { launch, personsTurn, yellowToMove } from './browser.mjs';
 
 const shots = process.env.LUDO_SHOTS ?? '/tmp/ludo-shots';
 mkdirSync(shots, { recursive: true });
@@ -167,6 +167,16 @@ test('with the server gone, the page loads from its service worker and a game ag
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 360, `no horizontal scrolling on a phone (${width}px)`);
   assert.deepEqual(errors, []);
+
+  // The CPU players' worker loads offline too (its script, and the engine it loads), and chooses.
+  const cpu = await page.evaluate(async (position) => {
+    const [{ loadEngine }, { choose }] = await Promise.all([import('/engine.js'), import('/cpu.js')]);
+    const choice = await choose(await loadEngine(), position, 'hard', 1);
+    return { choice, worker: performance.getEntriesByName('ludo.cpu.worker').length,
+      page: performance.getEntriesByName('ludo.cpu.page').length };
+  }, yellowToMove(5, 20, [3], [10, 'base', 'base']));
+  assert.ok([0, 1].includes(cpu.choice.piece), JSON.stringify(cpu));
+  assert.ok(cpu.worker >= 1 && cpu.page === 0, `chosen in the worker: ${JSON.stringify(cpu)}`);
 
   // The page itself reaches no server either: what the worker does not keep fails.
   assert.equal(await page.evaluate(() => fetch('/healthz').then(() => 'answered', (e) => e.name)), 'TypeError');

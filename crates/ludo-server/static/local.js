@@ -2,10 +2,12 @@
 // the engine decides everything, the page only throws the dice (from the browser's
 // cryptographic generator) and hands every action to the table, which shows it. The game is
 // kept in this browser (saves.js) from its start and after every action, and survives a reload.
+// CPU players think in a worker (cpu.js), so the page stays responsive meanwhile.
 
 import { Table } from './table.js';
 import { playerName } from './identity.js';
 import { keep } from './saves.js';
+import { errorText } from './texts-errors.js';
 
 /** How long a CPU player waits before acting, once the table has shown everything: `?cpu-delay=MS`. */
 const CPU_DELAY_MS = Number(new URLSearchParams(location.search).get('cpu-delay') ?? 350);
@@ -15,6 +17,21 @@ export function die() {
   const byte = new Uint8Array(1);
   do crypto.getRandomValues(byte); while (byte[0] >= 252);
   return (byte[0] % 6) + 1;
+}
+
+/**
+ * cpu.js (loaded with the first CPU move), or, should it not load, a stand-in that chooses on the
+ * page's thread.
+ */
+let cpu = null;
+
+/** The move a CPU player chooses (cpu.js's `choose`). */
+function cpuChoice(...asked) {
+  cpu ??= import('./cpu.js').catch((error) => {
+    console.warn('CPU players choose on the page\'s thread:', error);
+    return { choose: async (engine, position, level, seed) => engine.bot(position, level, seed) };
+  });
+  return cpu.then(({ choose }) => choose(...asked));
 }
 
 export class LocalGame {
@@ -28,7 +45,8 @@ export class LocalGame {
     this.game = game;
     this.view = view;
     this.seed = Date.now() % 1_000_000;
-    this.timer = null;
+    /** Aborts the CPU's turn being prepared (its pause, its thinking). */
+    this.thinking = null;
     const people = Object.keys(game.players).filter((seat) => game.players[seat] === 'human');
     this.table = new Table(engine, view, {
       controls: (seat) => game.players[seat] === 'human',
@@ -100,28 +118,34 @@ export class LocalGame {
     this.save();
   }
 
-  /** Once the table has shown everything: a CPU whose turn it is acts after a short pause. */
+  /**
+   * Once the table has shown everything: a CPU whose turn it is acts after a short pause, its
+   * move thought meanwhile (in a worker). What it chose is played only in the position it was
+   * asked about, and only while this game is played.
+   */
   cpuLater() {
-    clearTimeout(this.timer);
-    const p = this.position;
-    if (p.turn.phase === 'over' || this.game.players[p.turn.seat] === 'human') return;
-    this.timer = setTimeout(() => this.cpuAct(), CPU_DELAY_MS);
+    this.thinking?.abort();
+    const asked = this.position;
+    const level = this.game.players[asked.turn.seat];
+    if (asked.turn.phase === 'over' || !level || level === 'human') return;
+    const { signal } = (this.thinking = new AbortController());
+    const choice = asked.turn.phase === 'move' && cpuChoice(this.engine, asked, level, this.seed++, signal);
+    const pause = new Promise((resolve) => setTimeout(resolve, CPU_DELAY_MS));
+    Promise.all([choice, pause]).then(([chosen]) => {
+      if (signal.aborted || this.position !== asked) return;
+      if (chosen) this.move(chosen.piece);
+      else this.roll();
+    }, (error) => {
+      if (signal.aborted) return;
+      // The engine refused its own game: a fault of the page, said and logged.
+      console.error('a CPU player could not choose', error);
+      this.table.notice(errorText(error, this.view.t));
+    });
   }
 
-  cpuAct() {
-    const level = this.game.players[this.position.turn.seat];
-    if (!level || level === 'human' || this.position.turn.phase === 'over') return;
-    if (this.position.turn.phase === 'move') {
-      const choice = this.engine.bot(this.position, level, this.seed++);
-      this.move(choice.piece);
-    } else {
-      this.roll();
-    }
-  }
-
-  /** Stops the CPU players (the game is left). */
+  /** Stops the CPU players (the game is left): a move still being thought is dropped. */
   stop() {
-    clearTimeout(this.timer);
+    this.thinking?.abort();
     this.table.onIdle = () => {};
     this.table.stop();
   }

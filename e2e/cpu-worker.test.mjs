@@ -1,0 +1,209 @@
+// The CPU players think in a worker (static/cpu-worker.js, asked by static/cpu.js): a whole game
+// is played with every CPU move chosen there, the page keeps drawing while a CPU thinks long, an
+// answer that comes after the game was restarted is dropped, and a worker that does not load
+// leaves the choosing to the page's thread. The page marks each choice (User Timing marks
+// `ludo.cpu.worker`, `ludo.cpu.page`, `ludo.cpu.stale`), which the tests count.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { CONTINUE, SAVES_KEY, launch, personsTurn, url } from './browser.mjs';
+
+const shots = process.env.LUDO_SHOTS ?? '/tmp/ludo-shots';
+mkdirSync(shots, { recursive: true });
+
+const browser = await launch();
+after(() => browser.close());
+
+/**
+ * A page at `path` in a context of its own, every event shown at once unless `pace`, and `file`
+ * (`cpu-worker.js`) answered by `worker(body)` from its real `body` when given (a string; null: a
+ * 404), with no service worker then (it would answer the worker's script before `route` could).
+ * `errors`: the console's errors and uncaught exceptions; `warnings`: its warnings, but for the
+ * service worker's being blocked.
+ */
+async function open(path, { worker, file = 'cpu-worker.js', pace = 0, viewport = { width: 360, height: 640 } } = {}) {
+  const context = await browser.newContext({ serviceWorkers: worker === undefined ? 'allow' : 'block', viewport });
+  await context.addInitScript((value) => localStorage.setItem('ludo.pace', String(value)), pace);
+  if (worker !== undefined) {
+    await context.route(`**/${file}`, async (route) => {
+      const real = await route.fetch();
+      const body = worker(await real.text());
+      if (body === null) await route.fulfill({ status: 404, body: 'not found' });
+      else await route.fulfill({ response: real, body });
+    });
+  }
+  const page = await context.newPage();
+  const errors = [];
+  const warnings = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (/blocked by Playwright/.test(m.text())) return;
+    if (m.type() === 'error') errors.push(m.text());
+    if (m.type() === 'warning') warnings.push(m.text());
+  });
+  await page.goto(url + path);
+  await page.waitForSelector('body[data-ready=true]');
+  return { context, page, errors, warnings };
+}
+
+/** The worker's script with `code` put before it: run in the worker, before the worker's own code. */
+const before = (code) => (body) => `${code}\n${body}`;
+
+/** How many choices the worker made, the page's thread made, and answers dropped. */
+const marks = (page) => page.evaluate(() => Object.fromEntries(['worker', 'page', 'stale']
+  .map((where) => [where, performance.getEntriesByName(`ludo.cpu.${where}`).length])));
+
+/** Plays the person's turns (throw, then the first legal piece) until the game is over. */
+async function playToTheEnd(page, limit = 3000) {
+  for (let i = 0; i < limit; i++) {
+    const turn = await personsTurn(page);
+    if (turn === 'over') return;
+    await page.click(turn === 'throw' ? '#roll' : '#board .piece.legal');
+  }
+  throw new Error('the game did not end');
+}
+
+/** Three hard CPUs with pieces out and the person (yellow), blue to move a throw of 4. */
+const BLUE_TO_MOVE = {
+  rules: 'qdan', seats: ['yellow', 'blue', 'red', 'green'],
+  pieces: { yellow: [5, 'base', 'base', 'base'], blue: [10, 20, 'base', 'base'],
+    red: [15, 30, 'base', 'base'], green: [8, 25, 'base', 'base'] },
+  turn: { seat: 'blue', phase: 'move', roll: [4], bonus_streak: 0, throws: 1 },
+};
+const CPUS = { yellow: 'human', blue: 'hard', red: 'hard', green: 'hard' };
+
+/** Puts `position` among `page`'s saved games (as the game played last, id `old`) and continues it. */
+async function continueGame(page, position, players = CPUS) {
+  await page.evaluate(({ key, game }) => localStorage.setItem(key, JSON.stringify([game])),
+    { key: SAVES_KEY, game: { position, players, log: [], actions: [], id: 'old', saved_at: Date.now() } });
+  await page.reload();
+  await page.waitForSelector('body[data-ready=true]');
+  await page.click(CONTINUE);
+}
+
+/** The saved game of id `id`, as stored. */
+const saved = (page, id) => page.evaluate(({ key, id }) =>
+  JSON.parse(localStorage.getItem(key) ?? '[]').find((game) => game.id === id) ?? null, { key: SAVES_KEY, id });
+
+test('a local game against three CPUs is played to the end with every CPU move chosen in the worker', async () => {
+  const { context, page, errors, warnings } = await open('/?cpu-delay=0');
+  await page.selectOption('select[name=level]', 'hard');
+  await page.click('#vs-cpu button[type=submit]');
+  await playToTheEnd(page);
+  assert.ok(page.workers().some((w) => new URL(w.url()).pathname === '/cpu-worker.js'), 'the CPU worker runs');
+  const counted = await marks(page);
+  assert.ok(counted.worker >= 20, `the worker chose the CPUs' moves (${JSON.stringify(counted)})`);
+  assert.equal(counted.page, 0, 'none was chosen on the page\'s thread');
+  assert.equal(counted.stale, 0, 'no answer was dropped');
+  assert.deepEqual(errors, []);
+  assert.deepEqual(warnings, []);
+  await context.close();
+});
+
+test('the page keeps drawing while a CPU thinks long, and the CPU moves once it has chosen', async () => {
+  // Each choice takes the worker 400 ms of solid work, more than the strongest level may think.
+  const slow = before(`const send = self.postMessage.bind(self);
+    self.postMessage = (message) => {
+      const end = performance.now() + 400;
+      while (performance.now() < end);
+      send(message);
+    };`);
+  const { context, page, errors } = await open('/?cpu-delay=0', { worker: slow, pace: 1 });
+  await page.evaluate(() => localStorage.setItem('ludo.autoplay', 'no'));
+  await continueGame(page, BLUE_TO_MOVE);
+  // The page's own thread: the longest it went without running a timer, while CPUs played.
+  await page.evaluate(() => {
+    globalThis.longest = 0;
+    let last = performance.now();
+    setInterval(() => {
+      const now = performance.now();
+      globalThis.longest = Math.max(globalThis.longest, now - last);
+      last = now;
+    }, 10);
+  });
+  await page.waitForFunction(() => performance.getEntriesByName('ludo.cpu.worker').length >= 3, null,
+    { timeout: 30_000 });
+  const longest = await page.evaluate(() => globalThis.longest);
+  assert.ok(longest < 200, `the page's thread was never held for long (longest gap ${longest.toFixed(0)} ms)`);
+  const game = await saved(page, 'old');
+  assert.ok(game.actions.filter((action) => 'move' in action).length >= 3, 'the CPUs\' moves were played');
+  assert.equal((await marks(page)).page, 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('an answer that comes after the game was restarted is dropped, and neither game is changed by it', async () => {
+  // The worker answers 1.5 s late, and counts what it was asked and what it answered.
+  const late = before(`self.asked = 0;
+    self.answered = 0;
+    addEventListener('message', () => { self.asked++; });
+    const send = self.postMessage.bind(self);
+    self.postMessage = (message) => setTimeout(() => { send(message); self.answered++; }, 1500);`);
+  const { context, page, errors } = await open('/?cpu-delay=0', { worker: late });
+  await page.evaluate(() => localStorage.setItem('ludo.autoplay', 'no'));
+  await continueGame(page, BLUE_TO_MOVE);
+  const worker = () => page.workers().find((w) => new URL(w.url()).pathname === '/cpu-worker.js');
+  // Blue is thinking: the worker has its question.
+  for (let i = 0; !(await worker()?.evaluate(() => self.asked).catch(() => 0)); i++) {
+    assert.ok(i < 100, 'the worker is asked for blue\'s move');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.equal(await worker().evaluate(() => self.answered), 0, 'and has not answered yet');
+  // Play again, the game's own way (its button, shown at the end of a game).
+  await page.evaluate(() => document.getElementById('play-again-local').click());
+  const fresh = (await page.evaluate((key) => JSON.parse(localStorage.getItem(key))[0], SAVES_KEY));
+  assert.notEqual(fresh.id, 'old', 'a new game is played');
+  // The late answer comes (and time passes for anything that would act on it)...
+  for (let i = 0; !(await worker().evaluate(() => self.answered)); i++) {
+    assert.ok(i < 100, 'the worker answers');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await page.waitForTimeout(300);
+  // ...and is dropped: the game left is as it was left.
+  const old = await saved(page, 'old');
+  assert.deepEqual(old.position, BLUE_TO_MOVE, 'the game left is as it was left');
+  assert.deepEqual(old.actions, []);
+  assert.equal((await marks(page)).stale, 1, 'the answer was dropped');
+  // The new game goes on with its own actions only.
+  const now = await saved(page, fresh.id);
+  assert.deepEqual(now.actions.slice(0, fresh.actions.length), fresh.actions);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+for (const [file, whose] of [['cpu-worker.js', 'the worker'], ['cpu.js', 'the module that asks the worker']]) {
+  test(`when ${whose} does not load, the page's thread chooses and the game is played to the end`, async () => {
+    const { context, page, errors, warnings } = await open('/?cpu-delay=0', { worker: () => null, file });
+    await page.selectOption('select[name=opponents]', '1');
+    await page.selectOption('select[name=level]', 'easy');
+    await page.click('#vs-cpu button[type=submit]');
+    await playToTheEnd(page);
+    assert.match(await page.textContent('#end h2'), /^You (won!|came 2nd)$/);
+    assert.ok(!page.workers().some((w) => new URL(w.url()).pathname === '/cpu-worker.js'), 'no CPU worker runs');
+    const counted = await marks(page);
+    assert.equal(counted.worker, 0, JSON.stringify(counted));
+    // (Without cpu.js, nothing marks the choices.)
+    if (file === 'cpu-worker.js') assert.ok(counted.page >= 5, `the page's thread chose (${JSON.stringify(counted)})`);
+    assert.equal(warnings.filter((w) => /CPU players choose on the page's thread/.test(w)).length, 1,
+      `said once: ${warnings}`);
+    // (A module's script not found is reported by the browser; a worker's is not.)
+    const notFound = (e) => file === 'cpu.js' && /status of 404/.test(e);
+    assert.deepEqual(errors.filter((e) => !notFound(e)), []);
+    await context.close();
+  });
+}
+
+test('a CPU move the engine refuses is said in the reader\'s words and logged, and nothing is played', async () => {
+  // The worker's engine refuses every question it is asked, as it would a position that cannot occur.
+  const refusing = before(`const send = self.postMessage.bind(self);
+    self.postMessage = (message) => send('ok' in message ? { id: message.id, error: { message: 'Every player has 4 pieces, not 3',
+      code: 'piece_count', params: { count: 3 }, option: null } } : message);`);
+  const { context, page, errors } = await open('/?cpu-delay=0&lang=fr', { worker: refusing });
+  await continueGame(page, BLUE_TO_MOVE);
+  await page.waitForSelector('#notice:not([hidden])');
+  assert.equal(await page.textContent('#notice'), 'Chaque joueur a 4 pièces, pas 3.');
+  assert.equal(errors.length, 1, `${errors}`);
+  assert.match(errors[0], /^a CPU player could not choose/);
+  assert.deepEqual((await saved(page, 'old')).actions, [], 'no move was played');
+  await context.close();
+});
