@@ -6,6 +6,8 @@ mod records;
 mod rows;
 mod sqlite;
 #[cfg(test)]
+mod group_tests;
+#[cfg(test)]
 mod suite;
 
 use std::collections::BTreeMap;
@@ -47,7 +49,7 @@ impl Database {
 }
 
 /// A storage failure: logged with its context, answered to players as an internal error.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct StoreError(pub String);
 
 impl fmt::Display for StoreError {
@@ -163,6 +165,33 @@ pub trait Backend: Send + 'static {
     fn leaderboard(&mut self, family: &str, limit: u32) -> StoreResult<Vec<Leader>>;
     /// A player's ratings, rating history, recent finished games and statistics.
     fn profile(&mut self, identity: &str) -> StoreResult<Option<PlayerProfile>>;
+
+    /// Whether this backend commits the jobs that arrive together as one transaction (group
+    /// commit, see [`Store`]); the group's steps below are called only if it does.
+    fn groups_writes(&self) -> bool {
+        false
+    }
+    /// Opens a group's transaction.
+    fn begin_group(&mut self) -> StoreResult<()> {
+        Ok(())
+    }
+    /// Marks the start of one job within the group.
+    fn begin_job(&mut self) -> StoreResult<()> {
+        Ok(())
+    }
+    /// Ends the job begun last: its writes are kept in the group if `keep`, else undone.
+    fn end_job(&mut self, keep: bool) -> StoreResult<()> {
+        let _ = keep;
+        Ok(())
+    }
+    /// Commits the group; if that fails, nothing of it is written.
+    fn commit_group(&mut self) -> StoreResult<()> {
+        Ok(())
+    }
+    /// Undoes the whole group.
+    fn abandon_group(&mut self) -> StoreResult<()> {
+        Ok(())
+    }
 
     /// Claims room `room` for node `node` for `ttl_ms` milliseconds (by the database's clock):
     /// granted when nobody holds it, its lease ran out, or `node` holds it already. Otherwise
@@ -288,7 +317,23 @@ pub struct Renewal {
     pub wanted: Vec<String>,
 }
 
-type Job = Box<dyn FnOnce(&mut dyn Backend) + Send>;
+/// Work for the storage thread: it runs, then says whether its writes are to be kept and how
+/// to hand its result over once they are committed (or not).
+type Job = Box<dyn FnOnce(&mut dyn Backend) -> Done + Send>;
+
+/// Hands a job's result over, given the error of the commit its writes were in, if it failed.
+type Deliver = Box<dyn FnOnce(Option<&StoreError>) + Send>;
+
+/// A job that ran.
+struct Done {
+    /// Whether it succeeded, so that its writes are kept.
+    kept: bool,
+    /// Hands the result over: as it was if the writes were committed, else the commit's error.
+    deliver: Deliver,
+}
+
+/// The most jobs committed together.
+const MAX_GROUP: usize = 256;
 
 /// What every write returns while the tests' fail point `store-write` is on (with the
 /// `failpoints` feature; otherwise the points are compiled to nothing).
@@ -300,6 +345,14 @@ fn failed_on_purpose<T>(_: Option<String>) -> StoreResult<T> {
 }
 
 /// The async handle to the storage thread. Cheap to clone.
+///
+/// **Group commit.** Where the backend supports it (SQLite), the jobs waiting when the thread
+/// becomes free are run together in one transaction, each inside a savepoint of its own (a job
+/// that fails undoes only its own writes), and committed once; only then is any of them given
+/// its result. A room therefore still broadcasts an action only once it is durably stored, but
+/// many rooms' actions share one commit: one write-ahead-log append and one lock instead of one
+/// each. Nothing waits to fill a group: a job arriving at an idle thread runs at once, alone, so
+/// the group grows only with the load. If the commit fails, every job of the group is told.
 #[derive(Clone)]
 pub struct Store {
     jobs: mpsc::UnboundedSender<Job>,
@@ -347,14 +400,17 @@ impl Store {
                     Err(e) => return ready(Err(e)),
                 };
                 ready(Ok(()));
-                while let Some(job) = queue.blocking_recv() {
-                    // A job that panics fails alone: its caller is told the job was dropped,
-                    // and the thread goes on with the next (a transaction it left open is
-                    // rolled back as it unwinds).
-                    let run = std::panic::AssertUnwindSafe(|| job(&mut backend));
-                    if std::panic::catch_unwind(run).is_err() {
-                        tracing::error!("a storage job panicked; it was dropped");
+                while let Some(first) = queue.blocking_recv() {
+                    let mut jobs = vec![first];
+                    if backend.groups_writes() {
+                        while jobs.len() < MAX_GROUP {
+                            match queue.try_recv() {
+                                Ok(job) => jobs.push(job),
+                                Err(_) => break,
+                            }
+                        }
                     }
+                    run_jobs(&mut backend, jobs);
                 }
             })
             .expect("the storage thread starts");
@@ -371,7 +427,16 @@ impl Store {
     ) -> StoreResult<T> {
         let (reply, answer) = oneshot::channel();
         let job: Job = Box::new(move |backend| {
-            let _ = reply.send(work(backend));
+            let outcome = work(backend);
+            Done {
+                kept: outcome.is_ok(),
+                deliver: Box::new(move |commit_failed| {
+                    let _ = reply.send(match commit_failed {
+                        None => outcome,
+                        Some(error) => Err(error.clone()),
+                    });
+                }),
+            }
         });
         self.jobs
             .send(job)
@@ -379,6 +444,60 @@ impl Store {
         answer
             .await
             .map_err(|_| StoreError("the storage thread dropped a job".to_owned()))?
+    }
+}
+
+/// Runs one job; `None` if it panicked. A job that panics fails alone: its caller is told the
+/// job was dropped, and the thread goes on with the next (a transaction it left open is rolled
+/// back as it unwinds).
+fn run_one(backend: &mut dyn Backend, job: Job) -> Option<Done> {
+    let run = std::panic::AssertUnwindSafe(|| job(backend));
+    let done = std::panic::catch_unwind(run).ok();
+    if done.is_none() {
+        tracing::error!("a storage job panicked; it was dropped");
+    }
+    done
+}
+
+/// Runs `jobs`: alone if there is one or the backend does not group them, else as one group
+/// (see [`Store`]).
+fn run_jobs(backend: &mut dyn Backend, jobs: Vec<Job>) {
+    let grouped = jobs.len() > 1 && backend.groups_writes();
+    if !grouped || backend.begin_group().is_err() {
+        // Alone, each job commits its own writes (and fails alone if the database is busy).
+        for job in jobs {
+            if let Some(done) = run_one(backend, job) {
+                (done.deliver)(None);
+            }
+        }
+        return;
+    }
+    let mut finished = Vec::with_capacity(jobs.len());
+    let mut broken = None;
+    for job in jobs {
+        if let Err(error) = backend.begin_job() {
+            broken.get_or_insert(error);
+        }
+        let done = run_one(backend, job);
+        let kept = done.as_ref().is_some_and(|d| d.kept);
+        if let Err(error) = backend.end_job(kept) {
+            broken.get_or_insert(error);
+        }
+        finished.extend(done);
+    }
+    let failure = match broken {
+        // A savepoint that could not be set or ended leaves the group unsure: none of it is kept.
+        Some(error) => {
+            let _ = backend.abandon_group();
+            Some(error)
+        }
+        None => backend.commit_group().err(),
+    };
+    if let Some(error) = &failure {
+        tracing::error!(%error, jobs = finished.len(), "a group of storage jobs could not be committed");
+    }
+    for done in finished {
+        (done.deliver)(failure.as_ref());
     }
 }
 

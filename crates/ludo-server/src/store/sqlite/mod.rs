@@ -115,6 +115,52 @@ impl SqliteBackend {
 }
 
 impl Backend for SqliteBackend {
+    fn groups_writes(&self) -> bool {
+        true
+    }
+
+    fn begin_group(&mut self) -> StoreResult<()> {
+        // The write lock is taken at once: a group never fails half-way for want of it.
+        self.db
+            .execute_batch("BEGIN IMMEDIATE")
+            .map_err(fail("beginning a group of writes"))
+    }
+
+    fn begin_job(&mut self) -> StoreResult<()> {
+        self.db
+            .execute_batch("SAVEPOINT job")
+            .map_err(fail("beginning a job"))
+    }
+
+    fn end_job(&mut self, keep: bool) -> StoreResult<()> {
+        let sql = if keep {
+            "RELEASE job"
+        } else {
+            "ROLLBACK TO job; RELEASE job"
+        };
+        self.db.execute_batch(sql).map_err(fail("ending a job"))
+    }
+
+    fn commit_group(&mut self) -> StoreResult<()> {
+        let committed = self
+            .db
+            .execute_batch("COMMIT")
+            .map_err(fail("committing a group of writes"));
+        if committed.is_err() {
+            let _ = self.abandon_group();
+        }
+        committed
+    }
+
+    fn abandon_group(&mut self) -> StoreResult<()> {
+        if self.db.is_autocommit() {
+            return Ok(());
+        }
+        self.db
+            .execute_batch("ROLLBACK")
+            .map_err(fail("abandoning a group of writes"))
+    }
+
     fn identify(
         &mut self,
         secret_hash: &str,
@@ -183,7 +229,8 @@ impl Backend for SqliteBackend {
         fail::fail_point!("store-write", failed_on_purpose);
         let rules = serde_json::to_string(&game.record.rules).map_err(json_fail("rules"))?;
         let seats = serde_json::to_string(&game.record.seats).map_err(json_fail("seats"))?;
-        let tx = self.db.transaction().map_err(fail("saving a new game"))?;
+        // A savepoint: a transaction of its own, or a part of the group it runs in.
+        let tx = self.db.savepoint().map_err(fail("saving a new game"))?;
         tx.execute(
             "INSERT INTO games (id, room, rules, seats, players, commitment, seed, started_at,
                                 ranked)

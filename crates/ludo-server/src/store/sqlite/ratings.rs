@@ -70,7 +70,8 @@ impl SqliteBackend {
         places: &BTreeMap<Colour, u8>,
         at: i64,
     ) -> StoreResult<Vec<RatingChange>> {
-        let tx = self.db.transaction().map_err(fail("finishing a game"))?;
+        // A savepoint: a transaction of its own, or a part of the group it runs in.
+        let tx = self.db.savepoint().map_err(fail("finishing a game"))?;
         let (finished_at, ranked, rules) = tx
             .query_row(
                 "SELECT finished_at, ranked, rules FROM games WHERE id = ?1",
