@@ -79,18 +79,14 @@ fn compare(
     findings: &mut Findings,
 ) {
     let problems = &mut findings.problems;
-    match serde_json::to_value(stored.end.to_setup()) {
-        Ok(end) if end == game.position => {}
-        Ok(_) => problems.push(format!(
-            "game {id}: the stored record ends elsewhere than the clients saw"
-        )),
-        Err(e) => problems.push(format!("game {id}: {e}")),
+    if let Err(e) = compare_ends(stored, game) {
+        problems.push(format!("game {id}: {e}"));
     }
     let missing: Vec<u64> = game
         .actions
         .iter()
-        .filter(|&(&version, &(seat, action))| !stored.holds(version, seat, action))
-        .map(|(&version, _)| version)
+        .filter(|&&(version, (seat, action))| !stored.holds(version, seat, action))
+        .map(|&(version, _)| version)
         .collect();
     if let Some(first) = missing.first() {
         findings.missing += missing.len();
@@ -114,6 +110,18 @@ fn compare(
             "game {id}: not over in the record ({} actions)",
             stored.record.actions.len()
         ));
+    }
+}
+
+/// Whether the record ends where the clients saw the game furthest: both positions read as
+/// JSON values, compared whole.
+fn compare_ends(stored: &Stored, game: &GameSeen) -> Result<(), String> {
+    let end = serde_json::to_value(stored.end.to_setup()).map_err(|e| e.to_string())?;
+    let seen = game.position()?;
+    if end == seen {
+        Ok(())
+    } else {
+        Err("the stored record ends elsewhere than the clients saw".to_owned())
     }
 }
 

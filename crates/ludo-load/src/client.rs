@@ -2,17 +2,21 @@
 //! and (with `--reconnect`) coming back whenever its connection is lost.
 
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
-use serde_json::{Value, json};
+use ludo_rules::Colour;
+use serde_json::Value;
 use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
+use tokio::time::Sleep;
+use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 
-use crate::seen::{Seen, SeenAction};
+use crate::message::{GameView, Incoming, Outgoing, Turn};
+use crate::seen::Seen;
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
@@ -99,68 +103,115 @@ fn room_url(addr: SocketAddr, room: &str) -> String {
     url
 }
 
+/// The read buffer of each connection (see [`Client::join`]).
+const READ_BUFFER_BYTES: usize = 4 * 1024;
+
 /// A connected client.
 pub struct Client {
     socket: Socket,
+    /// Ends a wait for a message (see [`Client::next`]).
+    alarm: Pin<Box<Sleep>>,
 }
 
 impl Client {
-    /// Connects to the room's address and says hello; the client and the `welcome`.
+    /// Connects to the room's address and says hello; the client and the `welcome`'s text.
     pub async fn join(
         addr: SocketAddr,
         room: &str,
         device: &str,
         name: &str,
-    ) -> Result<(Client, Value), String> {
-        let (socket, _) = tokio_tungstenite::connect_async(room_url(addr, room))
-            .await
-            .map_err(|e| format!("connecting: {e}"))?;
-        let mut client = Client { socket };
-        client
-            .send(json!({"t": "hello", "room": room, "device": device, "name": name}))
-            .await?;
+    ) -> Result<(Client, Utf8Bytes), String> {
+        // tungstenite zero-fills its whole read buffer before every read: at its default
+        // 128 KiB that costs more than anything else the client does, for messages of a few KiB.
+        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+            .read_buffer_size(READ_BUFFER_BYTES);
+        let (socket, _) =
+            tokio_tungstenite::connect_async_with_config(room_url(addr, room), Some(config), false)
+                .await
+                .map_err(|e| format!("connecting: {e}"))?;
+        let mut client = Client {
+            socket,
+            alarm: Box::pin(tokio::time::sleep(SILENCE)),
+        };
+        client.send(&Outgoing::Hello { room, device, name }).await?;
         let answer = client
-            .until(|m| m["t"] == "welcome" || m["t"] == "error")
+            .until_text(|text| {
+                let message = Incoming::read(text).map_err(unreadable)?;
+                match &*message.t {
+                    "welcome" => Ok(true),
+                    "error" => Err(format!("hello refused: {}", message.code())),
+                    _ => Ok(false),
+                }
+            })
             .await?;
-        if answer["t"] == "error" {
-            return Err(format!("hello refused: {}", answer["code"]));
-        }
         Ok((client, answer))
     }
 
     /// Sends one message.
-    pub async fn send(&mut self, message: Value) -> Result<(), String> {
+    pub async fn send(&mut self, message: &Outgoing<'_>) -> Result<(), String> {
         self.socket
-            .send(Message::Text(message.to_string().into()))
+            .send(Message::Text(message.text().into()))
             .await
             .map_err(|e| format!("sending: {e}"))
     }
 
-    /// The next message, or `None` after `wait` without one.
-    pub async fn next(&mut self, wait: Duration) -> Result<Option<Value>, String> {
+    /// The next message's text, or `None` after `wait` without one.
+    ///
+    /// One alarm serves every wait: it is set earlier when a wait ends before it, and set
+    /// again only when it rings before the wait's end, rather than a timer made and dropped
+    /// for each message.
+    pub async fn next(&mut self, wait: Duration) -> Result<Option<Utf8Bytes>, String> {
+        let end = tokio::time::Instant::now() + wait;
+        if self.alarm.deadline() > end {
+            self.alarm.as_mut().reset(end);
+        }
         loop {
-            let frame = match tokio::time::timeout(wait, self.socket.next()).await {
-                Err(_) => return Ok(None),
-                Ok(None) => return Err("the server closed the connection".to_owned()),
-                Ok(Some(frame)) => frame.map_err(|e| format!("receiving: {e}"))?,
+            let frame = tokio::select! {
+                biased;
+                frame = self.socket.next() => frame,
+                () = &mut self.alarm => {
+                    if tokio::time::Instant::now() >= end {
+                        return Ok(None);
+                    }
+                    self.alarm.as_mut().reset(end);
+                    continue;
+                }
             };
-            if let Message::Text(text) = frame {
-                return serde_json::from_str(text.as_str())
-                    .map(Some)
-                    .map_err(|e| format!("a message that is no JSON: {e}"));
+            match frame {
+                None => return Err("the server closed the connection".to_owned()),
+                Some(frame) => {
+                    if let Message::Text(text) = frame.map_err(|e| format!("receiving: {e}"))? {
+                        return Ok(Some(text));
+                    }
+                }
             }
         }
     }
 
-    /// Messages until one satisfies `wanted` (within 30 s).
-    pub async fn until(&mut self, wanted: impl Fn(&Value) -> bool) -> Result<Value, String> {
+    /// Messages until the text of one satisfies `wanted` (within 30 s): that one's text.
+    async fn until_text(
+        &mut self,
+        wanted: impl Fn(&str) -> Result<bool, String>,
+    ) -> Result<Utf8Bytes, String> {
         loop {
             match self.next(SILENCE).await? {
-                Some(m) if wanted(&m) => return Ok(m),
+                Some(text) if wanted(text.as_str())? => return Ok(text),
                 Some(_) => {}
                 None => return Err("no answer within 30 s".to_owned()),
             }
         }
+    }
+
+    /// Messages until one satisfies `wanted` (within 30 s), each read whole: for the few
+    /// messages before play.
+    pub async fn until(&mut self, wanted: impl Fn(&Value) -> bool) -> Result<(), String> {
+        self.until_text(|text| {
+            serde_json::from_str(text)
+                .map(|message| wanted(&message))
+                .map_err(unreadable)
+        })
+        .await
+        .map(drop)
     }
 
     /// Closes the connection.
@@ -231,11 +282,11 @@ pub async fn play_seat(client: Client, plan: SeatPlan, stats: Arc<Stats>) -> Res
     };
     let mut client = client;
     // A welcome received on reconnecting, to act on before reading on.
-    let mut welcome: Option<Value> = None;
+    let mut welcome: Option<Utf8Bytes> = None;
     loop {
         let stopping = seat.stopping();
         let step = match welcome.take() {
-            Some(message) => seat.answer(&mut client, &message).await.map(|()| true),
+            Some(text) => seat.answer(&mut client, &text).await.map(|()| true),
             None => seat.step(&mut client, stopping).await,
         };
         match step {
@@ -266,55 +317,61 @@ impl Seat {
     /// with `--reconnect`, the server's `bye`) is an error.
     async fn step(&mut self, client: &mut Client, stopping: bool) -> Result<bool, Failure> {
         let wait = if stopping { DRAIN } else { SILENCE };
-        let Some(message) = client.next(wait).await.map_err(Failure::Lost)? else {
+        let Some(text) = client.next(wait).await.map_err(Failure::Lost)? else {
             return Ok(false);
         };
-        if self.plan.reconnect && message["t"] == "bye" {
-            return Err(Failure::Lost("the server said bye".to_owned()));
-        }
-        self.answer(client, &message).await?;
+        self.answer(client, &text).await?;
         Ok(true)
     }
 
-    /// Takes in one message and sends what it calls for, if anything.
-    async fn answer(&mut self, client: &mut Client, message: &Value) -> Result<(), Failure> {
-        match self.take_in(message).map_err(Failure::Fatal)? {
-            Some(request) => client.send(request).await.map_err(Failure::Lost),
+    /// Takes in one message (its text) and sends what it calls for, if anything. With
+    /// `--reconnect`, the server's `bye` is a lost connection.
+    async fn answer(&mut self, client: &mut Client, text: &str) -> Result<(), Failure> {
+        let message = read(text)?;
+        if self.plan.reconnect && message.t == "bye" {
+            return Err(Failure::Lost("the server said bye".to_owned()));
+        }
+        match self.take_in(text, &message).map_err(Failure::Fatal)? {
+            Some(request) => client.send(&request).await.map_err(Failure::Lost),
             None => Ok(()),
         }
     }
 
-    /// Notes what one message says; the request it calls for, if any.
-    fn take_in(&mut self, message: &Value) -> Result<Option<Value>, String> {
-        if message["t"] == "error" {
+    /// Notes what one message (`text`, read as `message`) says; the request it calls for, if
+    /// any.
+    fn take_in(
+        &mut self,
+        text: &str,
+        message: &Incoming,
+    ) -> Result<Option<Outgoing<'static>>, String> {
+        if message.t == "error" {
             self.stats.refusals.fetch_add(1, Ordering::Relaxed);
             return Ok(None);
         }
-        let game = &message["game"];
-        if game.is_null() {
+        let Some(game) = &message.game else {
             return Ok(None);
-        }
-        let id = game["id"].as_str().unwrap_or_default();
-        let version = game["version"].as_u64().unwrap_or(0);
-        self.in_game = game["position"]["turn"]["phase"] != "over";
-        let action = if message["t"] == "action" {
-            self.on_action(version, message);
-            Some(read_action(message)?)
+        };
+        let turn = &game.position.turn;
+        self.in_game = turn.phase != "over";
+        let action = if message.t == "action" {
+            let action = message.action()?;
+            self.on_action(game.version, action.0);
+            Some(action)
         } else {
             None
         };
-        self.seen.observe(id, version, &game["position"], action);
-        Ok(self.request(id, version, game))
+        self.seen.observe(&game.id, game.version, text, action);
+        Ok(self.request(game, turn))
     }
 
-    /// An action arrived: ends an outage, and times our own action's broadcast.
-    fn on_action(&mut self, version: u64, message: &Value) {
+    /// An action by `seat` arrived: ends an outage, and times our own action's broadcast.
+    fn on_action(&mut self, version: u64, seat: Colour) {
         if let Some(lost) = self.outage.take() {
             self.stats
                 .longest_to_action_ms
                 .fetch_max(millis(lost.elapsed()), Ordering::Relaxed);
         }
-        if message["seat"] == self.plan.colour
+        if seat.name() == self.plan.colour
             && let Some((at_version, at)) = self.sent
             && version == at_version + 1
         {
@@ -323,19 +380,18 @@ impl Seat {
         }
     }
 
-    /// What to send on seeing `game` (of id `id`, at `version`), if anything.
-    fn request(&mut self, id: &str, version: u64, game: &Value) -> Option<Value> {
+    /// What to send on seeing `game`, at `turn`, if anything.
+    fn request(&mut self, game: &GameView, turn: &Turn) -> Option<Outgoing<'static>> {
         let time_up = Instant::now() >= self.plan.until;
-        let turn = &game["position"]["turn"];
-        let phase = turn["phase"].as_str().unwrap_or_default();
-        if phase == "over" {
+        let (id, version) = (&*game.id, game.version);
+        if turn.phase == "over" {
             // Every seat accepts a new game, once per game, while there is time: it starts
             // when all have.
             if time_up || self.again_after.as_deref() == Some(id) {
                 return None;
             }
             self.again_after = Some(id.to_owned());
-            return Some(json!({"t": "play_again"}));
+            return Some(Outgoing::PlayAgain);
         }
         if time_up && !self.plan.finish_games {
             return None;
@@ -344,21 +400,24 @@ impl Seat {
             .acted_on
             .as_ref()
             .is_none_or(|(on_id, on_version)| on_id != id || *on_version != version);
-        if turn["seat"] != self.plan.colour || !fresh {
+        if turn.seat != self.plan.colour || !fresh {
             return None;
         }
         self.acted_on = Some((id.to_owned(), version));
         self.sent = Some((version, Instant::now()));
-        Some(if phase == "move" {
-            json!({"t": "move", "piece": game["legal"][0]["piece"], "version": version})
+        Some(if turn.phase == "move" {
+            Outgoing::Move {
+                piece: game.first_legal.0,
+                version,
+            }
         } else {
-            json!({"t": "roll", "version": version})
+            Outgoing::Roll { version }
         })
     }
 
     /// Connects again and says hello, with a growing backoff, for up to a minute; the new
     /// client and its welcome (not yet taken in).
-    async fn reconnect(&mut self, lost: &str) -> Result<(Client, Value), String> {
+    async fn reconnect(&mut self, lost: &str) -> Result<(Client, Utf8Bytes), String> {
         // An outage lasts until play resumes: a loss before then belongs to the same one.
         let since = *self.outage.get_or_insert_with(Instant::now);
         let give_up = Instant::now() + RECONNECT_FOR;
@@ -403,12 +462,25 @@ impl Seat {
     }
 }
 
-/// The seat and action of an `action` message, in the record's own terms.
-fn read_action(message: &Value) -> Result<SeenAction, String> {
-    let unreadable = |e: serde_json::Error| format!("an action message that does not read: {e}");
-    let seat = serde_json::from_value(message["seat"].clone()).map_err(unreadable)?;
-    let action = serde_json::from_value(message["action"].clone()).map_err(unreadable)?;
-    Ok((seat, action))
+/// What is wrong with a message that does not read.
+fn unreadable(e: serde_json::Error) -> String {
+    if e.is_data() {
+        format!("a message that does not read: {e}")
+    } else {
+        format!("a message that is no JSON: {e}")
+    }
+}
+
+/// Reads a message during play: text that is no JSON is a broken connection (reconnecting
+/// mends it), JSON of the wrong shape is not.
+fn read(text: &str) -> Result<Incoming<'_>, Failure> {
+    Incoming::read(text).map_err(|e| {
+        if e.is_data() {
+            Failure::Fatal(unreadable(e))
+        } else {
+            Failure::Lost(unreadable(e))
+        }
+    })
 }
 
 #[cfg(test)]

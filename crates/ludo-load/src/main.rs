@@ -6,6 +6,7 @@
 mod check;
 mod client;
 mod http;
+mod message;
 mod seen;
 
 use std::net::SocketAddr;
@@ -16,6 +17,7 @@ use std::time::{Duration, Instant};
 use check::Findings;
 use clap::Parser;
 use client::{Client, SeatPlan, Stats, play_seat};
+use message::Outgoing;
 use seen::Seen;
 use serde_json::{Value, json};
 
@@ -102,16 +104,14 @@ async fn room(plan: RoomPlan, index: usize, stats: Arc<Stats>) -> Result<Seen, S
     let mut clients = Vec::new();
     for (seat, (device, name)) in people.iter().enumerate() {
         let (mut client, _) = Client::join(plan.addr, &code, device, name).await?;
-        client
-            .send(json!({"t": "sit", "colour": COLOURS[seat]}))
-            .await?;
         let colour = COLOURS[seat];
+        client.send(&Outgoing::Sit { colour }).await?;
         client
             .until(|m| m["t"] == "room" && !m["room"]["seats"][colour].is_null())
             .await?;
         clients.push(client);
     }
-    clients[0].send(json!({"t": "start"})).await?;
+    clients[0].send(&Outgoing::Start).await?;
     let mut seats = Vec::new();
     for ((seat, client), (device, name)) in clients.into_iter().enumerate().zip(people) {
         let seat_plan = SeatPlan {
