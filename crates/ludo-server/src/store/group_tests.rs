@@ -3,8 +3,8 @@
 //! cannot be committed tells every job in it and writes nothing.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use ludo_fair::Action;
@@ -234,7 +234,10 @@ async fn a_group_that_cannot_be_committed_tells_every_job_and_writes_nothing() {
         assert!(refused.0.contains("disk is full"), "{refused}");
     }
     s.fail_commits.store(false, Ordering::SeqCst);
-    assert_eq!(rooms(&s.store, &["A", "B", "C"]).await, [false, false, false]);
+    assert_eq!(
+        rooms(&s.store, &["A", "B", "C"]).await,
+        [false, false, false]
+    );
     let again = save(&s.store, "A").await.unwrap();
     assert!(again.is_ok(), "accepted once storage works again");
 }

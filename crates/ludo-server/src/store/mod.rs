@@ -1,12 +1,12 @@
 //! Storage behind an interface: a [`Backend`] (an SQLite file or a PostgreSQL server) runs on a
 //! thread of its own, and the async [`Store`] handle sends it jobs and awaits their results.
 
+#[cfg(test)]
+mod group_tests;
 mod postgres;
 mod records;
 mod rows;
 mod sqlite;
-#[cfg(test)]
-mod group_tests;
 #[cfg(test)]
 mod suite;
 
