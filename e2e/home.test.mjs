@@ -86,6 +86,12 @@ test('two games started one after the other are both kept, continue each where i
   await home(page);
   await page.click('#play-now');
   await throwOnce(page);
+  // The CPUs play their turns (thought in a worker) until the table waits for the person again:
+  // left in the middle of them, B would go on playing when continued, and be played last.
+  await page.waitForFunction((key) => {
+    const game = JSON.parse(localStorage.getItem(key) ?? '[]')[0];
+    return game?.actions.length > 0 && game.position.turn.seat === 'yellow';
+  }, SAVES_KEY);
   const b = await savedGame(page);
   assert.notEqual(a.id, b.id);
   await home(page);
