@@ -1,10 +1,14 @@
 //! Tables and games for the room's unit tests.
 
+use std::collections::{BTreeSet, HashMap};
+use std::time::{Duration, Instant};
+
 use ludo_fair::Action;
 use ludo_rules::{Colour, Preset, Rules, Throw};
 
 use super::RoomState;
 use super::live::Live;
+use super::table::Table;
 use crate::ids::IdentityId;
 use crate::protocol::{LevelName, Occupant, Settings};
 
@@ -74,4 +78,66 @@ pub fn play_to_the_end(live: &mut Live) {
         live.commit(action, next);
     }
     panic!("the game never ended");
+}
+
+/// How long someone must have been away before the host may free their seat, in these tests.
+pub const FREE_AFTER: Duration = Duration::from_secs(60);
+
+/// The table's requests over `state`, its game `live`, an offer `rematch` and the people
+/// `away` (each with how long ago they left).
+pub struct Room {
+    pub state: RoomState,
+    pub live: Option<Live>,
+    pub rematch: Option<BTreeSet<Colour>>,
+    pub away_since: HashMap<IdentityId, Instant>,
+    pub unsaved: bool,
+    pub now: Instant,
+}
+
+impl Room {
+    /// The table `state`, no game, no offer, nobody away, stored, now.
+    pub fn new(state: RoomState) -> Room {
+        Room {
+            state,
+            live: None,
+            rematch: None,
+            away_since: HashMap::new(),
+            unsaved: false,
+            now: Instant::now(),
+        }
+    }
+
+    /// The same table with a game being played.
+    pub fn playing(mut self) -> Room {
+        self.live = Some(game(&self.state));
+        self
+    }
+
+    /// The same table after a game that ended.
+    pub fn after_a_game(mut self) -> Room {
+        let mut live = game(&self.state);
+        play_to_the_end(&mut live);
+        self.live = Some(live);
+        self
+    }
+
+    /// The same table with `identity` away for `for_`.
+    pub fn away(mut self, identity: &str, for_: Duration) -> Room {
+        self.away_since
+            .insert(id(identity), self.now.checked_sub(for_).unwrap());
+        self
+    }
+
+    /// The table's requests over it.
+    pub fn table(&self) -> Table<'_> {
+        Table {
+            state: &self.state,
+            live: self.live.as_ref(),
+            rematch: self.rematch.as_ref(),
+            away_since: &self.away_since,
+            free_after: FREE_AFTER,
+            unsaved: self.unsaved,
+            now: self.now,
+        }
+    }
 }

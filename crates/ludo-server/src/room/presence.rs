@@ -106,13 +106,12 @@ impl Table<'_> {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashMap;
-    use std::time::{Duration, Instant};
+    use std::time::Instant;
 
     use ludo_rules::Colour;
 
     use super::super::RoomState;
-    use super::super::fixtures::{id, table};
+    use super::super::fixtures::{Room, id, table};
     use super::*;
     use crate::protocol::Occupant;
 
@@ -122,16 +121,12 @@ mod tests {
         now: Instant,
         f: impl Fn(&Table) -> Decision,
     ) -> Decision {
-        let away_since = HashMap::new();
-        f(&Table {
-            state,
-            live: None,
-            rematch: None,
-            away_since: &away_since,
-            free_after: Duration::from_secs(60),
+        let room = Room {
             unsaved,
             now,
-        })
+            ..Room::new(state.clone())
+        };
+        f(&room.table())
     }
 
     fn name_at(state: &RoomState, colour: Colour) -> &str {

@@ -481,65 +481,8 @@ pub fn everyone_accepted(state: &RoomState, rematch: Option<&BTreeSet<Colour>>) 
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::id;
-    use super::super::fixtures::{game, play_to_the_end, table};
+    use super::super::fixtures::{FREE_AFTER, Room, id, table};
     use super::*;
-
-    const FREE_AFTER: Duration = Duration::from_secs(60);
-
-    /// The table's requests over `state`, its game `live`, an offer `rematch` and the people
-    /// `away` (each with how long ago they left).
-    struct Room {
-        state: RoomState,
-        live: Option<Live>,
-        rematch: Option<BTreeSet<Colour>>,
-        away_since: HashMap<IdentityId, Instant>,
-        now: Instant,
-    }
-
-    impl Room {
-        fn new(state: RoomState) -> Room {
-            Room {
-                state,
-                live: None,
-                rematch: None,
-                away_since: HashMap::new(),
-                now: Instant::now(),
-            }
-        }
-
-        /// The same table with a game being played.
-        fn playing(mut self) -> Room {
-            self.live = Some(game(&self.state));
-            self
-        }
-
-        /// The same table after a game that ended.
-        fn after_a_game(mut self) -> Room {
-            let mut live = game(&self.state);
-            play_to_the_end(&mut live);
-            self.live = Some(live);
-            self
-        }
-
-        fn away(mut self, identity: &str, for_: Duration) -> Room {
-            self.away_since
-                .insert(id(identity), self.now.checked_sub(for_).unwrap());
-            self
-        }
-
-        fn table(&self) -> Table<'_> {
-            Table {
-                state: &self.state,
-                live: self.live.as_ref(),
-                rematch: self.rematch.as_ref(),
-                away_since: &self.away_since,
-                free_after: FREE_AFTER,
-                unsaved: false,
-                now: self.now,
-            }
-        }
-    }
 
     fn refusal(outcome: Result<impl std::fmt::Debug, Refusal>) -> &'static str {
         outcome.expect_err("refused").code.as_str()
