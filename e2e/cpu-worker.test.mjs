@@ -100,6 +100,27 @@ test('a local game against three CPUs is played to the end with every CPU move c
   await context.close();
 });
 
+test('the worker is handed the engine the page compiled, and fetches no second copy of it', async () => {
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const fetched = [];
+  await context.route('**/engine.wasm', (route) => {
+    fetched.push(route.request().url());
+    return route.continue();
+  });
+  const page = await context.newPage();
+  await page.goto(`${url}/?cpu-delay=0`);
+  await page.waitForSelector('body[data-ready=true]');
+  await page.click('#vs-cpu button[type=submit]');
+  while (await page.evaluate(() => performance.getEntriesByName('ludo.cpu.worker').length) < 3) {
+    const turn = await personsTurn(page);
+    assert.notEqual(turn, 'over');
+    await page.click(turn === 'throw' ? '#roll' : '#board .piece.legal');
+  }
+  assert.equal(fetched.length, 1, `the engine was fetched once, by the page (${fetched.length} times)`);
+  assert.equal((await marks(page)).page, 0, 'the worker chose');
+  await context.close();
+});
+
 test('the page keeps drawing while a CPU thinks long, and the CPU moves once it has chosen', async () => {
   // Each choice takes the worker 400 ms of solid work, more than the strongest level may think.
   const slow = before(`const send = self.postMessage.bind(self);

@@ -1,20 +1,33 @@
 // The CPU players' thinking, off the page's thread (a module worker started by cpu.js): the same
-// engine as the page's, loaded here from `/engine.wasm` (the service worker keeps it for offline
-// play), answers each request in the order asked.
+// engine as the page's, instantiated from the module the page compiled (or, if it hands none,
+// loaded here from `/engine.wasm`, which the service worker keeps for offline play); answers each
+// request in the order asked.
 //
-// In:  `{id, choose: {position, level, seed}}`.
+// In:  `{module}` first (a `WebAssembly.Module`, or null), then `{id, choose: {position, level,
+//      seed}}`.
 // Out: `{id, ok: choice}` (what `Engine.bot` answers), or `{id, error: {message, code, params,
 //      option}}` (what it refused, as `EngineError` carries it); `{failed: message}` once, if the
 //      engine cannot be loaded here (the page then chooses on its own thread).
 
 import { loadEngine } from './engine.js';
 
-const engine = loadEngine();
-engine.catch((error) => postMessage({ failed: String(error?.message ?? error) }));
+/** The engine, loaded from the first message. */
+let engine = null;
+
+function load(module) {
+  engine = loadEngine(module ?? undefined);
+  engine.catch((error) => postMessage({ failed: String(error?.message ?? error) }));
+  return engine;
+}
 
 addEventListener('message', async ({ data }) => {
+  if (data && 'module' in data) {
+    engine ??= load(data.module);
+    return;
+  }
   const { id, choose } = data ?? {};
   if (id === undefined || !choose) return;
+  engine ??= load();
   let loaded;
   try {
     loaded = await engine;

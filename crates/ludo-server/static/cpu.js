@@ -18,8 +18,11 @@ let lastId = 0;
 /** Requests the worker has not answered yet, by id: `{resolve, reject, ask}`. */
 const waiting = new Map();
 
-/** The worker, started at the first request; null once it failed. */
-function theWorker() {
+/**
+ * The worker, started at the first request and handed the page's compiled engine (so that it
+ * fetches and compiles nothing); null once it failed.
+ */
+function theWorker(engine) {
   if (worker || failure) return worker;
   try {
     worker = new Worker(new URL('./cpu-worker.js', import.meta.url), { type: 'module', name: 'cpu' });
@@ -33,6 +36,8 @@ function theWorker() {
     event.preventDefault();
     giveUp(event.message || 'cpu-worker.js did not load');
   });
+  // Without it (an engine given as bytes), the worker loads `/engine.wasm` itself.
+  worker.postMessage({ module: engine.module ?? null });
   return worker;
 }
 
@@ -100,7 +105,7 @@ export function choose(engine, position, level, seed, signal) {
       waiting.delete(id);
       reject(signal.reason);
     };
-    const thinker = theWorker();
+    const thinker = theWorker(engine);
     if (!thinker) {
       ask();
       return;

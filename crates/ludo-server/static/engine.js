@@ -20,20 +20,26 @@ export class EngineError extends Error {
 }
 
 /**
- * Loads the engine. `source` is a URL (default `/engine.wasm`) or the module's bytes.
+ * Loads the engine. `source` is a URL (default `/engine.wasm`), the module's bytes, or a module
+ * already compiled (an engine's `module`, handed to a worker so that it compiles nothing).
  * @returns {Promise<Engine>}
  */
 export async function loadEngine(source = '/engine.wasm') {
-  const { instance } =
+  if (source instanceof WebAssembly.Module) {
+    return new Engine((await WebAssembly.instantiate(source, {})).exports, source);
+  }
+  const { instance, module } =
     typeof source === 'string'
       ? await WebAssembly.instantiateStreaming(fetch(source), {})
       : await WebAssembly.instantiate(source, {});
-  return new Engine(instance.exports);
+  return new Engine(instance.exports, module);
 }
 
 export class Engine {
-  constructor(exports) {
+  constructor(exports, module) {
     this.exports = exports;
+    /** The compiled module, which a worker can be handed. */
+    this.module = module;
     this.encoder = new TextEncoder();
     this.decoder = new TextDecoder();
   }

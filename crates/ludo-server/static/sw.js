@@ -2,7 +2,7 @@
 // asked first (so a new version is seen at once) and the cache refreshed; offline, the cache
 // answers, and local games carry on. Rooms and the API's other calls are never cached.
 
-const CACHE = 'ludo-v7';
+const CACHE = 'ludo-v8';
 const FILES = ['/', '/app.js', '/app.css', '/engine.js', '/board.js', '/local.js', '/online.js',
   '/animate.js', '/options.js', '/keys.js', '/turnlog.js', '/i18n.js', '/rulespage.js',
   '/rulestext.js', '/texts-records.js', '/places.js', '/ranked.js', '/records.js', '/replay.js', '/engine.wasm',
