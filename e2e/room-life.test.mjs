@@ -321,6 +321,11 @@ test('someone opening an invitation without a saved name is asked for one, and t
   await bo.page.fill('#room-name input', 'Bobby');
   await bo.page.click('#room-name button');
   await seated(ana.page, 'red', 'Bobby');
+  // Left open, the form gives the table its room once a game is played.
+  await bo.page.click('#room-name summary');
+  assert.ok(await bo.page.isVisible('#room-name input'));
+  await start(ana, bo);
+  assert.ok(await bo.page.isHidden('#room-name'), 'the name waits while a game is played');
   assert.deepEqual(ana.errors, []);
   assert.deepEqual(bo.errors, []);
   await ana.page.context().close();

@@ -119,9 +119,9 @@ test('a turn clock counts down on the seat, warns, and says when the CPU played 
   await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
   await startWithCpu(host.page);
   await host.page.waitForSelector('#players li.active.you .clock-left');
-  const first = Number((await host.page.textContent('#players li.active .clock-left')).split(' ')[0]);
+  const first = parseInt(await host.page.textContent('#players li.active .clock-left'), 10);
   await host.page.waitForTimeout(1500);
-  const later = Number((await host.page.textContent('#players li.active .clock-left')).split(' ')[0]);
+  const later = parseInt(await host.page.textContent('#players li.active .clock-left'), 10);
   assert.ok(later < first, `the countdown goes down: ${first} s, then ${later} s`);
   assert.ok(await host.page.$('#players li.active .clock.warning'), 'the last ten seconds warn');
   await host.page.screenshot({ path: `${shots}/online-clock-360x640-en.png` });

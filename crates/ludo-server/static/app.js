@@ -300,6 +300,8 @@ async function main() {
     $('export-local').onclick = () => replay.then(({ downloadRecord, localRecord }) => downloadRecord(localRecord(game.game)));
     $('play-again-local').onclick = () => show(game.again(localStorage.getItem(ROTATE_KEY) !== 'no'));
     document.body.classList.add('in-game');
+    // The table is seen from its top, wherever the home page was scrolled to.
+    scrollTo(0, 0);
     game.begin();
     if (fresh) {
       const asked = guideAsked;

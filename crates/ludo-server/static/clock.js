@@ -32,10 +32,13 @@ export class Countdown {
     left.className = 'clock-left';
     box.append(bar, left);
     element.replaceChildren(box);
+    // "30 с", "30 s", "30s": the seconds as the page's language writes them.
+    const inSeconds = new Intl.NumberFormat(document.documentElement.lang || undefined,
+      { style: 'unit', unit: 'second', unitDisplay: 'narrow' });
     const tick = () => {
       const ms = Math.max(0, deadline - Date.now());
       const seconds = Math.ceil(ms / 1000);
-      left.textContent = `${seconds} s`;
+      left.textContent = inSeconds.format(seconds);
       fill.style.width = `${Math.min(100, (100 * ms) / Math.max(totalMs, 1))}%`;
       const warning = seconds <= WARNING_S;
       box.classList.toggle('warning', warning);

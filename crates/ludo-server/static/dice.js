@@ -60,12 +60,11 @@ export function drawDice(svg, layout, seat, count, values, { onThrow = null, lab
     g.setAttribute('aria-hidden', 'true');
   }
   const size = CELL_SIZE * (count === 2 ? 1.0 : 1.3);
-  const faces = Array.from({ length: count }, (_, i) => {
-    const dx = count === 2 ? (i === 0 ? -0.55 : 0.55) * CELL_SIZE : 0;
-    return face(g, x + dx, y, size, values?.[i] ?? null);
-  });
+  // Two dice stand apart by more than their tumble turns them: they never touch while rolling.
+  const xOf = (i) => x + (count === 2 ? (i === 0 ? -0.7 : 0.7) * CELL_SIZE : 0);
+  const faces = Array.from({ length: count }, (_, i) => face(g, xOf(i), y, size, values?.[i] ?? null));
   g.dataset.values = values ? values.join(',') : '';
-  g.faces = faces.map((f, i) => ({ f, x: x + (count === 2 ? (i === 0 ? -0.55 : 0.55) * CELL_SIZE : 0), y, size }));
+  g.faces = faces.map((f, i) => ({ f, x: xOf(i), y, size }));
   return g;
 }
 

@@ -62,7 +62,8 @@ export class LocalGame {
   static start(engine, rules, players, view) {
     const seats = Object.keys(players);
     const position = engine.newGame(rules, seats);
-    const game = { position, players, log: [], rules, seats, actions: [], started_at: Date.now() };
+    // `touched`: whether a person has thrown or moved in it yet (saves.js).
+    const game = { position, players, log: [], rules, seats, actions: [], started_at: Date.now(), touched: false };
     return new LocalGame(engine, game, view);
   }
 
@@ -91,6 +92,11 @@ export class LocalGame {
     keep(this.game);
   }
 
+  /** Marks the game played in once `seat`, which just acted, is a person's. */
+  touchedBy(seat) {
+    if (this.game.players[seat] === 'human') this.game.touched = true;
+  }
+
   get position() {
     return this.game.position;
   }
@@ -105,6 +111,7 @@ export class LocalGame {
     const dice = Array.from({ length: this.engine.diceToThrow(this.position) }, die);
     this.game.position = this.engine.roll(this.position, dice);
     this.game.actions?.push({ throw: dice });
+    this.touchedBy(seat);
     this.table.push({ seat, dice, after: this.stateOf(this.position) });
     this.save();
   }
@@ -114,6 +121,7 @@ export class LocalGame {
     const { position, move } = this.engine.move(this.position, piece);
     this.game.position = position;
     this.game.actions?.push({ move: piece });
+    this.touchedBy(seat);
     this.table.push({ seat, move, after: this.stateOf(position) });
     this.save();
   }

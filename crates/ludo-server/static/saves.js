@@ -1,5 +1,7 @@
 // The local games kept in this browser: a list under one key, the game played last first. A game
-// is kept from its start and after every action; starting another never replaces it. A finished
+// is kept from its start and after every action; starting another never replaces a game a person
+// has played in (a throw or a move), but one opened and left untouched (`touched: false`) makes
+// way for the next new game, so that Play and Home in turn do not fill the list with empty games. A finished
 // game leaves the list, and so does the least recently played once more than `KEPT` are kept.
 // A game saved by a version that kept one game only (under `ludo.local.v1`) joins the list.
 
@@ -66,12 +68,15 @@ export function savedGames() {
 }
 
 /**
- * Keeps `game` (a local game: `{position, players, rules, …}`) as it is now, first in the list:
- * given an `id` the first time, and `saved_at` now. A game that is over leaves the list instead.
+ * Keeps `game` (a local game: `{position, players, rules, touched, …}`) as it is now, first in the
+ * list: given an `id` the first time (when the games nobody played in leave the list), and
+ * `saved_at` now. A game that is over leaves the list instead.
  */
 export function keep(game) {
+  const fresh = !game.id;
   game.id ??= newId();
-  const others = stored().filter((g) => g.id !== game.id);
+  // Saves from before `touched` was kept are taken as played in.
+  const others = stored().filter((g) => g.id !== game.id && !(fresh && g.touched === false));
   if (isOver(game)) {
     write(others);
     return;

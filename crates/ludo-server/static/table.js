@@ -478,7 +478,8 @@ export class Table {
       li.dataset.seat = seat;
       li.className = `seat-${seat}`;
       if (!over && seat === active) li.classList.add('active');
-      if (p.done?.includes(seat)) li.classList.add('done');
+      // A seat done while others play on is greyed; at the end no one is (the winner least of all).
+      if (!over && p.done?.includes(seat)) li.classList.add('done');
       // The seat's colour is its chip's edge; its mark and who plays it are the words, in full
       // for screen readers.
       const name = document.createElement('span');

@@ -1,0 +1,97 @@
+// The table and the home page on small screens, as a thumb meets them: every control of the home
+// page is a 44 px target, a phone held sideways shows the whole table without scrolling, every
+// seat's name is read whole on the narrowest phone, a game begins at the top of the page, and the
+// clock's seconds are written in the page's language.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { launch, person } from './browser.mjs';
+
+const shots = process.env.LUDO_SHOTS ?? '/tmp/ludo-shots';
+mkdirSync(shots, { recursive: true });
+
+const browser = await launch();
+after(() => browser.close());
+
+/** Starts a game against three CPUs from the home page. */
+async function playCpus(page) {
+  await page.click('#vs-cpu button[type=submit]');
+  await page.waitForSelector('#board .base');
+}
+
+test('on a phone every control of the home page, the house rules included, is a 44 px target', async () => {
+  const { page, errors } = await person(browser, '/', { locale: 'ru', viewport: { width: 360, height: 640 } });
+  await page.click('#house-rules summary');
+  const small = await page.evaluate(() => [...document.querySelectorAll('#home select, #home input, #home button, #home summary, header select')]
+    .filter((e) => e.offsetParent)
+    .map((e) => {
+      // A box answers for its whole row, its label.
+      const target = e.type === 'checkbox' ? e.closest('label') : e;
+      const box = target.getBoundingClientRect();
+      return { what: `${e.tagName.toLowerCase()} ${e.name || e.id || e.dataset.option || e.textContent.trim()}`, height: box.height };
+    })
+    .filter(({ height }) => height < 44));
+  assert.deepEqual(small, [], 'targets under 44 px tall');
+  await page.screenshot({ path: `${shots}/house-rules-360x640-ru.png` });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('a phone held sideways shows the board and the throw button together, without scrolling', async () => {
+  for (const locale of ['fr', 'en']) {
+    const { page, errors } = await person(browser, '/', { locale, viewport: { width: 640, height: 360 } });
+    await playCpus(page);
+    const seen = await page.evaluate(() => {
+      const inside = (selector) => {
+        const box = document.querySelector(selector).getBoundingClientRect();
+        return box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight + 0.5 && box.right <= innerWidth + 0.5;
+      };
+      return { board: inside('#board'), roll: inside('#roll'), status: inside('#status'), players: inside('#players'),
+        scrolled: scrollY };
+    });
+    assert.deepEqual(seen, { board: true, roll: true, status: true, players: true, scrolled: 0 }, locale);
+    await page.screenshot({ path: `${shots}/table-640x360-${locale}.png` });
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  }
+});
+
+test('on the narrowest phone every seat\'s name is read whole', async () => {
+  for (const locale of ['ru', 'fr']) {
+    const { page, errors } = await person(browser, '/', { locale, viewport: { width: 320, height: 568 } });
+    await playCpus(page);
+    const cut = await page.$$eval('#players li .who', (names) => names
+      .filter((name) => name.scrollWidth > name.clientWidth + 0.5).map((name) => name.textContent));
+    assert.deepEqual(cut, [], `${locale}: names cut short`);
+    await page.screenshot({ path: `${shots}/seats-320x568-${locale}.png` });
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  }
+});
+
+test('a game started from far down the home page is seen from the top of the table', async () => {
+  const { page, errors } = await person(browser, '/', { viewport: { width: 360, height: 640 } });
+  await page.evaluate(() => scrollTo(0, document.body.scrollHeight));
+  await page.click('#hot-seat button[type=submit]');
+  await page.waitForSelector('#board .base');
+  assert.equal(await page.evaluate(() => scrollY), 0);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('the turn clock writes its seconds as the page\'s language does', async () => {
+  const { page, errors } = await person(browser, '/', { locale: 'ru' });
+  const written = await page.evaluate(async () => {
+    const { Countdown } = await import('/clock.js');
+    const element = document.createElement('span');
+    document.body.append(element);
+    const countdown = new Countdown();
+    countdown.show(element, Date.now() + 29_500, 30_000);
+    const text = element.querySelector('.clock-left').textContent;
+    countdown.stop();
+    return text;
+  });
+  assert.match(written, /^30\s*с$/u);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
