@@ -182,6 +182,8 @@ test('a local game against three CPUs is played to the places table', async () =
   assert.equal(rows[0][0], '1');
   assert.ok(rows.some((r) => r[2] === 'Player (you)') && rows.some((r) => r[2] === 'CPU · Random'), JSON.stringify(rows));
   assert.equal(await page.$$eval('#places tr.you', (trs) => trs.length), 1, 'the row of the person is marked');
+  // Qdan stops at its first finisher: how the others were placed is said.
+  assert.match(await page.textContent('#places-rule'), /^The game ends when the first player is done; the others are placed by pieces finished/);
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 360, `no horizontal scrolling on a phone (${width}px)`);
   // Play again: the same players and rules, the next seat starts.
@@ -258,6 +260,7 @@ test('a Vietnamese game is played on the horse board to the end', async () => {
   assert.equal(await page.$$eval('#board rect', (r) => r.length) >= 56 + 24, true);
   await playToTheEnd(page);
   assert.match(await page.textContent('#end h2'), /^You (won!|came 2nd)$/);
+  assert.match(await page.textContent('#places-rule'), /placed by horses home, then horses out of the base/);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -13,7 +13,7 @@ import { myId, seekRanked } from './ranked.js';
 import { drawHouseRules, readHouseRules } from './roomsettings.js';
 import { muted, setMuted } from './sound.js';
 import { errorText } from './texts-errors.js';
-import { autoplayOn, setAutoplay } from './table.js';
+import { autoplayOn, pace, setAutoplay, setPace } from './table.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -229,6 +229,9 @@ function tableSettings() {
   label();
   $('autoplay').checked = autoplayOn();
   $('autoplay').onchange = () => setAutoplay($('autoplay').checked);
+  // "Fast" is the one speed below normal offered; tests' instant pace shows as normal.
+  $('speed').value = pace() > 0 && pace() < 1 ? '0.4' : '1';
+  $('speed').onchange = () => setPace(Number($('speed').value));
 }
 
 /** Quick ranked play from the home screen. */

@@ -4,12 +4,15 @@
 // kept in this browser (saves.js) from its start and after every action, and survives a reload.
 // CPU players think in a worker (cpu.js), so the page stays responsive meanwhile.
 
-import { Table } from './table.js';
+import { Table, pace } from './table.js';
 import { playerName } from './identity.js';
 import { keep } from './saves.js';
 import { errorText } from './texts-errors.js';
 
-/** How long a CPU player waits before acting, once the table has shown everything: `?cpu-delay=MS`. */
+/**
+ * How long a CPU player waits before acting, once the table has shown everything (at normal
+ * speed, see `pace`): `?cpu-delay=MS`.
+ */
 const CPU_DELAY_MS = Number(new URLSearchParams(location.search).get('cpu-delay') ?? 350);
 
 /** A fair die from the browser's cryptographic generator (rejection keeps it unbiased). */
@@ -138,7 +141,7 @@ export class LocalGame {
     if (asked.turn.phase === 'over' || !level || level === 'human') return;
     const { signal } = (this.thinking = new AbortController());
     const choice = asked.turn.phase === 'move' && cpuChoice(this.engine, asked, level, this.seed++, signal);
-    const pause = new Promise((resolve) => setTimeout(resolve, CPU_DELAY_MS));
+    const pause = new Promise((resolve) => setTimeout(resolve, CPU_DELAY_MS * pace()));
     Promise.all([choice, pause]).then(([chosen]) => {
       if (signal.aborted || this.position !== asked) return;
       if (chosen) this.move(chosen.piece);

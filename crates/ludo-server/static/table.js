@@ -23,10 +23,19 @@ const PACE_KEY = 'ludo.pace';
 const AUTOPLAY_KEY = 'ludo.autoplay';
 
 /**
- * How fast the timeline runs: 1 normally; `?pace=0` (or the same in local storage) shows every
- * event at once, in order, for tests that play whole games.
+ * How fast the timeline runs, as a factor of every pause and animation: 1 normally, 0.4 for the
+ * person who chose "Fast" in the table's settings (remembered in this browser); `?pace=0` (or the
+ * same in local storage) shows every event at once, in order, for tests that play whole games.
  */
-const PACE = Number(new URLSearchParams(location.search).get('pace') ?? localStorage.getItem(PACE_KEY) ?? 1);
+export function pace() {
+  const value = Number(new URLSearchParams(location.search).get('pace') ?? localStorage.getItem(PACE_KEY) ?? 1);
+  return Number.isFinite(value) && value >= 0 ? value : 1;
+}
+
+/** Sets how fast the timeline runs from now on (see `pace`), remembered in this browser. */
+export function setPace(value) {
+  localStorage.setItem(PACE_KEY, String(value));
+}
 
 /** How long the dice roll before they land. */
 const ROLL_MS = 450;
@@ -207,7 +216,7 @@ export class Table {
     const generation = this.generation;
     const current = () => generation === this.generation;
     while (this.queue.length && current()) {
-      const fast = PACE === 0 || document.hidden || this.queue.length > BACKLOG;
+      const fast = pace() === 0 || document.hidden || this.queue.length > BACKLOG;
       const event = this.queue.shift();
       if (event.note) {
         this.shownLines++;
@@ -249,7 +258,7 @@ export class Table {
     this.render({ state: before, diceSeat: seat, diceValues: null, interactive: false });
     sound.play('throw');
     const group = this.view.board.querySelector('.dice');
-    if (group && !reducedMotion() && PACE > 0) await rollDice(group, dice, ROLL_MS * PACE);
+    if (group && !reducedMotion() && pace() > 0) await rollDice(group, dice, ROLL_MS * pace());
     if (!current()) return;
     // Landed: the result shows, and with it the state after the throw.
     this.apply(event);
@@ -257,7 +266,7 @@ export class Table {
     const outcome = event.outcome;
     if (outcome.kind === 'move') {
       this.view.announce(this.throwWords(seat, dice));
-      this.holdUntil = performance.now() + LANDED_MS * PACE;
+      this.holdUntil = performance.now() + LANDED_MS * pace();
       if (!this.queue.length) this.settle();
       else this.render({ interactive: false });
       return;
@@ -267,7 +276,7 @@ export class Table {
     const words = outcome.kind === 'rolloff' ? event.lines[0].text : this.noMoveWords(seat, dice, outcome);
     this.render({ diceSeat: seat, diceValues: dice, status: words, interactive: false });
     this.view.announce(words);
-    await wait((outcome.kind === 'rolloff' ? LANDED_MS : NO_MOVE_MS) * PACE);
+    await wait((outcome.kind === 'rolloff' ? LANDED_MS : NO_MOVE_MS) * pace());
   }
 
   async showMoveEvent(event, current) {
@@ -279,7 +288,7 @@ export class Table {
     const layout = this.render({ diceSeat: seat, diceValues: roll, status: this.view.status.textContent,
       interactive: false });
     const { finished } = event.lines[0];
-    const walk = showMove(this.view.board, layout, seat, move, finished, PACE);
+    const walk = showMove(this.view.board, layout, seat, move, finished, pace());
     const steps = Math.max(1, walk.steps);
     if (walk.ms > 0) {
       for (let i = 0; i < steps; i++) setTimeout(() => sound.play('step'), (i * walk.ms) / steps);
@@ -291,7 +300,7 @@ export class Table {
     drawLog(this.view.log, this.lines.slice(0, this.shownLines));
     this.view.announce(event.lines.map((l) => l.text).join('. '));
     // The piece rests on its square (a capture or a finish ringed) before anything else happens.
-    await wait(MOVED_MS * PACE);
+    await wait(MOVED_MS * pace());
   }
 
   /** The latest state is on screen and nothing waits: the person may act. */
@@ -333,7 +342,7 @@ export class Table {
       if (this.state !== state || this.autoplaying !== state) return;
       this.autoplaying = null;
       this.pick(moves[0].piece);
-    }, AUTOPLAY_MS * PACE);
+    }, AUTOPLAY_MS * pace());
   }
 
   /** When the page is hidden and it becomes the person's turn: the tab's title, a notification. */
@@ -546,6 +555,12 @@ export class Table {
     drawPlaces(this.view.places, p, (seat) => this.who.name(seat), this.view.t, this.who.you,
       (seat) => Boolean(this.who.cpu?.(seat)));
     this.view.end.querySelector('h2').textContent = this.endWords(p);
+    // Where the game stopped at its first finisher, how the others were placed: "4th" with pieces
+    // still out needs saying.
+    const rule = this.view.end.querySelector('#places-rule');
+    const stoppedAtFirst = p.turn.phase === 'over' && !this.numbers(p).inForce.options.rank_everyone;
+    rule.hidden = !stoppedAtFirst;
+    rule.textContent = stoppedAtFirst ? this.view.t('places.byProgress') : '';
   }
 
   // --- words ----------------------------------------------------------------------------------
