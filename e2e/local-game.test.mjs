@@ -182,6 +182,16 @@ test('a local game against three CPUs is played to the places table', async () =
   assert.equal(rows[0][0], '1');
   assert.ok(rows.some((r) => r[2] === 'Player (you)') && rows.some((r) => r[2] === 'CPU · Random'), JSON.stringify(rows));
   assert.equal(await page.$$eval('#places tr.you', (trs) => trs.length), 1, 'the row of the person is marked');
+  // The winner's four finished pieces stand apart in the middle: they can be counted.
+  const winner = await page.getAttribute('#places tr[data-seat]', 'data-seat');
+  const middle = await page.$$eval(`#board .piece[data-colour=${winner}] circle`, (circles) => circles
+    .map((c) => ['cx', 'cy', 'r'].map((a) => Number(c.getAttribute(a)))));
+  assert.equal(middle.length, 4, `the winner's pieces: ${JSON.stringify(middle)}`);
+  for (const [i, [x1, y1, r1]] of middle.entries()) {
+    for (const [x2, y2, r2] of middle.slice(i + 1)) {
+      assert.ok(Math.hypot(x1 - x2, y1 - y2) >= r1 + r2, `finished pieces overlap: ${JSON.stringify(middle)}`);
+    }
+  }
   // Qdan stops at its first finisher: how the others were placed is said.
   assert.match(await page.textContent('#places-rule'), /^The game ends when the first player is done; the others are placed by pieces finished/);
   const width = await page.evaluate(() => document.documentElement.scrollWidth);

@@ -283,7 +283,10 @@ export function drawBoard(svg, position, geometry, how = {}) {
       const [r, c] = p.cell;
       const centre = [(c + 0.5) * CELL + offset[0], (r + 0.5) * CELL + offset[1]];
       const target = p.colour === position.turn.seat ? targetOf.get(p.index) : undefined;
-      drawn.push({ p, centre, radius: CELL * (n > 1 ? 0.2 : 0.36), target });
+      // Finished pieces stand on their own spots in the middle, small enough not to cover each
+      // other, so that they can be counted.
+      const finished = p.progress === layout.last && layout.shape.centre;
+      drawn.push({ p, centre, radius: CELL * (n > 1 || finished ? 0.2 : 0.36), target });
     });
   }
   // The pieces that can move are drawn last, on top, so nothing covers them.
