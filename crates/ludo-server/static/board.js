@@ -265,7 +265,7 @@ export function drawBoard(svg, position, geometry, how = {}) {
     position.pieces[colour].forEach((progress, index) => {
       const isFinished = progress === layout.last && layout.shape.centre;
       const cell = cellOf(layout, arm, progress, index, isFinished ? finished++ : 0);
-      placed.push({ colour, index, progress, cell });
+      placed.push({ colour, index, progress, cell, finished: isFinished });
     });
   }
   const sharing = new Map();
@@ -285,8 +285,7 @@ export function drawBoard(svg, position, geometry, how = {}) {
       const target = p.colour === position.turn.seat ? targetOf.get(p.index) : undefined;
       // Finished pieces stand on their own spots in the middle, small enough not to cover each
       // other, so that they can be counted.
-      const finished = p.progress === layout.last && layout.shape.centre;
-      drawn.push({ p, centre, radius: CELL * (n > 1 || finished ? 0.2 : 0.36), target });
+      drawn.push({ p, centre, radius: CELL * (n > 1 || p.finished ? 0.2 : 0.36), target });
     });
   }
   // The pieces that can move are drawn last, on top, so nothing covers them.

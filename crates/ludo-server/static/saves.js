@@ -1,8 +1,9 @@
 // The local games kept in this browser: a list under one key, the game played last first. A game
 // is kept from its start and after every action; starting another never replaces a game a person
 // has played in (a throw or a move), but one opened and left untouched (`touched: false`) makes
-// way for the next new game, so that Play and Home in turn do not fill the list with empty games. A finished
-// game leaves the list, and so does the least recently played once more than `KEPT` are kept.
+// way for the next new game, so that Play and Home in turn do not fill the list with empty games.
+// A finished game leaves the list, and so does the least recently played once more than `KEPT`
+// are kept.
 // A game saved by a version that kept one game only (under `ludo.local.v1`) joins the list.
 
 const LIST_KEY = 'ludo.games';
