@@ -34,14 +34,17 @@ test('the host sets two house rules at the table, a guest sees them in French, a
   await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
   const code = host.page.url().split('/').pop();
   await host.page.waitForSelector('#room-settings .room-form');
-  assert.equal(await host.page.textContent('#room-settings .room-rules-details summary'), 'Qdan');
+  // The host's controls are the settings: nothing is shown to the host twice.
+  assert.equal(await host.page.textContent('#room-settings .room-form details summary'), 'House rules');
+  assert.equal(await host.page.$('#room-settings .room-rules-details'), null);
+  assert.equal(await host.page.$('#room-settings .room-facts'), null);
 
   // Two house rules, applied together.
   await host.page.click('#room-settings .room-form details summary');
   await host.page.selectOption('#room-settings select[data-option=first_player]', '"highest_roll"');
   await host.page.selectOption('#room-settings select[data-option=no_piece_out]', '"auto_exit"');
   await host.page.click('#room-settings .apply-rules');
-  await host.page.waitForFunction(() => document.querySelector('#room-settings .room-rules-details summary')
+  await host.page.waitForFunction(() => document.querySelector('#room-settings .room-form details summary')
     ?.textContent === 'Qdan, 2 house rules changed');
   assert.deepEqual((await settingsOf(code)).rules,
     { preset: 'qdan', no_piece_out: 'auto_exit', first_player: 'highest_roll' });

@@ -383,7 +383,8 @@ export class OnlineRoom {
         li.append(' ', b);
       };
       // Only what can succeed is offered: no CPU at a ranked table, nothing but seats for guests.
-      if (!playing && !seat) button(t('online.sit'), { t: 'sit', colour });
+      // A seated person may change seats: the button says it is a move, not a second seat.
+      if (!playing && !seat) button(t(this.mySeat() ? 'online.move' : 'online.sit'), { t: 'sit', colour });
       if (!playing && !seat && host && !ranked) this.addCpuControls(li, colour);
       if (!playing && seat?.occupant.kind === 'cpu' && host) button(t('online.removeCpu'), { t: 'remove_cpu', colour });
       if (!playing && mine) button(t('room.leaveTable'), { t: 'leave' });

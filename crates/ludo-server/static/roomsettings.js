@@ -51,6 +51,11 @@ export function readHouseRules(container, preset, defaults) {
   return rules;
 }
 
+/** How many rows of a drawn rules-in-force table are marked as changed from the preset. */
+function count(inForce) {
+  return inForce.querySelectorAll('tr.changed').length;
+}
+
 /** A room's rules written in full: `"classic"` or `{preset, …}` → the preset's options with changes. */
 function optionsOf(rules, presets) {
   const { preset, ...changes } = typeof rules === 'string' ? { preset: rules } : rules;
@@ -102,8 +107,14 @@ export class RoomSettings {
       element('summary', { textContent: inForce.caption.textContent }), inForce);
     const heading = element('h2', { textContent: t('room.settings') });
     const focused = this.focusedControl();
-    this.section.replaceChildren(heading, facts, details);
-    if (host && open) this.section.append(this.form(settings, { preset, defaults, options, cpuSeated }));
+    // The host's controls show every setting themselves, so the host is not shown them twice.
+    if (host && open) {
+      const houseRulesSummary = count(inForce) === 0 ? t('home.houseRules') : inForce.caption.textContent;
+      this.section.replaceChildren(heading,
+        this.form(settings, { preset, defaults, options, cpuSeated, houseRulesSummary }));
+    } else {
+      this.section.replaceChildren(heading, facts, details);
+    }
     if (focused) this.section.querySelector(focused)?.focus();
   }
 
@@ -116,7 +127,7 @@ export class RoomSettings {
   }
 
   /** The host's controls; each change is sent at once, as the whole of the settings. */
-  form(settings, { preset, defaults, options, cpuSeated }) {
+  form(settings, { preset, defaults, options, cpuSeated, houseRulesSummary }) {
     const { t } = this;
     const form = element('form', { className: 'room-form' });
     const presetSelect = element('select', { name: 'preset' },
@@ -146,7 +157,7 @@ export class RoomSettings {
       label(t('home.rotate'), rotate),
       label(t('room.public'), listed),
       element('details', { open: Object.keys(settings.rules).length > 1 && !settings.ranked },
-        element('summary', { textContent: t('home.houseRules') }), houseRules, apply),
+        element('summary', { textContent: houseRulesSummary }), houseRules, apply),
     );
     const send = (rules) => {
       try {
