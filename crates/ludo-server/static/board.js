@@ -7,7 +7,8 @@ import { optionLabel, ordered, valueLabel } from './options.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 export const COLOURS = ['yellow', 'blue', 'red', 'green'];
-const FILL = { yellow: '#f2c200', blue: '#1f6fd1', red: '#d3322f', green: '#1c9a4b' };
+/** Each colour's paint, on the board and wherever a seat is shown in colour. */
+export const FILL = { yellow: '#f2c200', blue: '#1f6fd1', red: '#d3322f', green: '#1c9a4b' };
 /** The owner marks that tell the seats apart without colour. */
 export const MARK = { yellow: '○', blue: '□', red: '△', green: '✚' };
 const CELL = 40;

@@ -1,5 +1,5 @@
 // The game's sounds, made with Web Audio (no files to download): a throw, a step, a capture, a
-// piece reaching the finish, "your turn", and the clock's warning. Nothing plays before the
+// piece reaching the finish, a win, "your turn", and the clock's warning. Nothing plays before the
 // person's first tap or key press (browsers forbid it, and it would startle); muting is
 // remembered in this browser.
 
@@ -70,6 +70,10 @@ const SOUNDS = {
   step: () => tone(660, 0, 0.05, { type: 'triangle', gain: 0.12 }),
   capture: () => { tone(520, 0, 0.18, { to: 180, type: 'sawtooth', gain: 0.12 }); knock(0, 0.08, 0.3); },
   finish: () => [523, 659, 784, 1047].forEach((f, i) => tone(f, i * 0.09, 0.18, { type: 'triangle' })),
+  win: () => {
+    [392, 523, 659, 784].forEach((f, i) => tone(f, i * 0.12, 0.2, { type: 'triangle' }));
+    [523, 659, 784, 1047].forEach((f) => tone(f, 0.5, 0.9, { type: 'triangle', gain: 0.08 }));
+  },
   turn: () => { tone(740, 0, 0.14); tone(988, 0.13, 0.22); },
   warning: () => tone(880, 0, 0.12, { type: 'square', gain: 0.08 }),
 };

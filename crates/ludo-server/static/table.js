@@ -296,6 +296,8 @@ export class Table {
     await wait(walk.ms);
     if (!current()) return;
     sound.play(move.captures.length ? 'capture' : finished ? 'finish' : 'step');
+    // The game ended before the person's eyes: the end may be celebrated once the piece rests.
+    if (event.after.position.turn.phase === 'over') this.endSeen = event.after;
     this.shownLines += event.lines.length;
     drawLog(this.view.log, this.lines.slice(0, this.shownLines));
     this.view.announce(event.lines.map((l) => l.text).join('. '));
@@ -323,9 +325,18 @@ export class Table {
     if (over && this.endAnnounced !== state) {
       this.endAnnounced = state;
       this.view.announce(this.endWords(p));
+      if (this.endSeen === state) this.celebrateWin(p);
     }
     this.autoplay(state);
     this.onIdle();
+  }
+
+  /** A win by a person playing on this device is celebrated; a CPU's or another device's is not. */
+  celebrateWin(p) {
+    const winners = p.seats.filter((seat) => p.places?.[seat] === 1 && this.who.controls(seat)
+      && !this.who.cpu?.(seat));
+    // Fetched when first needed: no part of the first load is spent on an end not yet reached.
+    if (winners.length) import('./celebrate.js').then(({ celebrate }) => celebrate(winners));
   }
 
   /** A move with no choice plays itself, once the throw has been seen and where it goes shown. */
