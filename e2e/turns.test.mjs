@@ -47,12 +47,20 @@ test("a throw rolls the dice in the thrower's base, two dice for the Vietnamese 
   await page.selectOption('#hot-seat select[name=people]', '2');
   await page.click('#hot-seat button[type=submit]');
   await watchTable(page);
+  // The button names as many dice as are thrown: two here, one under Qdan.
+  assert.equal(await page.textContent('#roll'), 'Throw the dice');
+  assert.equal(await page.getAttribute('#die', 'aria-label'), 'Throw the dice');
   await page.click('#roll');
   await page.waitForSelector('#die[data-values*=","]');
   assert.equal((await seenOnTable(page)).rolledIn, 'yellow', "the dice roll first, in yellow's base");
   const shown = (await page.getAttribute('#die', 'data-values')).split(',').map(Number);
   assert.equal(shown.length, 2);
   assert.match(await page.textContent('#announce'), new RegExp(`${shown[0]} \\+ ${shown[1]}`));
+  await page.goto(`${url}/?cpu-delay=0&lang=fr`);
+  await page.waitForSelector('body[data-ready=true]');
+  await page.selectOption('select[name=preset]', 'qdan');
+  await page.click('#hot-seat button[type=submit]');
+  assert.equal(await page.textContent('#roll'), 'Lancer le dé');
   await context.close();
 });
 

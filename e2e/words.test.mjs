@@ -62,6 +62,7 @@ const NAMING = {
   'rules.error.dice_count': ['die'],
   'rules.error.no_way_out': ['piece'],
   'roll': ['throw'],
+  'roll.two': ['throw'],
   'piece.move': ['piece'],
   'piece.at': ['piece'],
   'place.base': ['base'],

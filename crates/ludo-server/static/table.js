@@ -471,11 +471,15 @@ export class Table {
       t,
     });
     const canThrow = mine && ['roll', 'rolloff'].includes(p.turn.phase);
+    // "Throw the die" or "the dice", as many as these rules throw.
+    const rollKey = this.numbers(p).inForce.options.dice === 2 ? 'roll.two' : 'roll';
+    this.view.roll.dataset.t = rollKey;
+    this.view.roll.textContent = t(rollKey);
     if (!over) {
       const values = diceValues !== undefined ? diceValues : p.turn.phase === 'move' ? p.turn.roll : null;
       const count = values?.length ?? this.engine.diceToThrow(p);
       drawDice(this.view.board, this.layout, seat, count, values, {
-        onThrow: canThrow ? () => this.throwPressed() : null, label: t('roll'), ready: canThrow,
+        onThrow: canThrow ? () => this.throwPressed() : null, label: t(rollKey), ready: canThrow,
       });
     }
     this.view.roll.disabled = !canThrow;
