@@ -183,6 +183,16 @@ for (const preset of PRESETS) {
       for (const item of await page.$$('#rules-page [data-option]')) {
         assert.equal(await item.$$eval('p', (p) => p.length), 2, 'what it does, then its default and choices');
       }
+      // The page's contents, one tap from each section; the address stays the rules page's.
+      const sections = await page.$$eval('#rules-page section:not(.play-rules) h3', (h) => h.map((e) => e.textContent));
+      assert.deepEqual(await page.$$eval('#rules-page .rules-contents a', (a) => a.map((e) => e.textContent)), sections);
+      assert.equal(sections.length, 5);
+      const address = page.url();
+      await page.click('#rules-page .rules-contents li:last-child a');
+      await page.waitForFunction(() => document.activeElement?.id === 'rules-faq');
+      assert.ok(await page.evaluate(() => { const box = document.getElementById('rules-faq').getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= innerHeight; }), 'the questions are on screen');
+      assert.equal(page.url(), address);
 
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(width <= 360, `no horizontal scrolling on a phone (${width}px)`);

@@ -268,6 +268,29 @@ function playButtons(parent, knownName, play) {
 }
 
 /**
+ * A list of links to the page's sections, put before `first`: on a phone the page is long, and the
+ * questions at its foot are one tap away. A link scrolls to its heading and gives it the focus,
+ * leaving the address as it is.
+ */
+function contents(first, headings) {
+  const nav = document.createElement('nav');
+  nav.className = 'rules-contents';
+  nav.setAttribute('aria-label', t('rules.contents'));
+  const list = add(nav, 'ul');
+  for (const heading of headings) {
+    const link = add(add(list, 'li'), 'a', heading.textContent);
+    link.href = `#${heading.id}`;
+    link.onclick = (event) => {
+      event.preventDefault();
+      heading.tabIndex = -1;
+      heading.scrollIntoView();
+      heading.focus({ preventScroll: true });
+    };
+  }
+  first.before(nav);
+}
+
+/**
  * Fills `page` with the rules page of `preset` (`{preset, options}` from `/api/rules`, whose
  * `choices` are the values each option can take), asking `engine` which of them these rules
  * accept. `knownName` is the name given before on this device, if any; `play(kind, name)`
@@ -293,6 +316,7 @@ export function drawRulesPage(page, { preset, options }, choices, engine, knownN
   houseRules(section(page, 'rules.houseRules', 'house'), engine, options, choices);
   definitions(section(page, 'rules.glossary', 'words'), vocabulary(options));
   definitions(section(page, 'rules.faq', 'faq'), questions(options));
+  contents(how.parentElement, [...page.querySelectorAll('section:not(.play-rules) > h3')]);
   document.title = `${title.textContent} · ${t('title')}`;
   title.focus();
 }
