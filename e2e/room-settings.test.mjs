@@ -3,7 +3,10 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, person, step, url } from './browser.mjs';
-import { TABLE_TEXTS } from '../crates/ludo-server/static/texts-table.js';
+
+/** The page's texts in each language, as `texts-<language>.js` holds them. */
+const TEXTS = Object.fromEntries(await Promise.all(['en', 'fr'].map(async (language) =>
+  [language, (await import(`../crates/ludo-server/static/texts-${language}.js`)).default])));
 
 const browser = await launch();
 after(() => browser.close());
@@ -12,7 +15,7 @@ const shots = process.env.LUDO_SHOTS;
 
 /** A pattern matching the log line `key` in `language`, whoever threw whatever. */
 function lineOf(language, key) {
-  const escaped = TABLE_TEXTS[language][key].replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+  const escaped = TEXTS[language][key].replace(/[.*+?^$()|[\]\\]/g, '\\$&');
   return new RegExp(escaped.replace(/\\?\{\w+\\?\}/g, '.+'));
 }
 

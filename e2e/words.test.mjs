@@ -12,7 +12,8 @@ globalThis.localStorage = {
 };
 
 const static_ = '../crates/ludo-server/static';
-const { TEXTS, chooseLanguage, setBoard, t } = await import(`${static_}/i18n.js`);
+const { allTexts, chooseLanguage, setBoard, t } = await import(`${static_}/i18n.js`);
+const TEXTS = await allTexts();
 const { RULES_TEXTS } = await import(`${static_}/rulestext.js`);
 
 /** Which keys' texts name which concepts (each text must contain every one of their terms). */
@@ -173,9 +174,9 @@ test('the option applying with no piece on the track says so in Vietnamese', () 
   }
 });
 
-test('the texts follow the board set: horses on the horse board, quân on the Ludo board', () => {
+test('the texts follow the board set: horses on the horse board, quân on the Ludo board', async () => {
   localStorage.setItem('ludo.language', 'vi');
-  assert.equal(chooseLanguage([]), 'vi');
+  assert.equal(await chooseLanguage([]), 'vi');
   const seat = t('seat.red');
   setBoard('horse');
   assert.equal(t('log.out', { seat }), 'đỏ △ ra ngựa');
@@ -187,9 +188,9 @@ test('the texts follow the board set: horses on the horse board, quân on the Lu
   assert.equal(t('option.exit_on_double'), 'Gieo đôi được ra quân');
 });
 
-test('a language without horse words keeps its one text on the horse board', () => {
+test('a language without horse words keeps its one text on the horse board', async () => {
   localStorage.setItem('ludo.language', 'fr');
-  assert.equal(chooseLanguage([]), 'fr');
+  assert.equal(await chooseLanguage([]), 'fr');
   setBoard('horse');
   assert.equal(t('log.out', { seat: t('seat.red') }), 'rouge △ sort une pièce');
   assert.equal(t('board'), 'Plateau des chevaux (cờ cá ngựa)');

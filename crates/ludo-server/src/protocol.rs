@@ -979,21 +979,28 @@ mod tests {
     #[test]
     fn no_cpu_label_of_the_web_client_is_a_name() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
-        let quoted = |file: &str, key: &str| -> Vec<String> {
-            let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        // Each language's texts are in `texts-<language>.js`.
+        let quoted = |key: &str| -> Vec<String> {
             let opening = format!("'{key}': '");
-            text.match_indices(&opening)
-                .map(|(at, _)| {
-                    let rest = &text[at + opening.len()..];
-                    rest[..rest.find('\'').unwrap()].to_owned()
+            ["en", "fr", "pt", "ru", "vi"]
+                .iter()
+                .flat_map(|language| {
+                    let text = std::fs::read_to_string(dir.join(format!("texts-{language}.js")))
+                        .unwrap();
+                    text.match_indices(&opening)
+                        .map(|(at, _)| {
+                            let rest = &text[at + opening.len()..];
+                            rest[..rest.find('\'').unwrap()].to_owned()
+                        })
+                        .collect::<Vec<_>>()
                 })
                 .collect()
         };
-        let labels = quoted("texts-table.js", "cpu.named");
+        let labels = quoted("cpu.named");
         assert!(labels.len() >= 5, "{labels:?}");
         let mut seen = 0;
         for level in ["random", "easy", "medium", "hard"] {
-            let names = quoted("i18n.js", &format!("level.{level}"));
+            let names = quoted(&format!("level.{level}"));
             assert!(names.len() >= 5, "{level}: {names:?}");
             for name in names {
                 for label in &labels {

@@ -17,8 +17,9 @@ import { autoplayOn, pace, setAutoplay, setPace } from './table.js';
 
 const $ = (id) => document.getElementById(id);
 
-function translate() {
-  const language = chooseLanguage();
+/** Loads the page's language and writes the page's fixed texts in it. */
+async function translate() {
+  const language = await chooseLanguage();
   document.documentElement.lang = language;
   document.title = t('title');
   for (const node of document.querySelectorAll('[data-t]')) node.textContent = t(node.dataset.t);
@@ -265,12 +266,12 @@ function rankedForm() {
 }
 
 async function main() {
-  translate();
   // A rules page's address shows that page once the rules are loaded, not the home screen first.
   if (rulesPresetAt(location.pathname) || location.hash.startsWith('#rules/')) $('home').hidden = true;
   // Once loaded, the page works offline for local games.
   navigator.serviceWorker?.register('/sw.js').catch(() => {});
-  const engine = await loadEngine();
+  // The texts and the engine load side by side.
+  const [engine] = await Promise.all([loadEngine(), translate()]);
   const view = {
     board: $('board'),
     status: $('status'),

@@ -57,7 +57,7 @@ test('an engine error carries its code and values, and the page says it in the r
   assert.deepEqual([bad.code, bad.params], ['piece_count', { field: 'pieces.red', count: 3 }]);
   const contradiction = refused(() => engine.newGame({ preset: 'vietnamese', exact_finish: false }, ['yellow', 'red']));
   assert.deepEqual([contradiction.code, contradiction.option], ['horse_inexact_finish', 'exact_finish']);
-  chooseLanguage(['fr'], 'fr');
+  await chooseLanguage(['fr'], 'fr');
   assert.equal(errorText(early, t), 'Pas maintenant : c’est le moment de lancer.');
   assert.equal(errorText(stuck, t), 'Il n’y a pas de pièce 8 : chaque joueur en a 4.');
   assert.equal(errorText(bad, t), 'Chaque joueur a 4 pièces, pas 3.');
@@ -66,5 +66,5 @@ test('an engine error carries its code and values, and the page says it in the r
     'La pièce 2 (rouge △) ne peut pas avancer avec ce lancer.');
   assert.equal(errorText({ code: 'no_such_room' }, t), 'Ce salon n’existe pas.');
   assert.equal(errorText(new TypeError('Failed to fetch'), t, 'refusal.other'), 'Le serveur a refusé cette demande.');
-  chooseLanguage(['en'], 'en');
+  await chooseLanguage(['en'], 'en');
 });
