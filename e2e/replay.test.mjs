@@ -303,9 +303,9 @@ test('it plays by itself at the speed chosen, stops at the end, and a step by ha
 /** The position's turn as the viewer's status line says it in English. */
 function statusLine(position) {
   const seat = { yellow: 'yellow ○', blue: 'blue □', red: 'red △' }[position.turn.seat];
-  const roll = position.turn.roll ? ` (${position.turn.roll.join(' + ')})` : '';
-  return { roll: `${seat} to throw`, rolloff: `${seat} throws for who starts`, move: `${seat} to move` }[
-    position.turn.phase] + roll;
+  const dice = position.turn.roll?.join(' + ');
+  return { roll: `${seat} to throw`, rolloff: `${seat} throws for who starts`, move: `${seat} to move (threw ${dice})` }[
+    position.turn.phase];
 }
 
 /**

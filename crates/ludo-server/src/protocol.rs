@@ -985,8 +985,8 @@ mod tests {
             ["en", "fr", "pt", "ru", "vi"]
                 .iter()
                 .flat_map(|language| {
-                    let text = std::fs::read_to_string(dir.join(format!("texts-{language}.js")))
-                        .unwrap();
+                    let text =
+                        std::fs::read_to_string(dir.join(format!("texts-{language}.js"))).unwrap();
                     text.match_indices(&opening)
                         .map(|(at, _)| {
                             let rest = &text[at + opening.len()..];

@@ -427,8 +427,11 @@ export function statusText(position, t) {
     const places = order.map((s) => `${position.places[s]}. ${t(`seat.${s}`)}`).join('  ');
     return `${t('turn.over')}: ${places}`;
   }
-  const roll = position.turn.roll ? ` (${position.turn.roll.join(' + ')})` : '';
-  return t(`turn.${position.turn.phase}`, { seat: t(`seat.${position.turn.seat}`) }) + roll;
+  const { phase, roll } = position.turn;
+  const seat = t(`seat.${position.turn.seat}`);
+  // A seat choosing its move: what it threw is said in words, not left as a bare number.
+  if (phase === 'move' && roll) return t('turn.moveThrew', { seat, dice: roll.join(' + ') });
+  return t(`turn.${phase}`, { seat });
 }
 
 /**

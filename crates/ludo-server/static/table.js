@@ -9,7 +9,7 @@
 // The table decides no rule: what can be played comes from the engine or the server, and a
 // choice is handed back through `act`.
 
-import { MARK, drawBoard, drawPreview, drawRulesInForce } from './board.js';
+import { MARK, drawBoard, drawPreview, drawRulesInForce, statusText } from './board.js';
 import { drawDice, rollDice } from './dice.js';
 import { reducedMotion, showMove, STEP_MS } from './animate.js';
 import { byCpu, drawLog, moveLine, throwOutcome } from './turnlog.js';
@@ -602,8 +602,7 @@ export class Table {
     if (this.plays(seat) && this.autoplaying === this.state && phase === 'move') return t('status.autoplay');
     if (this.plays(seat) && seat === this.who.you) return t(`status.you.${phase}`);
     if (this.plays(seat)) return t(`status.hot.${phase}`, { seat: t(`seat.${seat}`) });
-    const roll = phase === 'move' && p.turn.roll ? ` (${p.turn.roll.join(' + ')})` : '';
-    return t(`turn.${phase}`, { seat: t(`seat.${seat}`) }) + roll;
+    return statusText(p, t);
   }
 
   throwWords(seat, dice) {

@@ -25,6 +25,7 @@ export default {
   'turn.roll': '{seat} to throw',
   'turn.rolloff': '{seat} throws for who starts',
   'turn.move': '{seat} to move',
+  'turn.moveThrew': '{seat} to move (threw {dice})',
   'turn.over': 'Game over',
   'roll': 'Throw the die',
   'roll.two': 'Throw the dice',

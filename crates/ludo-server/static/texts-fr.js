@@ -25,6 +25,7 @@ export default {
   'turn.roll': 'À {seat} de lancer',
   'turn.rolloff': '{seat} lance pour savoir qui commence',
   'turn.move': 'À {seat} de jouer',
+  'turn.moveThrew': 'À {seat} de jouer (lancer : {dice})',
   'turn.over': 'Partie terminée',
   'roll': 'Lancer le dé',
   'roll.two': 'Lancer les dés',

@@ -25,6 +25,7 @@ export default {
   'turn.roll': '{seat}: vez de lançar',
   'turn.rolloff': '{seat} lança para ver quem começa',
   'turn.move': '{seat}: vez de jogar',
+  'turn.moveThrew': '{seat}: vez de jogar (lançamento: {dice})',
   'turn.over': 'Fim da partida',
   'roll': 'Lançar o dado',
   'roll.two': 'Lançar os dados',

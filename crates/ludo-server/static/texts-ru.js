@@ -25,6 +25,7 @@ export default {
   'turn.roll': 'Бросают {seat}',
   'turn.rolloff': '{seat} бросают, чтобы решить, кто начинает',
   'turn.move': 'Ходят {seat}',
+  'turn.moveThrew': 'Ходят {seat} (выпало {dice})',
   'turn.over': 'Игра окончена',
   'roll': 'Бросить кубик',
   'roll.two': 'Бросить кубики',

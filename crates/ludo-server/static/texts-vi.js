@@ -25,6 +25,7 @@ export default {
   'turn.roll': 'Đến lượt {seat} gieo',
   'turn.rolloff': '{seat} gieo để chọn người đi trước',
   'turn.move': 'Đến lượt {seat} đi',
+  'turn.moveThrew': 'Đến lượt {seat} đi (gieo được {dice})',
   'turn.over': 'Ván đấu kết thúc',
   'roll': 'Gieo xúc xắc',
   'roll.two': 'Gieo xúc xắc',
