@@ -7,7 +7,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { CONTINUE, SAVES_KEY, accessibilityViolations, launch, person, personsTurn, savedGame, url } from './browser.mjs';
+import { CONTINUE, SAVES_KEY, accessibilityViolations, launch, person, personsTurn, savedGame, step, url } from './browser.mjs';
 
 const shots = process.env.LUDO_SHOTS;
 if (shots) mkdirSync(shots, { recursive: true });
@@ -235,6 +235,25 @@ test('the guide can be skipped, closed with Escape, and asked for again', async 
   await page.keyboard.press('Escape');
   assert.equal(await page.$('#guide'), null, 'closed with Escape');
   assert.notEqual(await page.evaluate(() => document.activeElement.tagName), 'BODY', 'focus goes back to the table');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('playing on moves the guide along, then out of the way', async () => {
+  const { page, errors } = await person(browser, '/?cpu-delay=0', { guide: true, viewport: PHONE });
+  await page.click('#play-now');
+  await page.waitForSelector('#guide');
+  assert.equal(await page.textContent('.guide-count'), '1 of 5');
+  // A throw on "Throw" is the step done: the guide points at the pieces, leaving the focus alone.
+  await page.click('#roll');
+  await page.waitForFunction(() => document.querySelector('.guide-count')?.textContent === '2 of 5');
+  assert.notEqual(await page.evaluate(() => document.activeElement.className), 'guide-next');
+  // Playing on (a move on "Your pieces" goes one step further; a throw elsewhere closes it).
+  const until = Date.now() + 30_000;
+  while (await page.$('#guide')) {
+    assert.ok(Date.now() < until, 'the guide stepped aside within 30 s of play');
+    await step(page);
+  }
   assert.deepEqual(errors, []);
   await page.context().close();
 });

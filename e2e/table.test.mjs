@@ -277,6 +277,7 @@ test('on a phone every target is 44 px or more; a first tap previews, a second p
   const before = await saved();
   await page.tap('.piece.legal[data-piece="0"]');
   assert.ok(await page.$('#board .preview'), 'the first tap shows where the piece goes');
+  assert.equal(await page.textContent('#status'), 'Tap the piece again to move it');
   assert.deepEqual(await saved(), before, 'and plays nothing');
   await page.tap('.piece.legal[data-piece="0"]');
   await page.waitForFunction(() => JSON.parse(localStorage.getItem('ludo.games'))[0].position.pieces.yellow[0] === 26);

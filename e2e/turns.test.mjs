@@ -97,3 +97,26 @@ test('a piece come home is marked, and with reduced motion nothing moves', async
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a throw that cannot bring a piece out says which throws can, in the reader’s language', async () => {
+  const context = await browser.newContext({ locale: 'fr-FR' });
+  // Every die shows 3 (the browser's random bytes are fixed): under Qdan no piece can come out.
+  await context.addInitScript(() => {
+    crypto.getRandomValues = (bytes) => bytes.fill(2);
+  });
+  const page = await context.newPage();
+  await page.goto(`${url}/?cpu-delay=0`);
+  await page.waitForSelector('body[data-ready=true]');
+  await page.click('#vs-cpu button[type=submit]');
+  const said = [];
+  await page.exposeFunction('statusSaid', (text) => said.push(text));
+  await page.evaluate(() => new MutationObserver(() => globalThis.statusSaid(document.getElementById('status')
+    .textContent)).observe(document.getElementById('status'), { childList: true, characterData: true, subtree: true }));
+  await page.click('#roll');
+  await page.waitForSelector('#roll:not([disabled])', { timeout: 30_000 });
+  assert.ok(said.includes('Vous avez fait 3 — aucun coup possible. Il faut un 6 pour sortir une pièce de la base'),
+    JSON.stringify(said));
+  // The CPUs' throws are said as before: the hint is for the person playing.
+  assert.ok(said.some((text) => /^(bleu|rouge|vert) .* : 3 — aucun coup possible$/.test(text)), JSON.stringify(said));
+  await context.close();
+});

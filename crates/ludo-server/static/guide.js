@@ -2,10 +2,12 @@
 // your pieces, your start, a safe square, your home column — with Next and Skip. It is shown once
 // on this device, when a first local game starts (remembered under `ludo.guide`), and again on
 // asking ("How to play" on the home screen). The guide is a dialog that does not hold the page:
-// the table stays usable and focus may leave it; Escape closes it. Its card is placed beside what
+// the table stays usable and focus may leave it; Escape closes it, and playing on moves it along
+// or out of the way. Its card is placed beside what
 // it points at, never over it, and follows it as the page scrolls or the board is redrawn.
 
 import { markGuideSeen } from './home.js';
+import { ACTED } from './table.js';
 
 /** The centre of an element's box on screen. */
 function centre(node) {
@@ -97,7 +99,7 @@ export function showGuide(you, t) {
       width: `${box.right - box.left + 8}px`, height: `${box.bottom - box.top + 8}px` });
     Object.assign(card.style, { left: `${left}px`, top: `${top}px` });
   };
-  const show = () => {
+  const show = ({ focus = true } = {}) => {
     const step = list[index];
     count.textContent = t('guide.count', { n: index + 1, total: list.length });
     title.textContent = t(`${step.key}.title`);
@@ -108,11 +110,12 @@ export function showGuide(you, t) {
     last = '';
     cancelAnimationFrame(frame);
     place();
-    next.focus();
+    if (focus) next.focus();
   };
   const close = () => {
     cancelAnimationFrame(frame);
     removeEventListener('keydown', onKey);
+    removeEventListener(ACTED, onActed);
     ring.remove();
     card.remove();
     // Focus goes back where it was, or, if that is gone from view, to the table's next action.
@@ -124,7 +127,20 @@ export function showGuide(you, t) {
   const onKey = (event) => {
     if (event.key === 'Escape') close();
   };
+  // Playing on is following the guide: a throw on "Throw" and a move on "Your pieces" go to the
+  // next step; any other throw means the person plays without it, and it steps aside.
+  const onActed = ({ detail }) => {
+    const key = list[index].key;
+    const followed = (key === 'guide.throw' && detail === 'throw') || (key === 'guide.piece' && detail === 'move');
+    if (followed && index < list.length - 1) {
+      index += 1;
+      show({ focus: false });
+    } else if (detail === 'throw' || followed) {
+      close();
+    }
+  };
   addEventListener('keydown', onKey);
+  addEventListener(ACTED, onActed);
   skip.onclick = close;
   next.onclick = () => {
     if (index === list.length - 1) close();

@@ -22,6 +22,9 @@ import { setBoard } from './i18n.js';
 const PACE_KEY = 'ludo.pace';
 const AUTOPLAY_KEY = 'ludo.autoplay';
 
+/** The event sent on `window` when the person throws (`detail` "throw") or moves ("move"). */
+export const ACTED = 'ludo-acted';
+
 /**
  * How fast the timeline runs, as a factor of every pause and animation: 1 normally, 0.4 for the
  * person who chose "Fast" in the table's settings (remembered in this browser); `?pace=0` (or the
@@ -273,7 +276,7 @@ export class Table {
     }
     // No move (or a roll-off, or a piece that came out by itself): said on the thrower's base
     // for a moment before the turn passes.
-    const words = outcome.kind === 'rolloff' ? event.lines[0].text : this.noMoveWords(seat, dice, outcome);
+    const words = outcome.kind === 'rolloff' ? event.lines[0].text : this.noMoveWords(seat, dice, outcome, before);
     this.render({ diceSeat: seat, diceValues: dice, status: words, interactive: false });
     this.view.announce(words);
     await wait((outcome.kind === 'rolloff' ? LANDED_MS : NO_MOVE_MS) * pace());
@@ -388,6 +391,7 @@ export class Table {
     this.clearNotice();
     this.pending = true;
     this.render({ interactive: false, status: this.view.status.textContent });
+    dispatchEvent(new CustomEvent(ACTED, { detail: 'throw' }));
     this.act.roll();
   }
 
@@ -396,6 +400,8 @@ export class Table {
     if (touch && this.tapped !== piece) {
       this.tapped = piece;
       this.preview(piece);
+      // The first tap only shows where the piece would go: the status says what plays it.
+      this.view.status.textContent = this.view.t('status.tapAgain');
       return;
     }
     this.pick(piece);
@@ -409,6 +415,7 @@ export class Table {
     this.clearNotice();
     this.pending = true;
     this.render({ interactive: false, status: this.view.status.textContent });
+    dispatchEvent(new CustomEvent(ACTED, { detail: 'move' }));
     this.act.move(piece);
   }
 
@@ -611,11 +618,27 @@ export class Table {
       : t('status.threw', { seat: t(`seat.${seat}`), dice: dice.join(' + ') });
   }
 
-  noMoveWords(seat, dice, outcome) {
+  noMoveWords(seat, dice, outcome, before) {
     const { t } = this.view;
     const words = { seat: t(`seat.${seat}`), dice: dice.join(' + ') };
     const you = seat === this.who.you ? 'you.' : '';
-    return t(`status.${you}${outcome.kind}`, words);
+    const text = t(`status.${you}${outcome.kind}`, words);
+    const hint = this.plays(seat) ? this.exitHint(before.position, seat, dice) : null;
+    return hint ? `${text}. ${hint}` : text;
+  }
+
+  /**
+   * For a person whose pieces are all in the base, thrown a die that cannot bring one out: the
+   * faces that can ("A piece leaves the base only on a 6"), the question a new player asks.
+   */
+  exitHint(position, seat, dice) {
+    const { options } = this.numbers(position).inForce;
+    const allInBase = position.pieces[seat].every((piece) => piece === 'base');
+    const exits = options.exit_values ?? [];
+    if (!allInBase || options.dice !== 1 || !exits.length || exits.includes(dice[0])) return null;
+    const faces = new Intl.ListFormat(document.documentElement.lang || 'en', { type: 'disjunction' })
+      .format(exits.map(String));
+    return this.view.t('hint.exit', { faces });
   }
 
   /** "You won!", "You came 2nd", or who won, for hot-seat games and watchers. */

@@ -194,6 +194,8 @@ export default {
   'status.hot.move': '{seat}: your turn — choose a piece',
   'status.hot.rolloff': '{seat}: throw to see who starts',
   'status.autoplay': 'Your only move — it plays itself',
+  'status.tapAgain': 'Tap the piece again to move it',
+  'hint.exit': 'A piece leaves the base only on a {faces}',
   'status.threw': '{seat} threw {dice}',
   'status.youThrew': 'You threw {dice}',
   'status.none': '{seat}: {dice} — no move',

@@ -194,6 +194,8 @@ export default {
   'status.hot.move': '{seat}: é a tua vez — escolhe uma peça',
   'status.hot.rolloff': '{seat}: lança para ver quem começa',
   'status.autoplay': 'Só tens uma jogada — faz-se sozinha',
+  'status.tapAgain': 'Toca outra vez na peça para a mover',
+  'hint.exit': 'Uma peça só sai da base com um {faces}',
   'status.threw': '{seat} tirou {dice}',
   'status.youThrew': 'Tiraste {dice}',
   'status.none': '{seat}: {dice} — sem jogada possível',
