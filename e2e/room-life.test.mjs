@@ -302,9 +302,14 @@ test('someone opening an invitation without a saved name is asked for one, and t
   assert.equal(await bo.page.inputValue('#room-name input'), '');
   assert.equal(await bo.page.textContent('#room-name summary'), 'Choose your name');
   await shoot(bo.page, 'name-asked', 'en', '#room-name');
+  // Above the seats, each is told what to do next: the host starts, the others sit, then wait.
+  assert.equal(await ana.page.textContent('#lobby-status'), 'Start the game when everyone is seated');
+  assert.equal(await bo.page.textContent('#lobby-status'), 'Choose a free seat to play');
   // Seated first under the default name, then named: the host sees the seat renamed.
   await bo.page.click('#seats li[data-seat=red] button');
   await seated(ana.page, 'red', 'Player');
+  await bo.page.waitForFunction(() => document.getElementById('lobby-status').textContent
+    === 'Waiting for the host to start');
   await bo.page.fill('#room-name input', 'Bo');
   await bo.page.click('#room-name button');
   await seated(ana.page, 'red', 'Bo');
@@ -330,6 +335,7 @@ test('someone opening an invitation without a saved name is asked for one, and t
   assert.ok(await bo.page.isVisible('#room-name input'));
   await start(ana, bo);
   assert.ok(await bo.page.isHidden('#room-name'), 'the name waits while a game is played');
+  assert.ok(await bo.page.isHidden('#lobby-status'));
   assert.deepEqual(ana.errors, []);
   assert.deepEqual(bo.errors, []);
   await ana.page.context().close();

@@ -303,10 +303,15 @@ export class OnlineRoom {
       cpuSeated: Object.values(this.room.seats).some((s) => s.occupant.kind === 'cpu'),
     });
     this.view.board.closest('.table')?.classList.toggle('waiting', !this.game);
-    if (!this.game) {
-      this.view.status.textContent = t(this.room.host === this.you ? 'room.hostStarts' : 'online.waiting');
-      this.view.roll.disabled = true;
-    }
+    // Before the first game, what to do next is said above the seats: the host starts, a seated
+    // guest waits for that, anyone else picks a free seat (a full room says they watch).
+    const lobby = document.getElementById('lobby-status');
+    const full = Object.keys(this.room.seats).length >= COLOURS.length;
+    const next = this.game ? null : host ? 'room.hostStarts' : this.mySeat() ? 'online.waiting'
+      : full ? null : 'online.pickSeat';
+    lobby.hidden = !next;
+    lobby.textContent = next ? t(next) : '';
+    if (!this.game) this.view.roll.disabled = true;
     const over = this.game?.position.turn.phase === 'over';
     this.rematch.draw(this.room, this.mySeat(), over, (seat) => this.occupantName(seat));
     this.leaveGame.draw(playing && Boolean(this.mySeat()), this.game?.ranked);

@@ -40,6 +40,7 @@ export default {
   'online.connected': 'Connected',
   'online.reconnecting': 'Connection lost, reconnecting…',
   'online.waiting': 'Waiting for the host to start',
+  'online.pickSeat': 'Choose a free seat to play',
   'online.free': 'free',
   'online.away': 'away',
   'online.sit': 'Sit here',

@@ -40,6 +40,7 @@ export default {
   'online.connected': 'Ligado',
   'online.reconnecting': 'Ligação perdida, a voltar a ligar…',
   'online.waiting': 'A aguardar que o anfitrião comece',
+  'online.pickSeat': 'Escolhe um lugar livre para jogar',
   'online.free': 'livre',
   'online.away': 'ausente',
   'online.sit': 'Sentar aqui',

@@ -40,6 +40,7 @@ export default {
   'online.connected': 'Подключено',
   'online.reconnecting': 'Связь потеряна, переподключение…',
   'online.waiting': 'Ждём, пока хозяин начнёт',
+  'online.pickSeat': 'Выберите свободное место, чтобы играть',
   'online.free': 'свободно',
   'online.away': 'нет на месте',
   'online.sit': 'Сесть сюда',

@@ -41,6 +41,7 @@ export default {
   'online.connected': 'Đã kết nối',
   'online.reconnecting': 'Mất kết nối, đang kết nối lại…',
   'online.waiting': 'Chờ chủ phòng bắt đầu',
+  'online.pickSeat': 'Chọn một chỗ trống để chơi',
   'online.free': 'trống',
   'online.away': 'vắng mặt',
   'online.sit': 'Ngồi đây',
