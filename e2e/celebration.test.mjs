@@ -34,6 +34,12 @@ test('a person who wins sees confetti in their colour, hears a fanfare, and can 
   assert.ok(colours.includes('rgb(242, 194, 0)'), `yellow's confetti: ${[...new Set(colours)]}`);
   assert.ok(!colours.includes('rgb(211, 50, 47)'), 'none in the colour of the loser');
   assert.equal(await fanfares(page), 1);
+  // On a phone the places are below the board: the page goes down to them; nothing is left to throw.
+  await page.waitForFunction(() => {
+    const box = document.querySelector('#end h2').getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= innerHeight;
+  }, null, { timeout: 5000 });
+  assert.ok(await page.isHidden('#roll'), 'no throw button at the end');
   // The confetti lies over the buttons and catches nothing: the end's buttons still work.
   await page.click('#play-again-local', { timeout: 2000 });
   await page.waitForSelector('#end', { state: 'hidden' });

@@ -52,6 +52,8 @@ const MOVED_MS = 250;
 const AUTOPLAY_MS = 700;
 /** How long a notice stays over the board, unless the person acts first. */
 const NOTICE_MS = 8000;
+/** How long the final board shows before a phone's page goes down to the places. */
+const END_MS = 1500;
 /** Events waiting beyond this many are shown at once, without animation. */
 const BACKLOG = 3;
 
@@ -328,10 +330,25 @@ export class Table {
     if (over && this.endAnnounced !== state) {
       this.endAnnounced = state;
       this.view.announce(this.endWords(p));
-      if (this.endSeen === state) this.celebrateWin(p);
+      if (this.endSeen === state) {
+        this.celebrateWin(p);
+        this.bringEndIntoView();
+      }
     }
     this.autoplay(state);
     this.onIdle();
+  }
+
+  /**
+   * Where the places are below the board (a phone), the page goes down to them once the final
+   * board has been seen; where they are beside it, nothing moves.
+   */
+  bringEndIntoView() {
+    const end = this.view.end;
+    setTimeout(() => {
+      if (end.hidden || end.getBoundingClientRect().top < innerHeight * 0.75) return;
+      end.scrollIntoView({ behavior: reducedMotion() ? 'auto' : 'smooth', block: 'start' });
+    }, END_MS * pace());
   }
 
   /** A win by a person playing on this device is celebrated; a CPU's or another device's is not. */
@@ -490,6 +507,8 @@ export class Table {
       });
     }
     this.view.roll.disabled = !canThrow;
+    // At the end there is nothing to throw: the button goes, and the end's own buttons remain.
+    this.view.roll.hidden = over;
     this.view.status.textContent = status ?? this.statusWords(p);
     this.view.status.classList.toggle('yours', mine);
     this.drawPlayers(p, seat, state.deadline);
