@@ -170,6 +170,35 @@ test('a player leaves a game after confirming: the CPU plays the seat to the end
   await bo.page.context().close();
 });
 
+test('a player who goes home during a game is offered the way back to it, until they leave it', async () => {
+  const ana = await hostRoom('Ana', {}, { viewport: DESKTOP });
+  const bo = await guest(ana.code, 'Bo', 'red', { ...FRENCH, viewport: PHONE });
+  await start(ana, bo);
+  await bo.page.click('#back');
+  await bo.page.waitForSelector('#way-back:not([hidden])');
+  assert.equal(await bo.page.textContent('#way-back'), 'Retourner à votre partie');
+  await shoot(bo.page, 'way-back', 'fr');
+  await bo.page.click('#way-back');
+  await bo.page.waitForURL(`${url}/r/${ana.code}`);
+  await bo.page.waitForSelector('#board .base');
+  assert.ok(await bo.page.isHidden('#watching'), 'back in their seat');
+  // Left for good (after confirming), the game is no longer offered.
+  await bo.page.click('#table-settings summary');
+  await bo.page.click('#leave-game');
+  await bo.page.click('#leave-dialog button[value=leave]');
+  await bo.page.waitForSelector('#watching:not([hidden])');
+  await bo.page.click('#back');
+  await bo.page.waitForSelector('#play-now');
+  await bo.page.waitForLoadState('networkidle');
+  assert.ok(await bo.page.isHidden('#way-back'));
+  // A device that plays no game here is offered none.
+  const other = await person(browser, '/', { viewport: PHONE });
+  await other.page.waitForLoadState('networkidle');
+  assert.ok(await other.page.isHidden('#way-back'));
+  assert.deepEqual([...ana.errors, ...bo.errors, ...other.errors], []);
+  for (const who of [ana, bo, other]) await who.page.context().close();
+});
+
 test('quick phrases show in each reader\'s language by the sender\'s seat and in the log, and can be muted', async () => {
   const ana = await hostRoom('Ana', {}, { viewport: DESKTOP });
   const bo = await guest(ana.code, 'Bo', 'red', { ...FRENCH, viewport: PHONE });

@@ -9,6 +9,7 @@ import { COLOURS } from './board.js';
 import { optionLabel, ordered, valueLabel } from './options.js';
 import { createRoom, playerName, savedName, setPlayerName } from './identity.js';
 import { showPublicTables } from './tables.js';
+import { offerWayBack } from './rejoin.js';
 import { myId, seekRanked } from './ranked.js';
 import { drawHouseRules, readHouseRules } from './roomsettings.js';
 import { muted, setMuted } from './sound.js';
@@ -387,6 +388,7 @@ async function main() {
     return;
   }
   showPublicTables($('public-tables'), t, () => !$('home').hidden);
+  offerWayBack($('way-back'), myId());
   const language = document.documentElement.lang;
   drawSavedGames($('saved'), { t, language, onContinue: (game, row) => {
     try {

@@ -4,6 +4,7 @@
 
 import { COLOURS } from './board.js';
 import { rememberMe } from './ranked.js';
+import { forgetRoom, rememberRoom } from './rejoin.js';
 import { Table } from './table.js';
 import { recordLines } from './turnlog.js';
 import { RoomSettings } from './roomsettings.js';
@@ -313,6 +314,9 @@ export class OnlineRoom {
     lobby.textContent = next ? t(next) : '';
     if (!this.game) this.view.roll.disabled = true;
     const over = this.game?.position.turn.phase === 'over';
+    // A game this device plays can be come back to from the home screen.
+    if (this.game && !over && this.mySeat()) rememberRoom(this.code);
+    else forgetRoom(this.code);
     this.rematch.draw(this.room, this.mySeat(), over, (seat) => this.occupantName(seat));
     this.leaveGame.draw(playing && Boolean(this.mySeat()), this.game?.ranked);
     this.awaySeats.draw(this.room, { host, playing });

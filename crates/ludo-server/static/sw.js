@@ -2,15 +2,15 @@
 // asked first (so a new version is seen at once) and the cache refreshed; offline, the cache
 // answers, and local games carry on. Rooms and the API's other calls are never cached.
 
-const CACHE = 'ludo-v10';
+const CACHE = 'ludo-v11';
 const FILES = ['/', '/app.js', '/app.css', '/engine.js', '/board.js', '/local.js', '/online.js',
   '/animate.js', '/options.js', '/keys.js', '/turnlog.js', '/i18n.js', '/rulespage.js',
   '/rulestext.js', '/texts-en.js', '/texts-fr.js', '/texts-pt.js', '/texts-ru.js', '/texts-vi.js',
   '/places.js', '/ranked.js', '/records.js', '/replay.js', '/engine.wasm', '/table.js', '/dice.js',
   '/clock.js', '/sound.js', '/texts-errors.js', '/roomsettings.js', '/home.js', '/saves.js',
   '/guide.js', '/tables.js', '/phrases.js', '/rematch.js', '/celebrate.js', '/leave.js',
-  '/roomname.js', '/freeseat.js', '/identity.js', '/cpu.js', '/cpu-worker.js', '/api/rules',
-  '/manifest.webmanifest', '/icon.svg'];
+  '/rejoin.js', '/roomname.js', '/freeseat.js', '/identity.js', '/cpu.js', '/cpu-worker.js',
+  '/api/rules', '/manifest.webmanifest', '/icon.svg'];
 
 /** Addresses the page draws itself (a room, the replay viewer, a rules page): all answered by `/`. */
 function isPage(path) {

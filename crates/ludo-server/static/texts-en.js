@@ -5,7 +5,7 @@ export default {
   // The page, the home screen and the house rules' names
   'home.rulesPages': 'The rules of each game',
   'title': 'Ludo',
-  'tagline': 'Free, no sign-up. Play against the CPU on this device; the engine runs in your browser.',
+  'tagline': 'Free, no sign-up: play against the CPU, with friends online, or together on one device.',
   'home.vsCpu': 'Play against the CPU',
   'home.opponents': 'CPU opponents',
   'home.level': 'Strength',
@@ -40,6 +40,7 @@ export default {
   'online.connected': 'Connected',
   'online.reconnecting': 'Connection lost, reconnecting…',
   'online.waiting': 'Waiting for the host to start',
+  'rejoin.back': 'Back to your game',
   'online.pickSeat': 'Choose a free seat to play',
   'online.free': 'free',
   'online.away': 'away',

@@ -5,7 +5,7 @@ export default {
   // The page, the home screen and the house rules' names
   'home.rulesPages': 'Les règles de chaque jeu',
   'title': 'Ludo',
-  'tagline': 'Gratuit, sans inscription. Jouez contre le CPU sur cet appareil ; le moteur tourne dans votre navigateur.',
+  'tagline': 'Gratuit, sans inscription : jouez contre le CPU, avec des amis en ligne ou ensemble sur un seul appareil.',
   'home.vsCpu': 'Jouer contre le CPU',
   'home.opponents': 'Adversaires CPU',
   'home.level': 'Niveau',
@@ -40,6 +40,7 @@ export default {
   'online.connected': 'Connecté',
   'online.reconnecting': 'Connexion perdue, reconnexion…',
   'online.waiting': 'En attente de l’hôte',
+  'rejoin.back': 'Retourner à votre partie',
   'online.pickSeat': 'Choisissez une place libre pour jouer',
   'online.free': 'libre',
   'online.away': 'absent',

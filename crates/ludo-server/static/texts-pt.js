@@ -5,7 +5,7 @@ export default {
   // The page, the home screen and the house rules' names
   'home.rulesPages': 'As regras de cada jogo',
   'title': 'Ludo',
-  'tagline': 'Grátis, sem registo. Joga contra a CPU neste dispositivo; o motor do jogo corre no teu navegador.',
+  'tagline': 'Grátis, sem registo. Joga contra a CPU, com amigos pela Internet ou com quem está ao teu lado, no mesmo dispositivo.',
   'home.vsCpu': 'Jogar contra a CPU',
   'home.opponents': 'Adversários (CPU)',
   'home.level': 'Nível',
@@ -40,6 +40,7 @@ export default {
   'online.connected': 'Ligado',
   'online.reconnecting': 'Ligação perdida, a voltar a ligar…',
   'online.waiting': 'A aguardar que o anfitrião comece',
+  'rejoin.back': 'Voltar à tua partida',
   'online.pickSeat': 'Escolhe um lugar livre para jogar',
   'online.free': 'livre',
   'online.away': 'ausente',

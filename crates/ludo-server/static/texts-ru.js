@@ -5,7 +5,7 @@ export default {
   // The page, the home screen and the house rules' names
   'home.rulesPages': 'Правила каждой игры',
   'title': 'Лудо',
-  'tagline': 'Бесплатно и без регистрации. Играйте с CPU на этом устройстве: движок работает в браузере.',
+  'tagline': 'Бесплатно и без регистрации: играйте с CPU, с друзьями по сети или вместе на одном устройстве.',
   'home.vsCpu': 'Играть с CPU',
   'home.opponents': 'Соперники (CPU)',
   'home.level': 'Сила',
@@ -40,6 +40,7 @@ export default {
   'online.connected': 'Подключено',
   'online.reconnecting': 'Связь потеряна, переподключение…',
   'online.waiting': 'Ждём, пока хозяин начнёт',
+  'rejoin.back': 'Вернуться к вашей игре',
   'online.pickSeat': 'Выберите свободное место, чтобы играть',
   'online.free': 'свободно',
   'online.away': 'нет на месте',

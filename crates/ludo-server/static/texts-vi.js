@@ -5,7 +5,7 @@ export default {
   // The page, the home screen and the house rules' names
   'home.rulesPages': 'Luật của từng kiểu chơi',
   'title': 'Cờ cá ngựa · Ludo',
-  'tagline': 'Miễn phí, không cần đăng ký. Chơi với máy trên thiết bị này; bộ luật chạy ngay trong trình duyệt.',
+  'tagline': 'Miễn phí, không cần đăng ký: chơi với máy, với bạn bè qua mạng hoặc chơi chung trên một thiết bị.',
   'home.vsCpu': 'Chơi với máy',
   'home.opponents': 'Số đối thủ',
   'home.level': 'Độ khó',
@@ -41,6 +41,7 @@ export default {
   'online.connected': 'Đã kết nối',
   'online.reconnecting': 'Mất kết nối, đang kết nối lại…',
   'online.waiting': 'Chờ chủ phòng bắt đầu',
+  'rejoin.back': 'Quay lại ván đang chơi',
   'online.pickSeat': 'Chọn một chỗ trống để chơi',
   'online.free': 'trống',
   'online.away': 'vắng mặt',
