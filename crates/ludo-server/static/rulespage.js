@@ -162,7 +162,7 @@ function houseRule(list, name, label, description, value, others, refusal) {
   add(values, 'span', t('rules.defaultIs', { value: valueLabel(value, t) })).className = 'default';
   values.append(' ');
   const choices = add(values, 'span', others.length
-    ? t('rules.othersAre', { values: others.map((v) => valueLabel(v, t)).join('; ') })
+    ? t('rules.othersAre', { values: others.map((v) => valueLabel(v, t)).join(t('rules.choiceBetween')) })
     : t('rules.noOthers', { why: errorText(refusal, t, 'rules.error.other') }));
   choices.className = 'choices';
   choices.dataset.choices = JSON.stringify(others);

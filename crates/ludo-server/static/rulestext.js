@@ -23,6 +23,8 @@ export const RULES_TEXTS = {
     'rules.houseRules': 'House rules',
     'rules.houseIntro': 'Each house rule can be changed before a game, under “{name}” on the home page. Only the choices that work with the rest of these rules are listed.',
     'rules.defaultIs': 'Default: {value}.', 'rules.othersAre': 'Other choices: {values}.',
+    // Between two choices, each of which may hold commas ("1, 6; 5, 6").
+    'rules.choiceBetween': '; ',
     'rules.noOthers': 'No other choice with these rules: {why}',
     'rules.glossary': 'Words', 'rules.faq': 'Questions',
     'ways.faces': 'a {faces}', 'ways.eitherDie': 'a {faces} on either die',
@@ -150,6 +152,8 @@ export const RULES_TEXTS = {
     'rules.houseRules': 'Règles locales',
     'rules.houseIntro': 'Chaque règle locale peut être changée avant une partie, sous « {name} » sur la page d’accueil. Seuls les choix compatibles avec le reste de ces règles sont indiqués.',
     'rules.defaultIs': 'Par défaut : {value}.', 'rules.othersAre': 'Autres choix : {values}.',
+    // Between two choices, each of which may hold commas ("1, 6; 5, 6").
+    'rules.choiceBetween': ' ; ',
     'rules.noOthers': 'Pas d’autre choix avec ces règles : {why}',
     'rules.glossary': 'Vocabulaire', 'rules.faq': 'Questions',
     'ways.faces': 'un {faces}', 'ways.eitherDie': 'un {faces} sur l’un des dés',
@@ -276,6 +280,8 @@ export const RULES_TEXTS = {
     'rules.houseRules': 'Regras locais',
     'rules.houseIntro': 'Podes mudar cada regra local antes de uma partida, em «{name}» na página inicial. Só aparecem as opções compatíveis com o resto destas regras.',
     'rules.defaultIs': 'Por omissão: {value}.', 'rules.othersAre': 'Outras opções: {values}.',
+    // Between two choices, each of which may hold commas ("1, 6; 5, 6").
+    'rules.choiceBetween': '; ',
     'rules.noOthers': 'Sem outra opção com estas regras: {why}',
     'rules.glossary': 'Vocabulário', 'rules.faq': 'Perguntas',
     'ways.faces': 'um {faces}', 'ways.eitherDie': 'um {faces} num dos dados',
@@ -402,6 +408,8 @@ export const RULES_TEXTS = {
     'rules.houseRules': 'Местные правила',
     'rules.houseIntro': 'Каждое местное правило можно изменить перед игрой в разделе «{name}» на главной странице. Здесь указаны только варианты, совместимые с остальными правилами.',
     'rules.defaultIs': 'По умолчанию: {value}.', 'rules.othersAre': 'Другие варианты: {values}.',
+    // Between two choices, each of which may hold commas ("1, 6; 5, 6").
+    'rules.choiceBetween': '; ',
     'rules.noOthers': 'Других вариантов при этих правилах нет: {why}',
     'rules.glossary': 'Словарь', 'rules.faq': 'Вопросы',
     'ways.faces': '{faces}', 'ways.eitherDie': '{faces} хотя бы на одном кубике',
@@ -528,6 +536,8 @@ export const RULES_TEXTS = {
     'rules.houseRules': 'Luật riêng',
     'rules.houseIntro': 'Mỗi luật riêng có thể đổi trước ván, ở mục “{name}” trên trang chủ. Chỉ liệt kê những lựa chọn hợp với phần còn lại của luật này.',
     'rules.defaultIs': 'Mặc định: {value}.', 'rules.othersAre': 'Lựa chọn khác: {values}.',
+    // Between two choices, each of which may hold commas ("1, 6; 5, 6").
+    'rules.choiceBetween': '; ',
     'rules.noOthers': 'Với luật này không có lựa chọn khác: {why}',
     'rules.glossary': 'Từ ngữ', 'rules.faq': 'Hỏi đáp',
     'ways.faces': '{faces}', 'ways.eitherDie': '{faces} ở một trong hai xúc xắc',

@@ -115,7 +115,7 @@ export default {
   'friends.noClock': 'None',
   'friends.clock30': '30 seconds',
   'friends.clock60': '60 seconds',
-  'friends.ranked': 'Ranked (people only, the preset’s own rules, a turn clock: 60 seconds unless 30 is chosen)',
+  'friends.ranked': 'Ranked: the result counts for the ratings (people only, no house rules, 60 seconds a turn unless 30 is chosen)',
   'ranked.size': 'Players',
   'ranked.any': 'Any number',
   'ranked.find': 'Find a ranked game',

@@ -115,7 +115,7 @@ export default {
   'friends.noClock': 'Aucun',
   'friends.clock30': '30 secondes',
   'friends.clock60': '60 secondes',
-  'friends.ranked': 'Classée (joueurs humains, règles du préréglage, temps par tour : 60 secondes sauf si 30 est choisi)',
+  'friends.ranked': 'Classée : le résultat compte pour le classement (joueurs humains, sans règles locales, 60 secondes par tour sauf si 30 est choisi)',
   'ranked.size': 'Joueurs',
   'ranked.any': 'Peu importe',
   'ranked.find': 'Trouver une partie classée',

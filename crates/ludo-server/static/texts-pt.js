@@ -115,7 +115,7 @@ export default {
   'friends.noClock': 'Nenhum',
   'friends.clock30': '30 segundos',
   'friends.clock60': '60 segundos',
-  'friends.ranked': 'Classificada (só pessoas, regras da predefinição, tempo por vez: 60 segundos, a não ser que escolhas 30)',
+  'friends.ranked': 'Classificada: o resultado conta para a classificação (só pessoas, sem regras locais, 60 segundos por vez, a não ser que escolhas 30)',
   'ranked.size': 'Jogadores',
   'ranked.any': 'Qualquer número',
   'ranked.find': 'Procurar uma partida classificada',

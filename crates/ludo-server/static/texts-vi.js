@@ -127,7 +127,7 @@ export default {
   'friends.noClock': 'Không giới hạn',
   'friends.clock30': '30 giây',
   'friends.clock60': '60 giây',
-  'friends.ranked': 'Xếp hạng (chỉ người chơi, luật gốc của bộ luật, mỗi lượt 60 giây trừ khi chọn 30)',
+  'friends.ranked': 'Xếp hạng: kết quả được tính vào bảng xếp hạng (chỉ người chơi, không dùng luật riêng, mỗi lượt 60 giây trừ khi chọn 30)',
   'ranked.size': 'Số người chơi',
   'ranked.any': 'Bao nhiêu cũng được',
   'ranked.find': 'Tìm ván xếp hạng',
