@@ -616,6 +616,11 @@ export class Table {
     } else {
       const { geometry } = this.numbers(after);
       lines = [moveLine(t, event.seat, event.move, after, geometry.finished_from)];
+      // The move earned another throw (a bonus face, a capture, a finish): said, so that the
+      // same seat throwing again is not a surprise.
+      if (after.turn.seat === event.seat && after.turn.phase === 'roll') {
+        lines.push({ text: t('log.throwsAgain', { seat: t(`seat.${event.seat}`) }), kind: 'throw' });
+      }
     }
     return event.standIn ? lines.map((line) => byCpu(t, line)) : lines;
   }

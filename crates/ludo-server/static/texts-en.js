@@ -212,6 +212,7 @@ export default {
   'log.rolloff': '{seat} threw {dice} to see who starts',
   'log.noMove': '{seat} threw {dice} — no move',
   'log.again': '{seat} threw {dice} — no move, throws again',
+  'log.throwsAgain': '{seat} throws again',
   'log.forfeit': '{seat} threw {dice} — third bonus throw in a row, the turn ends',
   'log.autoExit': '{seat} threw {dice} — a piece comes out by itself',
   'log.out': '{seat} brings a piece out',

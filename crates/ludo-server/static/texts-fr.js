@@ -212,6 +212,7 @@ export default {
   'log.rolloff': '{seat} a fait {dice} pour savoir qui commence',
   'log.noMove': '{seat} a fait {dice} — aucun coup possible',
   'log.again': '{seat} a fait {dice} — aucun coup possible, relance',
+  'log.throwsAgain': '{seat} rejoue',
   'log.forfeit': '{seat} a fait {dice} — troisième nouveau lancer d’affilée, fin du tour',
   'log.autoExit': '{seat} a fait {dice} — une pièce sort toute seule',
   'log.out': '{seat} sort une pièce',

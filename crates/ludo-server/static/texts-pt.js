@@ -212,6 +212,7 @@ export default {
   'log.rolloff': '{seat} tirou {dice} para ver quem começa',
   'log.noMove': '{seat} tirou {dice} — sem jogada possível',
   'log.again': '{seat} tirou {dice} — sem jogada, lança novamente',
+  'log.throwsAgain': '{seat} lança novamente',
   'log.forfeit': '{seat} tirou {dice} — terceiro lançamento extra seguido, a vez acaba',
   'log.autoExit': '{seat} tirou {dice} — uma peça sai sozinha',
   'log.out': '{seat} tira uma peça da base',

@@ -212,6 +212,7 @@ export default {
   'log.rolloff': '{seat} выбросили {dice}, чтобы решить, кто начинает',
   'log.noMove': '{seat} выбросили {dice} — хода нет',
   'log.again': '{seat} выбросили {dice} — хода нет, ещё бросок',
+  'log.throwsAgain': '{seat} бросают ещё раз',
   'log.forfeit': '{seat} выбросили {dice} — ещё бросок третий раз подряд, ход окончен',
   'log.autoExit': '{seat} выбросили {dice} — фишка выходит сама',
   'log.out': '{seat} выводят фишку',

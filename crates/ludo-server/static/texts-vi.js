@@ -231,6 +231,7 @@ export default {
   'log.rolloff': '{seat} gieo được {dice} để chọn người đi trước',
   'log.noMove': '{seat} gieo được {dice} — không đi được',
   'log.again': '{seat} gieo được {dice} — không đi được, gieo lại',
+  'log.throwsAgain': '{seat} được gieo thêm',
   'log.forfeit': '{seat} gieo được {dice} — gieo thưởng lần thứ ba liên tiếp, mất lượt',
   'log.autoExit': '{seat} gieo được {dice} — tự động ra quân',
   'log.autoExit@horse': '{seat} gieo được {dice} — tự động ra ngựa',
