@@ -29,12 +29,22 @@ test('two browsers play an online game from the invitation link to the end', asy
   await host.page.waitForFunction(() => !document.querySelector('#seats li:nth-child(3)').textContent.includes('free'));
   await host.page.click('#start');
   await guest.page.waitForFunction(() => /throw|move/.test(document.querySelector('#status').textContent));
+  // Everything the guest's status says until the reload.
+  await guest.page.evaluate(() => {
+    const status = document.getElementById('status');
+    globalThis.said = new Set();
+    new MutationObserver(() => globalThis.said.add(status.textContent))
+      .observe(status, { childList: true, characterData: true, subtree: true });
+  });
 
   let reloaded = false;
   for (let i = 0; i < 4000 && !(await over(host.page)); i++) {
     await step(host.page);
     await step(guest.page);
     if (i === 40 && !reloaded) {
+      // The other person's turns are said with their name, and their colour.
+      const said = await guest.page.evaluate(() => [...globalThis.said]);
+      assert.ok(said.some((text) => /^Ana \(yellow ○\) to (throw|move)/.test(text)), JSON.stringify(said));
       // A reload mid-game: the same device gets the red seat back.
       reloaded = true;
       await guest.page.reload();

@@ -421,7 +421,7 @@ export function diceSpot(layout, arm) {
 export const CELL_SIZE = CELL;
 
 /** The line that says whose turn it is, or the places at the end (the replay viewer's). */
-export function statusText(position, t) {
+export function statusText(position, t, nameOf = () => null) {
   if (position.turn.phase === 'over') {
     const order = [...position.seats].sort((a, b) => position.places[a] - position.places[b]);
     const places = order.map((s) => `${position.places[s]}. ${t(`seat.${s}`)}`).join('  ');
@@ -429,9 +429,13 @@ export function statusText(position, t) {
   }
   const { phase, roll } = position.turn;
   const seat = t(`seat.${position.turn.seat}`);
+  // A person at an online table is named with their colour ("Ana (red △) to throw").
+  const name = nameOf(position.turn.seat);
+  const kind = name ? 'turnOf' : 'turn';
+  const words = { seat, name, dice: roll?.join(' + ') };
   // A seat choosing its move: what it threw is said in words, not left as a bare number.
-  if (phase === 'move' && roll) return t('turn.moveThrew', { seat, dice: roll.join(' + ') });
-  return t(`turn.${phase}`, { seat });
+  if (phase === 'move' && roll) return t(`${kind}.moveThrew`, words);
+  return t(`${kind}.${phase}`, words);
 }
 
 /**

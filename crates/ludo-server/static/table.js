@@ -633,7 +633,7 @@ export class Table {
     if (this.plays(seat) && this.autoplaying === this.state && phase === 'move') return t('status.autoplay');
     if (this.plays(seat) && seat === this.who.you) return t(`status.you.${phase}`);
     if (this.plays(seat)) return t(`status.hot.${phase}`, { seat: t(`seat.${seat}`) });
-    return statusText(p, t);
+    return statusText(p, t, (turn) => (this.who.cpu?.(turn) || this.plays(turn) ? null : this.who.name(turn)));
   }
 
   throwWords(seat, dice) {
