@@ -334,6 +334,8 @@ test('someone opening an invitation without a saved name is asked for one, and t
   // Above the seats, each is told what to do next: the host starts, the others sit, then wait.
   assert.equal(await ana.page.textContent('#lobby-status'), 'Start the game when everyone is seated');
   assert.equal(await bo.page.textContent('#lobby-status'), 'Choose a free seat to play');
+  assert.equal(await ana.page.textContent('#invite-words'), 'Send this link to your friends:');
+  assert.equal(await bo.page.textContent('#invite-words'), 'Invite others with this link:');
   // Seated first under the default name, then named: the host sees the seat renamed.
   await bo.page.click('#seats li[data-seat=red] button');
   await seated(ana.page, 'red', 'Player');

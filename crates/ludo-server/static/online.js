@@ -293,6 +293,10 @@ export class OnlineRoom {
     this.view.link.textContent = `${location.origin}/r/${this.code}`;
     const playing = this.playing();
     const host = this.room.host === this.you;
+    // The host sends the link to friends; someone invited may pass it on.
+    const invite = document.getElementById('invite-words');
+    invite.dataset.t = host ? 'online.invite' : 'online.inviteMore';
+    invite.textContent = t(invite.dataset.t);
     document.body.classList.toggle('in-game', Boolean(this.game));
     document.body.classList.toggle('playing', Boolean(playing));
     this.drawSeats(playing);

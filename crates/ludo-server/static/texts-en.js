@@ -38,6 +38,7 @@ export default {
   'home.friends': 'Play with friends',
   'home.name': 'Your name',
   'online.invite': 'Send this link to your friends:',
+  'online.inviteMore': 'Invite others with this link:',
   'online.copy': 'Copy the link',
   'online.copied': 'Link copied',
   'online.connecting': 'Connecting…',

@@ -38,6 +38,7 @@ export default {
   'home.friends': 'Jouer avec des amis',
   'home.name': 'Votre nom',
   'online.invite': 'Envoyez ce lien à vos amis :',
+  'online.inviteMore': 'Invitez d’autres joueurs avec ce lien :',
   'online.copy': 'Copier le lien',
   'online.copied': 'Lien copié',
   'online.connecting': 'Connexion…',

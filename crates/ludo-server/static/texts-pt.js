@@ -38,6 +38,7 @@ export default {
   'home.friends': 'Jogar com amigos',
   'home.name': 'O teu nome',
   'online.invite': 'Envia esta ligação aos teus amigos:',
+  'online.inviteMore': 'Convida mais pessoas com esta ligação:',
   'online.copy': 'Copiar a ligação',
   'online.copied': 'Ligação copiada',
   'online.connecting': 'A ligar…',

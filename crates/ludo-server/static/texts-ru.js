@@ -38,6 +38,7 @@ export default {
   'home.friends': 'Играть с друзьями',
   'home.name': 'Ваше имя',
   'online.invite': 'Отправьте эту ссылку друзьям:',
+  'online.inviteMore': 'Пригласите других по этой ссылке:',
   'online.copy': 'Копировать ссылку',
   'online.copied': 'Ссылка скопирована',
   'online.connecting': 'Подключение…',

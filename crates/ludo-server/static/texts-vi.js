@@ -39,6 +39,7 @@ export default {
   'home.friends': 'Chơi với bạn bè',
   'home.name': 'Tên của bạn',
   'online.invite': 'Gửi đường link này cho bạn bè:',
+  'online.inviteMore': 'Mời thêm người chơi bằng đường link này:',
   'online.copy': 'Sao chép link',
   'online.copied': 'Đã sao chép',
   'online.connecting': 'Đang kết nối…',
