@@ -25,7 +25,7 @@ export const RULES_TEXTS = {
     'rules.defaultIs': 'Default: {value}.', 'rules.othersAre': 'Other choices: {values}.',
     // Between two choices, each of which may hold commas ("1, 6; 5, 6").
     'rules.choiceBetween': '; ',
-    'rules.noOthers': 'No other choice with these rules: {why}',
+    'rules.noOthers': 'Changes only together with another house rule: {why}',
     'rules.glossary': 'Words', 'rules.faq': 'Questions',
     'ways.faces': 'a {faces}', 'ways.eitherDie': 'a {faces} on either die',
     'ways.facesOrDouble': 'a {faces} on either die or any double', 'ways.double': 'a double',
@@ -154,7 +154,7 @@ export const RULES_TEXTS = {
     'rules.defaultIs': 'Par défaut : {value}.', 'rules.othersAre': 'Autres choix : {values}.',
     // Between two choices, each of which may hold commas ("1, 6; 5, 6").
     'rules.choiceBetween': ' ; ',
-    'rules.noOthers': 'Pas d’autre choix avec ces règles : {why}',
+    'rules.noOthers': 'Ne change qu’avec une autre règle locale : {why}',
     'rules.glossary': 'Vocabulaire', 'rules.faq': 'Questions',
     'ways.faces': 'un {faces}', 'ways.eitherDie': 'un {faces} sur l’un des dés',
     'ways.facesOrDouble': 'un {faces} sur l’un des dés ou n’importe quel double', 'ways.double': 'un double',
@@ -282,7 +282,7 @@ export const RULES_TEXTS = {
     'rules.defaultIs': 'Por omissão: {value}.', 'rules.othersAre': 'Outras opções: {values}.',
     // Between two choices, each of which may hold commas ("1, 6; 5, 6").
     'rules.choiceBetween': '; ',
-    'rules.noOthers': 'Sem outra opção com estas regras: {why}',
+    'rules.noOthers': 'Só muda em conjunto com outra regra local: {why}',
     'rules.glossary': 'Vocabulário', 'rules.faq': 'Perguntas',
     'ways.faces': 'um {faces}', 'ways.eitherDie': 'um {faces} num dos dados',
     'ways.facesOrDouble': 'um {faces} num dos dados ou qualquer duplo', 'ways.double': 'um duplo',
@@ -410,7 +410,7 @@ export const RULES_TEXTS = {
     'rules.defaultIs': 'По умолчанию: {value}.', 'rules.othersAre': 'Другие варианты: {values}.',
     // Between two choices, each of which may hold commas ("1, 6; 5, 6").
     'rules.choiceBetween': '; ',
-    'rules.noOthers': 'Других вариантов при этих правилах нет: {why}',
+    'rules.noOthers': 'Меняется только вместе с другим местным правилом: {why}',
     'rules.glossary': 'Словарь', 'rules.faq': 'Вопросы',
     'ways.faces': '{faces}', 'ways.eitherDie': '{faces} хотя бы на одном кубике',
     'ways.facesOrDouble': '{faces} хотя бы на одном кубике или любой дубль', 'ways.double': 'дубль',
@@ -538,7 +538,7 @@ export const RULES_TEXTS = {
     'rules.defaultIs': 'Mặc định: {value}.', 'rules.othersAre': 'Lựa chọn khác: {values}.',
     // Between two choices, each of which may hold commas ("1, 6; 5, 6").
     'rules.choiceBetween': '; ',
-    'rules.noOthers': 'Với luật này không có lựa chọn khác: {why}',
+    'rules.noOthers': 'Chỉ đổi được khi đổi cùng một luật riêng khác: {why}',
     'rules.glossary': 'Từ ngữ', 'rules.faq': 'Hỏi đáp',
     'ways.faces': '{faces}', 'ways.eitherDie': '{faces} ở một trong hai xúc xắc',
     'ways.facesOrDouble': '{faces} ở một trong hai xúc xắc hoặc một đôi bất kỳ', 'ways.double': 'đôi',
