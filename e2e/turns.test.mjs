@@ -114,7 +114,7 @@ test('a throw that cannot bring a piece out says which throws can, in the reader
     .textContent)).observe(document.getElementById('status'), { childList: true, characterData: true, subtree: true }));
   await page.click('#roll');
   await page.waitForSelector('#roll:not([disabled])', { timeout: 30_000 });
-  assert.ok(said.includes('Vous avez fait 3 — aucun coup possible. Il faut un 6 pour sortir une pièce de la base'),
+  assert.ok(said.includes('Vous avez fait 3 — aucun coup possible. Seul un 6 fait sortir une pièce'),
     JSON.stringify(said));
   // The CPUs' throws are said as before: the hint is for the person playing.
   assert.ok(said.some((text) => /^(bleu|rouge|vert) .* : 3 — aucun coup possible$/.test(text)), JSON.stringify(said));

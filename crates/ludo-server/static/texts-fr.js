@@ -202,7 +202,7 @@ export default {
   'status.hot.rolloff': '{seat} : lancez pour savoir qui commence',
   'status.autoplay': 'Un seul coup possible — il se joue tout seul',
   'status.tapAgain': 'Touchez encore la pièce pour la jouer',
-  'hint.exit': 'Il faut un {faces} pour sortir une pièce de la base',
+  'hint.exit': 'Seul un {faces} fait sortir une pièce',
   'status.threw': '{seat} a fait {dice}',
   'status.youThrew': 'Vous avez fait {dice}',
   'status.none': '{seat} : {dice} — aucun coup possible',

@@ -202,7 +202,7 @@ export default {
   'status.hot.rolloff': '{seat}: бросайте, чтобы решить, кто начинает',
   'status.autoplay': 'Ход единственный — он делается сам',
   'status.tapAgain': 'Нажмите на фишку ещё раз, чтобы сходить ею',
-  'hint.exit': 'Фишка выходит с базы, только если выпало {faces}',
+  'hint.exit': 'С базы выводит только {faces}',
   'status.threw': '{seat} выбросили {dice}',
   'status.youThrew': 'Вы выбросили {dice}',
   'status.none': '{seat}: {dice} — хода нет',
