@@ -120,7 +120,7 @@ test('after a game, playing again is an offer: declined, the offer is gone; acce
   await shoot(ana.page, 'rematch-offer', 'en', '#rematch');
   await shoot(bo.page, 'rematch-waiting', 'fr', '#rematch');
   await ana.page.click('#rematch button:text("Accept")');
-  await ana.page.waitForFunction(() => /^red △ to throw/.test(document.querySelector('#status').textContent));
+  await ana.page.waitForFunction(() => /^Bo \(red △\) to throw/.test(document.querySelector('#status').textContent));
   await bo.page.waitForFunction(() => /^À vous/.test(document.querySelector('#status').textContent));
   assert.ok(await ana.page.isHidden('#end'), 'the new game shows');
   assert.deepEqual(ana.errors, []);

@@ -320,6 +320,8 @@ test("the in-game rules panel links to the game's rules page", async () => {
   await page.click('#rules-page [data-play=device]');
   await page.waitForSelector('#play:not([hidden])');
   await page.click('#game-rules summary');
+  // The link is pointed when the panel opens (its toggle event comes just after the click).
+  await page.waitForSelector('#rules-page-link[href]');
   assert.equal(await page.getAttribute('#rules-page-link', 'href'), '/rules/vietnamese');
   assert.ok(await page.isVisible('#rules-page-link'));
   assert.deepEqual(errors, []);
