@@ -267,6 +267,11 @@ export class OnlineRoom {
       : occupant.name;
   }
 
+  /** Whether every seat of the table is taken. */
+  full() {
+    return Object.keys(this.room.seats).length >= COLOURS.length;
+  }
+
   /** The seat this device plays: none for a watcher, nor once the person left the game. */
   mySeat() {
     const seat = this.seatOf(this.you);
@@ -311,9 +316,8 @@ export class OnlineRoom {
     // Before the first game, what to do next is said above the seats: the host starts, a seated
     // guest waits for that, anyone else picks a free seat (a full room says they watch).
     const lobby = document.getElementById('lobby-status');
-    const full = Object.keys(this.room.seats).length >= COLOURS.length;
     const next = this.game ? null : host ? 'room.hostStarts' : this.mySeat() ? 'online.waiting'
-      : full ? null : 'online.pickSeat';
+      : this.full() ? null : 'online.pickSeat';
     lobby.hidden = !next;
     lobby.textContent = next ? t(next) : '';
     if (!this.game) this.view.roll.disabled = true;
@@ -346,8 +350,7 @@ export class OnlineRoom {
       notice.className = 'watching';
       this.view.status.after(notice);
     }
-    const full = Object.keys(this.room.seats).length >= COLOURS.length;
-    const watching = !this.mySeat() && (playing || full);
+    const watching = !this.mySeat() && (playing || this.full());
     notice.hidden = !watching;
     const left = this.room.seats[this.seatOf(this.you)]?.left;
     const why = left ? 'room.youLeft' : !playing ? 'room.watchingFull'

@@ -25,3 +25,9 @@ export function valueLabel(value, t) {
   if (Array.isArray(value)) return value.join(', ') || '—';
   return t(`value.${value}`);
 }
+
+/** A list of numbers as "1, 5 or 6", in the page's language. */
+export function either(numbers) {
+  return new Intl.ListFormat(document.documentElement.lang || 'en', { type: 'disjunction' })
+    .format(numbers.map(String));
+}

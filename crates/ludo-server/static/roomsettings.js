@@ -51,11 +51,6 @@ export function readHouseRules(container, preset, defaults) {
   return rules;
 }
 
-/** How many rows of a drawn rules-in-force table are marked as changed from the preset. */
-function count(inForce) {
-  return inForce.querySelectorAll('tr.changed').length;
-}
-
 /** A room's rules written in full: `"classic"` or `{preset, …}` → the preset's options with changes. */
 function optionsOf(rules, presets) {
   const { preset, ...changes } = typeof rules === 'string' ? { preset: rules } : rules;
@@ -109,7 +104,8 @@ export class RoomSettings {
     const focused = this.focusedControl();
     // The host's controls show every setting themselves, so the host is not shown them twice.
     if (host && open) {
-      const houseRulesSummary = count(inForce) === 0 ? t('home.houseRules') : inForce.caption.textContent;
+      const houseRulesSummary = inForce.querySelector('tr.changed') ? inForce.caption.textContent
+        : t('home.houseRules');
       this.section.replaceChildren(heading,
         this.form(settings, { preset, defaults, options, cpuSeated, houseRulesSummary }));
     } else {

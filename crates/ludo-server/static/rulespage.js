@@ -6,7 +6,7 @@
 
 import { addTexts, setBoard, t } from './i18n.js';
 import { RULES_TEXTS } from './rulestext.js';
-import { optionLabel, ordered, valueLabel } from './options.js';
+import { either, optionLabel, ordered, valueLabel } from './options.js';
 import { errorText } from './texts-errors.js';
 
 addTexts(RULES_TEXTS);
@@ -29,12 +29,6 @@ function section(parent, key, id) {
   heading.id = `rules-${id}`;
   part.setAttribute('aria-labelledby', heading.id);
   return part;
-}
-
-/** A list of numbers as "1, 5 or 6", in the page's language. */
-function either(numbers) {
-  return new Intl.ListFormat(document.documentElement.lang || 'en', { type: 'disjunction' })
-    .format(numbers.map(String));
 }
 
 /** The throws that bring a piece out, in words: die faces (on either die) and any double. */

@@ -10,6 +10,7 @@
 // choice is handed back through `act`.
 
 import { MARK, drawBoard, drawPreview, drawRulesInForce, statusText } from './board.js';
+import { either } from './options.js';
 import { drawDice, rollDice } from './dice.js';
 import { reducedMotion, showMove, STEP_MS } from './animate.js';
 import { byCpu, drawLog, moveLine, throwOutcome } from './turnlog.js';
@@ -660,9 +661,7 @@ export class Table {
     const allInBase = position.pieces[seat].every((piece) => piece === 'base');
     const exits = options.exit_values ?? [];
     if (!allInBase || options.dice !== 1 || !exits.length || exits.includes(dice[0])) return null;
-    const faces = new Intl.ListFormat(document.documentElement.lang || 'en', { type: 'disjunction' })
-      .format(exits.map(String));
-    return this.view.t('hint.exit', { faces });
+    return this.view.t('hint.exit', { faces: either(exits) });
   }
 
   /** "You won!", "You came 2nd", or who won, for hot-seat games and watchers. */
