@@ -329,6 +329,8 @@ test('someone opening an invitation without a saved name is asked for one, and t
   const bo = await person(browser, `/r/${ana.code}`, { viewport: PHONE });
   assert.ok(await bo.page.isVisible('#room-name input'), 'the name is asked for at once');
   assert.equal(await bo.page.inputValue('#room-name input'), '');
+  assert.match(await bo.page.getAttribute('#room-name input', 'placeholder'), /^Player \d{3}$/,
+    'the field shows the name the others see until one is given');
   assert.equal(await bo.page.textContent('#room-name summary'), 'Choose your name');
   await shoot(bo.page, 'name-asked', 'en', '#room-name');
   // Above the seats, each is told what to do next: the host starts, the others sit, then wait.
@@ -336,9 +338,20 @@ test('someone opening an invitation without a saved name is asked for one, and t
   assert.equal(await bo.page.textContent('#lobby-status'), 'Choose a free seat to play');
   assert.equal(await ana.page.textContent('#invite-words'), 'Send this link to your friends:');
   assert.equal(await bo.page.textContent('#invite-words'), 'Invite others with this link:');
-  // Seated first under the default name, then named: the host sees the seat renamed.
+  // Seated first under the default name with this device's number, then named: the host sees
+  // the seat renamed. A second person without a name gets another number.
   await bo.page.click('#seats li[data-seat=red] button');
-  await seated(ana.page, 'red', 'Player');
+  const boNumber = await bo.page.evaluate(() => 100
+    + (parseInt(localStorage.getItem('ludo.device').slice(0, 6), 16) % 900));
+  await seated(ana.page, 'red', `Player ${boNumber}`);
+  // Secrets are random; this one is chosen so that the two numbers differ.
+  const cy = await person(browser, '/', { viewport: PHONE, locale: 'fr-FR' });
+  await cy.page.evaluate((secret) => localStorage.setItem('ludo.device', secret),
+    (boNumber === 100 ? '000001' : '000000').padEnd(32, 'a'));
+  await cy.page.goto(`${url}/r/${ana.code}`);
+  await cy.page.waitForSelector('body[data-ready=true]');
+  await cy.page.click('#seats li[data-seat=blue] button');
+  await seated(ana.page, 'blue', `Joueur ${boNumber === 100 ? 101 : 100}`);
   await bo.page.waitForFunction(() => document.getElementById('lobby-status').textContent
     === 'Waiting for the host to start');
   await bo.page.fill('#room-name input', 'Bo');
@@ -369,8 +382,10 @@ test('someone opening an invitation without a saved name is asked for one, and t
   assert.ok(await bo.page.isHidden('#lobby-status'));
   assert.deepEqual(ana.errors, []);
   assert.deepEqual(bo.errors, []);
+  assert.deepEqual(cy.errors, []);
   await ana.page.context().close();
   await bo.page.context().close();
+  await cy.page.context().close();
 });
 
 test('a ranked game left by a player is played out by the CPU, and its result is rated', async () => {

@@ -24,12 +24,22 @@ export function savedName() {
   return localStorage.getItem(NAME_KEY);
 }
 
+/**
+ * The name the others see: the one given, else the default name with a number drawn from this
+ * device's secret ("Player 371"), so that two people who never gave a name are told apart at one
+ * table, and each keeps the same number from one game to the next.
+ */
 export function playerName() {
-  return localStorage.getItem(NAME_KEY) || t('player.default');
+  return savedName() || defaultName();
+}
+
+function defaultName() {
+  const number = 100 + (parseInt(deviceSecret().slice(0, 6), 16) % 900);
+  return `${t('player.default')} ${number}`;
 }
 
 export function setPlayerName(name) {
-  localStorage.setItem(NAME_KEY, name.trim().slice(0, 24) || t('player.default'));
+  localStorage.setItem(NAME_KEY, name.trim().slice(0, 24) || defaultName());
 }
 
 /**

@@ -79,7 +79,7 @@ export class OnlineRoom {
     this.leaveGame = new LeaveGame(view.tableSettings, { t, leave: () => this.request({ t: 'leave' }) });
     this.awaySeats = new AwaySeats(view.players, { t, ask: (message) => this.ask(message),
       name: (seat) => this.occupantName(seat) });
-    new RoomName(view.connection, { t, saved: savedName(), save: (name) => {
+    new RoomName(view.connection, { t, saved: savedName(), shown: playerName(), save: (name) => {
       setPlayerName(name);
       this.helloAgain();
     } });

@@ -7,15 +7,16 @@ export class RoomName {
    * @param anchor the element the form follows
    * @param t the page's texts
    * @param saved the name given before on this device, or null
+   * @param shown the name the others see until one is given (shown as the field's placeholder)
    * @param save keeps a new name and says it to the room
    */
-  constructor(anchor, { t, saved, save }) {
+  constructor(anchor, { t, saved, shown, save }) {
     this.details = Object.assign(document.createElement('details'), { id: 'room-name', open: !saved });
     this.summary = document.createElement('summary');
     const form = document.createElement('form');
     const label = document.createElement('label');
     const input = Object.assign(document.createElement('input'), { name: 'name', maxLength: 24, required: true,
-      value: saved ?? '', autocomplete: 'nickname' });
+      value: saved ?? '', placeholder: shown, autocomplete: 'nickname' });
     label.append(Object.assign(document.createElement('span'), { textContent: t('name.ask') }), input);
     form.append(label, Object.assign(document.createElement('button'), { textContent: t('name.save') }));
     const title = (name) => {
