@@ -33,6 +33,14 @@ export function playerName() {
   return savedName() || defaultName();
 }
 
+/**
+ * The name of this device's person in a game of its own (against the CPU, or a replay of one):
+ * the one given, else the plain default name, with no number, there being no one to tell apart.
+ */
+export function localName() {
+  return savedName() || t('player.default');
+}
+
 function defaultName() {
   const number = 100 + (parseInt(deviceSecret().slice(0, 6), 16) % 900);
   return `${t('player.default')} ${number}`;

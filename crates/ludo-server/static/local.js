@@ -5,7 +5,7 @@
 // CPU players think in a worker (cpu.js), so the page stays responsive meanwhile.
 
 import { Table, pace } from './table.js';
-import { playerName } from './identity.js';
+import { localName } from './identity.js';
 import { keep } from './saves.js';
 import { errorText } from './texts-errors.js';
 
@@ -166,7 +166,7 @@ export class LocalGame {
     const who = this.game.players[seat];
     const { t } = this.view;
     if (who !== 'human') return t('cpu.named', { level: t(`level.${who}`) });
-    return this.table?.who.you === seat ? playerName() : '';
+    return this.table?.who.you === seat ? localName() : '';
   }
 
   /**

@@ -6,7 +6,7 @@ import { drawBoard, statusText } from './board.js';
 import { setBoard } from './i18n.js';
 import { optionLabel, ordered, valueLabel } from './options.js';
 import { errorText } from './texts-errors.js';
-import { playerName } from './identity.js';
+import { localName } from './identity.js';
 import { moveLine, throwOutcome } from './turnlog.js';
 
 /** Every position of a record, from the start, with the action that led to each. */
@@ -389,7 +389,7 @@ export function localRecord(saved) {
     commitment: '',
     actions: saved.actions,
     players: Object.fromEntries(Object.entries(saved.players).map(([seat, who]) => [seat,
-      who === 'human' ? { kind: 'person', name: playerName() } : { kind: 'cpu', level: who }])),
+      who === 'human' ? { kind: 'person', name: localName() } : { kind: 'cpu', level: who }])),
     ranked: false,
     started_at: saved.started_at ?? null,
     finished_at: saved.position.turn.phase === 'over' ? Date.now() : null,
