@@ -328,6 +328,47 @@ test("the in-game rules panel links to the game's rules page", async () => {
   await context.close();
 });
 
+/** The places each page's picture numbers, in order, in English. */
+const LANDMARKS = {
+  qdan: ['Base', 'Start', 'Star', 'Home column', 'Finish'],
+  classic: ['Base', 'Start', 'Home column', 'Finish'],
+  vietnamese: ['Base', 'Start', 'Home column'],
+};
+
+for (const preset of PRESETS) {
+  test(`the ${preset} rules page pictures a piece's way and numbers the places on the right squares`, async () => {
+    const { page, errors, context } = await open(`/rules/${preset}`);
+    await shown(page);
+    const picture = await page.$eval('#rules-page section[aria-labelledby=rules-how] .rules-picture', (figure) => {
+      const key = (node) => ['x', 'y'].map((a) => Math.round(Number(node.getAttribute(a)))).join(',');
+      const board = (selector) => [...figure.querySelectorAll(`svg > rect${selector}`)].map(key).sort();
+      return {
+        names: [...figure.querySelectorAll('figcaption li')].map((li) => li.textContent),
+        numbers: [...figure.querySelectorAll('.landmark text')].map((n) => n.textContent),
+        outlined: Object.fromEntries([...figure.querySelectorAll('.landmark')].map((g) => [g.dataset.term,
+          [...g.querySelectorAll('.landmark-cell')].map(key).sort()])),
+        start: board('.start[data-colour=yellow]'),
+        stars: board('.safe:not(.start)'),
+        home: board('.home[data-colour=yellow]'),
+        way: figure.querySelector('.way').getAttribute('points').trim().split(/\s+/).length,
+      };
+    });
+    assert.deepEqual(picture.names, LANDMARKS[preset]);
+    assert.deepEqual(picture.numbers, LANDMARKS[preset].map((_, i) => String(i + 1)));
+    assert.deepEqual(picture.outlined['term.start'], picture.start, 'the start is yellow\'s start');
+    assert.deepEqual(picture.outlined['term.home'], picture.home, 'the whole home column, nothing else');
+    if (preset === 'qdan') {
+      assert.equal(picture.outlined['term.star'].length, 1);
+      assert.ok(picture.stars.includes(picture.outlined['term.star'][0]), 'the star is a star square');
+    }
+    // From the start to the end: 57 places on the Ludo board (the start, 50 more squares, five of
+    // the home column and the finish), 62 on the horse board (56 squares and six home cells).
+    assert.equal(picture.way, preset === 'vietnamese' ? 62 : 57);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
 test('the rules pages read well on a wide screen', async () => {
   for (const [preset, language] of [['qdan', 'en'], ['vietnamese', 'vi'], ['classic', 'fr']]) {
     const { page, errors, context } = await open(`/rules/${preset}?lang=${language}`, { width: 1280, height: 800 });

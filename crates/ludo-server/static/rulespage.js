@@ -8,6 +8,7 @@ import { addTexts, setBoard, t } from './i18n.js';
 import { RULES_TEXTS } from './rulestext.js';
 import { either, optionLabel, ordered, valueLabel } from './options.js';
 import { errorText } from './texts-errors.js';
+import { rulesPicture } from './rulespicture.js';
 
 addTexts(RULES_TEXTS);
 
@@ -301,7 +302,9 @@ export function drawRulesPage(page, { preset, options }, choices, engine, knownN
   title.tabIndex = -1;
   add(page, 'p', t(`rules.intro.${preset}`)).className = 'intro';
   playButtons(page, knownName, play);
-  const how = add(section(page, 'rules.summary', 'how'), 'ul');
+  const summary = section(page, 'rules.summary', 'how');
+  summary.append(rulesPicture(preset, options, engine, t));
+  const how = add(summary, 'ul');
   how.className = 'facts';
   for (const [fact, sentence] of facts(preset, options)) add(how, 'li', sentence).dataset.fact = fact;
   const site = add(section(page, 'rules.site', 'site'), 'div');

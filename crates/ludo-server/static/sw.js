@@ -2,9 +2,9 @@
 // asked first (so a new version is seen at once) and the cache refreshed; offline, the cache
 // answers, and local games carry on. Rooms and the API's other calls are never cached.
 
-const CACHE = 'ludo-v11';
+const CACHE = 'ludo-v12';
 const FILES = ['/', '/app.js', '/app.css', '/engine.js', '/board.js', '/local.js', '/online.js',
-  '/animate.js', '/options.js', '/keys.js', '/turnlog.js', '/i18n.js', '/rulespage.js',
+  '/animate.js', '/options.js', '/keys.js', '/turnlog.js', '/i18n.js', '/rulespage.js', '/rulespicture.js',
   '/rulestext.js', '/texts-en.js', '/texts-fr.js', '/texts-pt.js', '/texts-ru.js', '/texts-vi.js',
   '/places.js', '/ranked.js', '/records.js', '/replay.js', '/engine.wasm', '/table.js', '/dice.js',
   '/clock.js', '/sound.js', '/texts-errors.js', '/roomsettings.js', '/home.js', '/saves.js',
