@@ -24,19 +24,12 @@ export function savedName() {
   return localStorage.getItem(NAME_KEY);
 }
 
-/**
- * The name the others see: the one given, else the default name with a number drawn from this
- * device's secret ("Player 371"), so that two people who never gave a name are told apart at one
- * table, and each keeps the same number from one game to the next.
- */
+/** The name the others see: the one given, else "Player 371", its number this device's own. */
 export function playerName() {
   return savedName() || defaultName();
 }
 
-/**
- * The name of this device's person in a game of its own (against the CPU, or a replay of one):
- * the one given, else the plain default name, with no number, there being no one to tell apart.
- */
+/** The name in a game of one's own (against the CPU): the one given, else plain "Player". */
 export function localName() {
   return savedName() || t('player.default');
 }
