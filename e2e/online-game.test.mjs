@@ -49,7 +49,7 @@ test('two browsers play an online game from the invitation link to the end', asy
       reloaded = true;
       await guest.page.reload();
       await guest.page.waitForSelector('body[data-ready=true]');
-      await guest.page.waitForFunction(() => /red △: Player$/.test(
+      await guest.page.waitForFunction(() => /red △: Player \d{3}$/.test(
         document.querySelector('#seats li:nth-child(3) span')?.textContent ?? ''));
       // The game's log so far comes back too, from the game's record.
       await guest.page.waitForFunction(() => document.querySelectorAll('#log li').length >= 10);
