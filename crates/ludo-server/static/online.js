@@ -322,6 +322,8 @@ export class OnlineRoom {
     lobby.textContent = next ? t(next) : '';
     if (!this.game) this.view.roll.disabled = true;
     const over = this.game?.position.turn.phase === 'over';
+    // A finished game's result comes first, the room (seats, the next game's settings) after it.
+    document.body.classList.toggle('finished', over);
     // A game this device plays can be come back to from the home screen.
     if (this.game && !over && this.mySeat()) rememberRoom(this.code);
     else forgetRoom(this.code);
