@@ -26,6 +26,14 @@ test('two browsers find a ranked game, play it, and see ratings, records and the
     await who.page.selectOption('#ranked select[name=rules]', 'classic');
     await who.page.selectOption('#ranked select[name=size]', '2');
     await who.page.click('#ranked-find');
+    if (who !== ana) continue;
+    // Alone, Ana is told the search goes on and for how long; her choices wait, fixed.
+    await ana.page.waitForFunction(() => /^Looking for players rated 1500 ± \d+…$/
+      .test(document.getElementById('ranked-status').textContent));
+    assert.match(await ana.page.textContent('#ranked-time'), /^0:0\d$/);
+    for (const field of ['input[name=name]', 'select[name=rules]', 'select[name=size]']) {
+      assert.ok(await ana.page.isDisabled(`#ranked ${field}`), `${field} is fixed while looking`);
+    }
   }
   await ana.page.waitForURL(/\/r\/[a-z0-9]+$/);
   await bo.page.waitForURL(/\/r\/[a-z0-9]+$/);
@@ -51,7 +59,7 @@ test('two browsers find a ranked game, play it, and see ratings, records and the
   assert.ok(await ana.page.$('svg.chart polyline'), 'a rating chart');
   await ana.page.click('#records-view a[href^="/games/"]');
   await ana.page.waitForSelector('#replay-verdict');
-  assert.match(await ana.page.textContent('#replay-verdict'), /dice verify/);
+  assert.match(await ana.page.textContent('#replay-verdict'), /^Fair dice, checked/);
   const last = await ana.page.textContent('#replay-step');
   const [, shown, total] = last.match(/^(\d+) \/ (\d+)/);
   assert.equal(shown, total);
@@ -69,7 +77,7 @@ test('two browsers find a ranked game, play it, and see ratings, records and the
   await ana.page.setInputFiles('#import', exported.path);
   await ana.page.waitForSelector('#replay-verdict');
   assert.match(await ana.page.textContent('#replay-step'), new RegExp(`^${total} / ${total}`));
-  assert.match(await ana.page.textContent('#replay-verdict'), /dice verify/);
+  assert.match(await ana.page.textContent('#replay-verdict'), /^Fair dice, checked/);
 
   // The leaderboard lists both.
   await ana.page.goto(url + '/leaderboard/classic');

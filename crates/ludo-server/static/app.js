@@ -241,23 +241,41 @@ function rankedForm() {
   const form = $('ranked');
   form.elements.name.value = playerName();
   let stop = null;
-  const status = (text) => { $('ranked-status').textContent = text; };
-  const idle = () => {
-    $('ranked-find').hidden = false;
-    $('ranked-stop').hidden = true;
+  let clock = null;
+  // While looking, the choices are fixed (a change would not reach the search) and the time
+  // spent looking counts up beside the status, out of the live region so it is not read out
+  // every second.
+  const searching = (on) => {
+    for (const field of [form.elements.name, form.elements.rules, form.elements.size]) field.disabled = on;
+    $('ranked-find').hidden = on;
+    $('ranked-stop').hidden = !on;
+    clearInterval(clock);
+    $('ranked-time').textContent = '';
+    if (!on) return;
+    const since = Date.now();
+    const tick = () => {
+      const seconds = Math.floor((Date.now() - since) / 1000);
+      $('ranked-time').textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+    };
+    tick();
+    clock = setInterval(tick, 1000);
+  };
+  const status = (text, on) => {
+    $('ranked-status').textContent = text;
+    if (!on) searching(false);
   };
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     setPlayerName(form.elements.name.value);
     const choice = new FormData(form);
-    $('ranked-find').hidden = true;
-    $('ranked-stop').hidden = false;
+    searching(true);
     stop = seekRanked({ rules: choice.get('rules'), size: choice.get('size') }, t, status,
       (link) => location.assign(link));
+    form.scrollIntoView({ block: 'nearest' });
   });
   $('ranked-stop').onclick = () => {
     stop?.();
-    idle();
+    searching(false);
   };
   const me = myId();
   if (me) {

@@ -17,14 +17,15 @@ export function rememberMe(id) {
 }
 
 /**
- * Looks for a ranked game. `onStatus(text)` is told how the search goes (translated with `t`);
- * `onMatched(link)` gets the room's link. Returns a function that stops looking.
+ * Looks for a ranked game. `onStatus(text, searching)` is told how the search goes (translated
+ * with `t`) and whether it still goes on; `onMatched(link)` gets the room's link. Returns a
+ * function that stops looking.
  */
 export function seekRanked({ rules, size }, t, onStatus, onMatched) {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const socket = new WebSocket(`${scheme}://${location.host}/ws`);
   let done = false;
-  onStatus(t('online.connecting'));
+  onStatus(t('online.connecting'), true);
   socket.onopen = () => {
     socket.send(JSON.stringify({
       t: 'seek', device: deviceSecret(), name: playerName(), rules,
@@ -34,23 +35,22 @@ export function seekRanked({ rules, size }, t, onStatus, onMatched) {
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.t === 'seeking') {
-      onStatus(t('ranked.seeking', {
-        rating: Math.round(message.rating), range: Math.round(message.range), waiting: message.waiting,
-      }));
+      // The server's count of seekers spans every ruleset and includes the reader: not said.
+      onStatus(t('ranked.seeking', { rating: Math.round(message.rating), range: Math.round(message.range) }), true);
     } else if (message.t === 'matched') {
       done = true;
       socket.close();
       onMatched(message.link);
     } else if (message.t === 'error') {
-      onStatus(errorText(message, t, 'refusal.other'));
+      onStatus(errorText(message, t, 'refusal.other'), false);
     }
   };
   socket.onclose = () => {
-    if (!done) onStatus(t('ranked.stopped'));
+    if (!done) onStatus(t('ranked.stopped'), false);
   };
   return () => {
     done = true;
     socket.close();
-    onStatus(t('ranked.stopped'));
+    onStatus(t('ranked.stopped'), false);
   };
 }

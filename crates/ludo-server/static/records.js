@@ -22,6 +22,7 @@ async function fetchJson(path) {
   return answer;
 }
 
+/** A table of `rows` under `headers`, in a box that scrolls sideways rather than the page. */
 function table(headers, rows) {
   const t = el('table');
   const head = t.createTHead().insertRow();
@@ -31,7 +32,10 @@ function table(headers, rows) {
     const row = body.insertRow();
     for (const cell of cells) row.insertCell().append(cell);
   }
-  return t;
+  const box = el('div');
+  box.className = 'records-table';
+  box.append(t);
+  return box;
 }
 
 const rating = (r) => String(Math.round(r));
@@ -40,10 +44,12 @@ const date = (ms) => new Date(ms).toLocaleDateString(document.documentElement.la
 /** The leaderboard of `preset` in `container`, with links to the other presets' boards. */
 export async function showLeaderboard(container, preset, t) {
   const board = await fetchJson(`/api/leaderboard/${preset}`);
-  const tabs = el('p');
+  const tabs = el('nav');
+  tabs.className = 'records-tabs';
   for (const p of PRESETS) {
-    const tab = p === preset ? el('strong', t(`preset.${p}`)) : link(`/leaderboard/${p}`, t(`preset.${p}`));
-    tabs.append(tab, ' ');
+    const tab = link(`/leaderboard/${p}`, t(`preset.${p}`));
+    if (p === preset) tab.setAttribute('aria-current', 'page');
+    tabs.append(tab);
   }
   const rows = board.players.map((p, i) => [
     String(i + 1),
@@ -114,7 +120,9 @@ export async function showPlayer(container, id, t) {
   const s = player.stats;
   parts.push(el('p', t('records.stats', {
     games: s.games, wins: s.wins,
-    mean: s.mean_place === null ? '—' : s.mean_place.toFixed(2),
+    // In the page's language: "1,50" in French, "1.50" in English.
+    mean: s.mean_place === null ? '—' : new Intl.NumberFormat(document.documentElement.lang,
+      { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(s.mean_place),
     places: s.places.join(' / '),
   }), { id: 'player-stats' }));
   parts.push(el('h3', t('records.recent')));
