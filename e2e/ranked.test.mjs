@@ -109,3 +109,26 @@ test('a local game is exported and replayed in the viewer', async () => {
   await me.page.waitForFunction(() => /cannot be read/.test(document.body.textContent));
   assert.deepEqual(me.errors, []);
 });
+
+test('a local game played to its end opens in the viewer from its end screen', async () => {
+  const me = await open(browser, '/', { viewport: { width: 360, height: 640 }, locale: 'fr-FR' });
+  await me.page.selectOption('#vs-cpu select[name=level]', 'random');
+  await me.page.click('#vs-cpu button[type=submit]');
+  await me.page.waitForSelector('#board .base');
+  assert.ok(await me.page.isHidden('#replay-link'), 'no replay before the end');
+  for (let i = 0; i < 5000 && !(await over(me.page)); i++) await step(me.page);
+  assert.ok(await over(me.page), 'the game ended');
+  await me.page.click('#replay-link');
+  await me.page.waitForURL(/\/replay$/);
+  await me.page.waitForSelector('#replay-verdict');
+  assert.match(await me.page.textContent('#replay-players'), /Joueur/);
+  assert.match(await me.page.textContent('#replay-step'), /^(\d+) \/ \1/, 'it opens at the end');
+  // On the phone the board and the step buttons show together, above the file picker.
+  const bottom = await me.page.evaluate(() => Math.max(...[...document.querySelectorAll('.replay-controls button')]
+    .map((b) => b.getBoundingClientRect().bottom)));
+  assert.ok(bottom <= 640, `buttons end at ${bottom}px`);
+  // A reload of the viewer shows the same game.
+  await me.page.reload();
+  await me.page.waitForSelector('#replay-verdict');
+  assert.deepEqual(me.errors, []);
+});

@@ -52,6 +52,8 @@ let presets = [];
 
 /** Whether a local game played again starts with the next seat ("no" to keep the same). */
 const ROTATE_KEY = 'ludo.rotate';
+/** A local game opened in the replay viewer, for this tab. */
+const LOCAL_REPLAY_KEY = 'ludo.replay';
 
 /** The rules chosen: the preset, and every house rule changed from its value. */
 function chosenRules() {
@@ -187,6 +189,8 @@ async function recordsPage(engine) {
     if (player) await showPlayer(view, player[1], t);
     if (game) showReplay(engine, await fetchRecord(game[1]), view, t);
     if (path === '/replay') {
+      // A local game just played comes here from its end screen; else a file is opened.
+      const local = sessionStorage.getItem(LOCAL_REPLAY_KEY);
       const input = document.createElement('input');
       Object.assign(input, { type: 'file', accept: 'application/json,.json', id: 'import' });
       input.setAttribute('aria-label', t('replay.import'));
@@ -201,8 +205,11 @@ async function recordsPage(engine) {
           error.textContent = t('replay.bad', { why: errorText(e, t) });
         }
       };
-      view.replaceChildren(document.createElement('h2'), input, error, viewer);
-      view.firstChild.textContent = t('replay.import');
+      // The replay first, so that a phone shows its board and controls together; another file
+      // can be opened below it.
+      const heading = Object.assign(document.createElement('h2'), { textContent: t('replay.import') });
+      view.replaceChildren(viewer, heading, input, error);
+      if (local) showReplay(engine, JSON.parse(local), viewer, t);
     }
   } catch (error) {
     view.replaceChildren(Object.assign(document.createElement('p'), { textContent: errorText(error, t) }));
@@ -312,7 +319,11 @@ async function main() {
   }
   // The guide is asked for from the home screen ("How to play"), or shown on a first game.
   let guideAsked = false;
+  // A local game's "Replay" shows with its end screen.
+  const endWatch = new MutationObserver(() => { $('replay-link').hidden = $('end').hidden; });
   const show = (game) => {
+    endWatch.observe($('end'), { attributes: true, attributeFilter: ['hidden'] });
+    $('replay-link').hidden = $('end').hidden;
     const fresh = !game.game.id;
     $('home').hidden = true;
     $('play').hidden = false;
@@ -321,6 +332,16 @@ async function main() {
     // The replay's module (which writes the file) loads with the game, not with the home page.
     const replay = import('./replay.js');
     $('export-local').onclick = () => replay.then(({ downloadRecord, localRecord }) => downloadRecord(localRecord(game.game)));
+    // Once the game is over, "Replay" opens it in the viewer (kept for this tab, so that a reload
+    // of the viewer shows it again).
+    $('replay-link').href = '/replay';
+    $('replay-link').onclick = (event) => {
+      event.preventDefault();
+      replay.then(({ localRecord }) => {
+        sessionStorage.setItem(LOCAL_REPLAY_KEY, JSON.stringify(localRecord(game.game)));
+        location.assign('/replay');
+      });
+    };
     $('play-again-local').onclick = () => show(game.again(localStorage.getItem(ROTATE_KEY) !== 'no'));
     document.body.classList.add('in-game');
     // The table is seen from its top, wherever the home page was scrolled to.
