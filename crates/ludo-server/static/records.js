@@ -80,7 +80,9 @@ export function ratingChart(points, t) {
   const all = [points[0]?.before ?? 1500, ...values];
   const low = Math.min(...all) - 10;
   const high = Math.max(...all) + 10;
-  const x = (i) => pad + (i * (width - 2 * pad)) / Math.max(1, all.length - 1);
+  // Room on the left for the ratings' labels, set right-aligned clear of the first point.
+  const left = 40;
+  const x = (i) => left + (i * (width - left - pad)) / Math.max(1, all.length - 1);
   const y = (v) => height - pad + ((v - low) * (2 * pad - height)) / (high - low);
   const add = (tag, attrs, text) => {
     const node = document.createElementNS(SVG, tag);
@@ -88,9 +90,9 @@ export function ratingChart(points, t) {
     if (text !== undefined) node.textContent = text;
     svg.append(node);
   };
-  add('line', { x1: pad, y1: height - pad, x2: width - pad, y2: height - pad, stroke: '#888' });
-  add('text', { x: 2, y: y(high - 10) + 4, 'font-size': 10 }, rating(high - 10));
-  add('text', { x: 2, y: y(low + 10) + 4, 'font-size': 10 }, rating(low + 10));
+  add('line', { x1: left, y1: height - pad, x2: width - pad, y2: height - pad, stroke: '#888' });
+  add('text', { x: left - 8, y: y(high - 10) + 4, 'font-size': 10, 'text-anchor': 'end' }, rating(high - 10));
+  add('text', { x: left - 8, y: y(low + 10) + 4, 'font-size': 10, 'text-anchor': 'end' }, rating(low + 10));
   add('polyline', {
     points: all.map((v, i) => `${x(i)},${y(v)}`).join(' '),
     fill: 'none', stroke: '#1f6fd1', 'stroke-width': 2,

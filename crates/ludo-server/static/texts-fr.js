@@ -109,7 +109,7 @@ export default {
   'place.square': 'case {n}',
   // Records, places and the replay
   'player.default': 'Joueur',
-  'places.title': 'Classement',
+  'places.title': 'Classement de la partie',
   'places.place': 'Place',
   'places.seat': 'Couleur',
   'places.player': 'Joueur',

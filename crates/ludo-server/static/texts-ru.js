@@ -145,7 +145,7 @@ export default {
   'replay.houseRules': 'Местные правила: {rules}',
   'replay.optionValue': '{option}: {value}',
   'records.ranked': 'рейтинговая',
-  'records.replay': 'Смотреть',
+  'records.replay': 'Повтор',
   'records.noGames': 'Законченных игр пока нет.',
   'records.change': '{name}: {before} → {after}',
   'replay.import': 'Открыть файл игры',
