@@ -280,10 +280,8 @@ function rankedForm() {
       (link) => location.assign(link));
     form.scrollIntoView({ block: 'nearest' });
   });
-  $('ranked-stop').onclick = () => {
-    stop?.();
-    searching(false);
-  };
+  // Stopping says so through `status`, which ends the search on the page.
+  $('ranked-stop').onclick = () => stop?.();
   const me = myId();
   if (me) {
     $('my-page').href = `/players/${me}`;

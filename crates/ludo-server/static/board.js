@@ -11,7 +11,8 @@ export const COLOURS = ['yellow', 'blue', 'red', 'green'];
 export const FILL = { yellow: '#f2c200', blue: '#1f6fd1', red: '#d3322f', green: '#1c9a4b' };
 /** The owner marks that tell the seats apart without colour. */
 export const MARK = { yellow: '○', blue: '□', red: '△', green: '✚' };
-const CELL = 40;
+/** A square's side, in the SVG's units. */
+export const CELL = 40;
 
 /** Turns a grid cell (or a point, with `size` 15) a quarter clockwise round the board. */
 function turn([r, c], times, size = 14) {
@@ -95,7 +96,8 @@ export function centreOf([r, c]) {
   return [(c + 0.5) * CELL, (r + 0.5) * CELL];
 }
 
-function el(name, attributes, parent) {
+/** A new SVG element `name` with `attributes`, added at the end of `parent` when given. */
+export function el(name, attributes, parent) {
   const node = document.createElementNS(SVG, name);
   for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
   parent?.append(node);

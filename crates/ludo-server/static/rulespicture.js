@@ -3,19 +3,10 @@
 // rules speak of (base, start, star, home column, finish), named below the board in the words of
 // the page's vocabulary.
 
-import { cellOf, centreOf, drawBoard } from './board.js';
+import { CELL, cellOf, centreOf, drawBoard, el, pathOf } from './board.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
-const CELL = centreOf([0, 1])[0] - centreOf([0, 0])[0];
 /** The seat whose way is drawn. */
 const SEAT = 'yellow';
-
-function el(name, attributes, parent) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
-  parent.append(node);
-  return node;
-}
 
 /**
  * The places the picture marks on `layout` (the board `drawBoard` drew), for `options`: each a
@@ -53,14 +44,11 @@ export function landmarks(layout, options) {
 export function rulesPicture(preset, options, engine, t) {
   const figure = document.createElement('figure');
   figure.className = 'rules-picture';
-  const svg = document.createElementNS(SVG, 'svg');
-  svg.setAttribute('aria-hidden', 'true');
-  figure.append(svg);
+  const svg = el('svg', { 'aria-hidden': 'true' }, figure);
   const position = engine.newGame({ preset }, ['yellow', 'blue', 'red', 'green']);
   const layout = drawBoard(svg, position, engine.board(position), { t });
   const arm = layout.seat_arms[SEAT];
-  const way = [];
-  for (let p = 0; p <= layout.last; p++) way.push(centreOf(cellOf(layout, arm, p, 0)));
+  const way = pathOf(layout, arm, 0, 0, layout.last).map(centreOf);
   const defs = el('defs', {}, svg);
   const arrow = el('marker', { id: 'way-arrow', viewBox: '0 0 10 10', refX: '5', refY: '5', markerWidth: '4',
     markerHeight: '4', orient: 'auto-start-reverse' }, defs);
@@ -68,15 +56,15 @@ export function rulesPicture(preset, options, engine, t) {
   el('polyline', { points: way.map(([x, y]) => `${x},${y}`).join(' '), class: 'way',
     'marker-end': 'url(#way-arrow)' }, svg);
   const marks = landmarks(layout, options);
-  for (const { term, at: [x, y], cells } of marks) {
+  marks.forEach(({ term, at: [x, y], cells }, i) => {
     const mark = el('g', { class: 'landmark', 'data-term': term }, svg);
     for (const [r, c] of cells) {
       el('rect', { x: c * CELL, y: r * CELL, width: CELL, height: CELL, class: 'landmark-cell' }, mark);
     }
     el('circle', { cx: x, cy: y, r: CELL * 0.32 }, mark);
     el('text', { x, y, 'dominant-baseline': 'central', 'text-anchor': 'middle', 'font-size': CELL * 0.42 },
-      mark).textContent = String(marks.findIndex((m) => m.term === term) + 1);
-  }
+      mark).textContent = String(i + 1);
+  });
   const caption = document.createElement('figcaption');
   const intro = document.createElement('p');
   intro.textContent = t('rules.picture');
