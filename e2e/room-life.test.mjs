@@ -90,7 +90,7 @@ async function shoot(page, name, language, selector) {
   }
 }
 
-test('after a game, playing again is an offer: declined, the offer is gone; accepted by both, the next seat starts', async () => {
+test('after a game, playing again is an offer: declined or cancelled, the offer is gone; accepted by both, the next seat starts', async () => {
   const ana = await hostRoom('Ana', {}, { viewport: DESKTOP });
   const bo = await guest(ana.code, 'Bo', 'red', { ...FRENCH, viewport: PHONE });
   await start(ana, bo);
@@ -113,10 +113,21 @@ test('after a game, playing again is an offer: declined, the offer is gone; acce
   assert.ok(await ana.page.isVisible('#rematch button:text("Play again")'), 'a new offer may be made');
   assert.ok(await over(ana.page), 'no new game started');
 
-  // Bo offers this time, Ana accepts: the new game starts, red first.
+  // Bo offers, then thinks better of it while waiting: his cancel withdraws the offer for both.
   await bo.page.click('#rematch button:text("Rejouer")');
   await shows(ana.page, '#rematch', 'Bo would like to play again.');
-  assert.ok(!(await ana.page.textContent('#rematch')).includes('declined'), 'the old decline is no longer said');
+  await shoot(bo.page, 'rematch-cancel', 'fr', '#rematch');
+  await bo.page.click('#rematch button:text("Annuler")');
+  await shows(ana.page, '#rematch', 'Bo cancelled the new game.');
+  await shows(bo.page, '#rematch', 'Bo a annulé la nouvelle partie.');
+  assert.ok(await ana.page.isHidden('#rematch button:text("Accept")'), 'nothing is left to accept');
+  await shoot(ana.page, 'rematch-cancelled', 'en', '#rematch');
+  assert.ok(await over(ana.page), 'no new game started');
+
+  // Bo offers again, Ana accepts: the new game starts, red first.
+  await bo.page.click('#rematch button:text("Rejouer")');
+  await shows(ana.page, '#rematch', 'Bo would like to play again.');
+  assert.ok(!(await ana.page.textContent('#rematch')).includes('cancelled'), 'the old cancel is no longer said');
   await shoot(ana.page, 'rematch-offer', 'en', '#rematch');
   await shoot(bo.page, 'rematch-waiting', 'fr', '#rematch');
   await ana.page.click('#rematch button:text("Accept")');

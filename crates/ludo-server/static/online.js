@@ -182,7 +182,7 @@ export class OnlineRoom {
         this.refused(message);
         break;
       case 'declined': {
-        const text = this.rematch.declined(this.occupantName(message.seat));
+        const text = this.rematch.declined(message.seat, this.occupantName(message.seat));
         this.view.announce(text);
         break;
       }

@@ -1,7 +1,7 @@
 // Playing again at an online table: after a game, "Play again" offers a new game to the others;
-// each accepts or declines. Whoever accepted waits for the rest ("Waiting for Ana and Bo…"); a
-// decline withdraws the offer for everyone, and everyone is told who declined. The server starts
-// the new game once every person seated has accepted.
+// each accepts or declines. Whoever accepted waits for the rest ("Waiting for Ana and Bo…") and may
+// cancel while waiting; a decline or a cancel withdraws the offer for everyone, and everyone is
+// told who did it. The server starts the new game once every person seated has accepted.
 
 /** Names joined as the reader's language joins them ("Ana and Bo", "Ana et Bo"). */
 export function listOf(names) {
@@ -27,6 +27,7 @@ export class Rematch {
   draw(room, seat, over, name) {
     const { t } = this;
     this.box.hidden = !over;
+    this.accepted = over ? room.rematch ?? [] : [];
     if (!over) {
       this.declinedText = '';
       return;
@@ -56,6 +57,9 @@ export class Rematch {
     }
     const buttons = document.createElement('p');
     buttons.className = 'rematch-buttons';
+    if (seat && room.rematch && accepted.includes(seat)) {
+      buttons.append(button(t('rematch.cancel'), { t: 'decline' }));
+    }
     if (seat && !room.rematch) buttons.append(button(t('online.playAgain'), { t: 'play_again' }, 'primary'));
     if (seat && room.rematch && !accepted.includes(seat)) {
       buttons.append(button(t('rematch.accept'), { t: 'play_again' }, 'primary'),
@@ -67,9 +71,13 @@ export class Rematch {
     this.box.replaceChildren(...parts, this.status);
   }
 
-  /** Someone declined (`name`, or the reader): said until the next offer or game. */
-  declined(name) {
-    this.declinedText = this.t('rematch.declined', { name });
+  /**
+   * The person in `seat` (`name`, perhaps the reader) declined the offer, or cancelled it after
+   * accepting: said until the next offer or game.
+   */
+  declined(seat, name) {
+    const cancelled = this.accepted?.includes(seat);
+    this.declinedText = this.t(cancelled ? 'rematch.cancelled' : 'rematch.declined', { name });
     this.withdrawing = true;
     return this.declinedText;
   }

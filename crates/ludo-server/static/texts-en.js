@@ -375,6 +375,8 @@ export default {
   'rematch.accept': 'Accept',
   'rematch.decline': 'Decline',
   'rematch.declined': '{name} declined the new game.',
+  'rematch.cancel': 'Cancel',
+  'rematch.cancelled': '{name} cancelled the new game.',
   'rematch.ready': 'ready',
   'room.leaveTable': 'Leave the table',
   'leave.button': 'Leave the game',

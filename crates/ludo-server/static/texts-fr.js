@@ -375,6 +375,8 @@ export default {
   'rematch.accept': 'Accepter',
   'rematch.decline': 'Refuser',
   'rematch.declined': '{name} a refusé la nouvelle partie.',
+  'rematch.cancel': 'Annuler',
+  'rematch.cancelled': '{name} a annulé la nouvelle partie.',
   'rematch.ready': 'd’accord',
   'room.leaveTable': 'Quitter la table',
   'leave.button': 'Quitter la partie',

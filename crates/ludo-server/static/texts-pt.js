@@ -375,6 +375,8 @@ export default {
   'rematch.accept': 'Aceitar',
   'rematch.decline': 'Recusar',
   'rematch.declined': '{name} recusou a nova partida.',
+  'rematch.cancel': 'Cancelar',
+  'rematch.cancelled': '{name} cancelou a nova partida.',
   'rematch.ready': 'aceitou',
   'room.leaveTable': 'Sair da mesa',
   'leave.button': 'Sair da partida',

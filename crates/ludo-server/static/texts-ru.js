@@ -375,6 +375,8 @@ export default {
   'rematch.accept': 'Согласиться',
   'rematch.decline': 'Отказаться',
   'rematch.declined': '{name} отказывается от новой партии.',
+  'rematch.cancel': 'Отменить',
+  'rematch.cancelled': '{name} отменяет новую партию.',
   'rematch.ready': 'за новую партию',
   'room.leaveTable': 'Уйти из-за стола',
   'leave.button': 'Выйти из игры',

@@ -418,6 +418,8 @@ export default {
   'rematch.accept': 'Đồng ý',
   'rematch.decline': 'Từ chối',
   'rematch.declined': '{name} đã từ chối ván mới.',
+  'rematch.cancel': 'Hủy',
+  'rematch.cancelled': '{name} đã hủy ván mới.',
   'rematch.ready': 'sẵn sàng',
   'room.leaveTable': 'Rời bàn',
   'leave.button': 'Rời ván',

@@ -757,6 +757,23 @@ mod tests {
     }
 
     #[test]
+    fn the_one_who_offered_a_new_game_may_cancel_it() {
+        let mut room = Room::new(table(false, false)).after_a_game();
+        room.rematch = Some(BTreeSet::from([Colour::Yellow]));
+        let d = room.table().decline(&id("ana")).unwrap();
+        assert_eq!(d.rematch, None);
+        assert!(matches!(
+            d.tell[..],
+            [
+                Tell::Declined {
+                    seat: Colour::Yellow
+                },
+                Tell::Table
+            ]
+        ));
+    }
+
+    #[test]
     fn each_new_game_starts_with_the_next_seat_clockwise_unless_the_table_does_not_rotate() {
         let mut room = Room::new(table(false, true));
         let first = room.table().open_game(true).unwrap();
