@@ -110,7 +110,7 @@ test('the status, the highlighted seat and the dice change together, only once a
   await context.close();
 });
 
-test('a turn clock counts down on the seat, warns, and says when the CPU played the turn', async () => {
+test('a turn clock counts down on the seat, keeps counting when someone speaks, warns, and says when the CPU played the turn', async () => {
   // The test server runs a clock second in 200 ms: a 30 s clock lasts 6 s.
   const host = await person(browser, '/', { viewport: { width: 360, height: 640 } });
   await host.page.fill('#friends input[name=name]', 'Ana');
@@ -119,6 +119,11 @@ test('a turn clock counts down on the seat, warns, and says when the CPU played 
   await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
   await startWithCpu(host.page);
   await host.page.waitForSelector('#players li.active.you .clock-left');
+  // Saying something redraws the seats (the bubble shows on the sender's): the clock stays.
+  await host.page.click('#phrases-button');
+  await host.page.click('#phrases button:text("Good luck!")');
+  await host.page.waitForSelector('#players li.you .bubble');
+  assert.ok(await host.page.$('#players li.active.you .clock-left'), 'the clock shows after a phrase');
   const first = parseInt(await host.page.textContent('#players li.active .clock-left'), 10);
   await host.page.waitForTimeout(1500);
   const later = parseInt(await host.page.textContent('#players li.active .clock-left'), 10);

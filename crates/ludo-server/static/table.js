@@ -209,9 +209,12 @@ export class Table {
     if (!this.running) this.render({ interactive: true });
   }
 
-  /** Draws the seats strip again (someone came, left or was renamed). */
+  /**
+   * Draws the seats strip again (someone came, left, was renamed or said something), as last
+   * drawn: the seat to play keeps its clock counting.
+   */
   redrawSeats() {
-    if (this.state) this.drawPlayers(this.state.position, this.state.position.turn.seat);
+    if (this.seatsShown) this.drawPlayers(...this.seatsShown);
   }
 
   // --- the timeline ---------------------------------------------------------------------------
@@ -522,6 +525,7 @@ export class Table {
 
   /** The seats in play order: mark, who plays it, "you", the seat to play highlighted with its clock. */
   drawPlayers(p, active, deadline = null) {
+    this.seatsShown = [p, active, deadline];
     const { t } = this.view;
     const over = p.turn.phase === 'over';
     const items = p.seats.map((seat) => {

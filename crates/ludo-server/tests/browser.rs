@@ -29,9 +29,14 @@ async fn the_web_client_passes_its_browser_tests() {
     // count down and short enough to see it run out.
     let server = support::spawn_server_with(|config| config.clock_second_ms = 200).await;
     let url = format!("http://{}", server.addr);
+    // LUDO_E2E names the test files to run (space-separated, e.g. `table.test.mjs`); all by default.
+    let files: Vec<String> = std::env::var("LUDO_E2E")
+        .map(|names| names.split_whitespace().map(str::to_owned).collect())
+        .unwrap_or_default();
     let output = tokio::process::Command::new("node")
         .arg("--test")
         .arg("--test-concurrency=1")
+        .args(&files)
         .current_dir(&e2e)
         .env("LUDO_URL", &url)
         .env("LUDO_SHOTS", shots)
