@@ -418,3 +418,38 @@ test('a ranked game left by a player is played out by the CPU, and its result is
   await ana.page.context().close();
   await bo.page.context().close();
 });
+
+test('the invitation link is copied with a visible "copied", selected when copying is refused, and shared where the device can', async () => {
+  const ana = await hostRoom('Ana', {}, { viewport: PHONE, permissions: ['clipboard-read', 'clipboard-write'] });
+  const link = await ana.page.textContent('#link');
+  assert.ok(await ana.page.isHidden('#share'), 'no share button without a share sheet');
+  await ana.page.click('#copy');
+  await shows(ana.page, '#copy-status', '✓ Link copied');
+  assert.equal(await ana.page.evaluate(() => navigator.clipboard.readText()), link);
+  await shoot(ana.page, 'invite-copied', 'en', '#invite');
+
+  // A browser that refuses to copy: the link is selected for the person, and they are told.
+  const bo = await person(browser, `/r/${ana.code}`, { ...FRENCH, viewport: PHONE });
+  await bo.page.evaluate(() => {
+    navigator.clipboard.writeText = () => Promise.reject(new DOMException('refused', 'NotAllowedError'));
+  });
+  await bo.page.click('#copy');
+  await shows(bo.page, '#copy-status', 'Copie impossible : le lien est sélectionné, copiez-le vous-même.');
+  assert.equal(await bo.page.evaluate(() => getSelection().toString()), link);
+  await shoot(bo.page, 'invite-refused', 'fr', '#invite');
+
+  // A phone's share sheet (Chromium on this machine has none: the page is given one that records).
+  const cy = await browser.newContext({ locale: 'fr-FR', viewport: PHONE });
+  await cy.addInitScript(() => {
+    navigator.share = async (data) => { window.shared = data; };
+  });
+  const page = await cy.newPage();
+  await page.goto(`${url}/r/${ana.code}`);
+  await page.waitForSelector('body[data-ready=true]');
+  await page.click('#share:text("Partager")');
+  assert.deepEqual(await page.evaluate(() => window.shared),
+    { title: await page.title(), text: 'Viens jouer au Ludo avec moi', url: link });
+  assert.deepEqual(ana.errors, []);
+  assert.deepEqual(bo.errors, []);
+  for (const context of [ana.page.context(), bo.page.context(), cy]) await context.close();
+});

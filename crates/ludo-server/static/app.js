@@ -411,10 +411,8 @@ async function main() {
     $('play').hidden = false;
     $('online').hidden = false;
     $('back').onclick = () => location.assign('/');
-    $('copy').onclick = async () => {
-      await navigator.clipboard?.writeText($('link').textContent).catch(() => {});
-      view.announce(t('online.copied'));
-    };
+    const { offerInvite } = await import('./invite.js');
+    offerInvite({ copy: $('copy'), share: $('share'), link: $('link'), status: $('copy-status') }, t);
     const { OnlineRoom } = await import('./online.js');
     new OnlineRoom(engine, invited[1], { ...view, seats: $('seats'), link: $('link'),
       connection: $('connection'), rated: $('rated'), afterGame: $('after-game'),

@@ -9,7 +9,7 @@ const FILES = ['/', '/app.js', '/app.css', '/engine.js', '/board.js', '/local.js
   '/places.js', '/ranked.js', '/records.js', '/replay.js', '/engine.wasm', '/table.js', '/dice.js',
   '/clock.js', '/sound.js', '/texts-errors.js', '/roomsettings.js', '/home.js', '/saves.js',
   '/guide.js', '/tables.js', '/phrases.js', '/rematch.js', '/celebrate.js', '/leave.js',
-  '/rejoin.js', '/roomname.js', '/freeseat.js', '/identity.js', '/cpu.js', '/cpu-worker.js',
+  '/rejoin.js', '/invite.js', '/roomname.js', '/freeseat.js', '/identity.js', '/cpu.js', '/cpu-worker.js',
   '/api/rules', '/manifest.webmanifest', '/icon.svg'];
 
 /** Addresses the page draws itself (a room, the replay viewer, a rules page): all answered by `/`. */
