@@ -21,7 +21,8 @@ const DESKTOP = { width: 1280, height: 800 };
 /** Back to the home screen from a game. */
 async function home(page) {
   await page.click('#back');
-  await page.waitForSelector('body[data-ready=true]');
+  // The home screen is drawn afresh (the table's page had it hidden).
+  await page.waitForSelector('body[data-ready=true] #home:not([hidden])');
 }
 
 /** Throws once as the person (the table waits for them to throw). */

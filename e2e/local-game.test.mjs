@@ -148,8 +148,7 @@ async function savedEveryActionAndResumed(start, { cpu }) {
     await page.$$eval('#log li', (items) => items.map((li) => li.textContent)));
   await page.reload();
   await page.waitForSelector('body[data-ready=true]');
-  assert.ok(await page.isVisible(CONTINUE), 'the saved game is offered');
-  await page.click(CONTINUE);
+  assert.ok(await page.isVisible('#play'), 'a reload comes back to the table');
   assert.equal(await personsTurn(page), 'move', 'the same piece to pick as before the reload');
   const after = await shownGame(page);
   assert.equal(after.saved, before.saved, 'the saved game is unchanged');
@@ -302,7 +301,7 @@ test('the house rules chosen are the rules played: auto_exit brings a piece out 
   // A contradictory mix is refused in the reader's words, chosen by the engine's code, with the
   // option at fault in focus, and no game starts.
   await page.click('#back');
-  await page.waitForSelector('body[data-ready=true]');
+  await page.waitForSelector('body[data-ready=true] #home:not([hidden])');
   await page.click('#house-rules summary');
   await page.selectOption('select[data-option=dice]', '2');
   await page.click('#hot-seat button[type=submit]');
@@ -310,6 +309,33 @@ test('the house rules chosen are the rules played: auto_exit brings a piece out 
     'With two dice, “Throws that give another throw” must be empty: a double gives another throw instead.');
   assert.equal(await page.evaluate(() => document.activeElement.dataset.option), 'bonus_values');
   assert.ok(await page.isHidden('#play'));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a local game has its place in the history: Back goes home, a reload or a language picked comes back to it', async () => {
+  const page = await browser.newPage({ viewport: { width: 360, height: 640 } });
+  const errors = await open(page, '/?cpu-delay=0&pace=0');
+  await page.click('#play-now');
+  await page.click('#roll');
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ludo.games'))[0].actions.length > 0);
+  const id = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.games'))[0].id);
+  await page.goBack();
+  await page.waitForSelector('body[data-ready=true] #home:not([hidden])');
+  assert.equal(new URL(page.url()).pathname, '/', 'still on the site');
+  assert.equal(await page.getAttribute(CONTINUE.replace(' .continue', ''), 'data-id'), id, 'the game is kept');
+  await page.goForward();
+  await page.waitForSelector('#play:not([hidden])');
+  await page.selectOption('#language', 'fr');
+  await page.waitForFunction(() => document.documentElement.lang === 'fr' && document.body.dataset.ready === 'true');
+  assert.ok(await page.isVisible('#play'), 'the table is back, in French');
+  assert.ok(await page.isHidden('#home'));
+  assert.equal(await page.textContent('#back'), 'Accueil');
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.games')));
+  assert.equal(saved.length, 1, 'no new game was started');
+  assert.equal(saved[0].id, id);
+  await page.click('#back');
+  await page.waitForSelector('body[data-ready=true] #home:not([hidden])');
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -339,9 +365,9 @@ test('a saved game that no longer reads is not resumed, and the reason is said i
     saved[0].position.pieces.red = ['base', 'base', 'base'];
     localStorage.setItem('ludo.games', JSON.stringify(saved));
   });
+  // The reload comes back to the game, which no longer reads: the home screen says why.
   await page.reload();
   await page.waitForSelector('body[data-ready=true]');
-  await page.click(CONTINUE);
   assert.equal(await page.textContent('#resume-error'),
     'La partie enregistrée ne peut pas reprendre : Chaque joueur a 4 pièces, pas 3.');
   assert.ok(await page.isHidden('#play'), 'no game is shown');

@@ -380,9 +380,9 @@ test('sound waits for the first tap, and muting is remembered', async () => {
   assert.equal(await page.getAttribute('#sound', 'aria-pressed'), 'true');
   await page.click('#sound');
   assert.equal(await page.getAttribute('#sound', 'aria-label'), 'Sound off');
+  // The reload comes back to the game.
   await page.reload();
-  await page.waitForSelector('body[data-ready=true]');
-  await page.click('#saved-games .continue');
+  await page.waitForSelector('body[data-ready=true] #play:not([hidden])');
   assert.equal(await page.getAttribute('#sound', 'aria-pressed'), 'false', 'still muted after a reload');
   const before = await page.evaluate(async () => (await import('/sound.js')).played.throw ?? 0);
   await page.waitForSelector('#roll:not([disabled])', { timeout: 20000 });

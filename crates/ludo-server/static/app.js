@@ -3,7 +3,7 @@
 import { loadEngine } from './engine.js';
 import { LocalGame } from './local.js';
 import { drawRulesets, drawSavedGames, guideSeen, playSettings, rememberSettings, settingsText } from './home.js';
-import { forget } from './saves.js';
+import { forget, savedGames } from './saves.js';
 import { LANGUAGES, chooseLanguage, pickLanguage, setBoard, t } from './i18n.js';
 import { COLOURS } from './board.js';
 import { optionLabel, ordered, valueLabel } from './options.js';
@@ -54,6 +54,11 @@ let presets = [];
 const ROTATE_KEY = 'ludo.rotate';
 /** A local game opened in the replay viewer, for this tab. */
 const LOCAL_REPLAY_KEY = 'ludo.replay';
+/**
+ * The history entry of a local game's table holds its id under this key: Back (or Home) returns
+ * to the home screen, and a reload (a language picked, say) comes back to the game.
+ */
+const TABLE_ENTRY = 'localGame';
 
 /** The rules chosen: the preset, and every house rule changed from its value. */
 function chosenRules() {
@@ -345,6 +350,9 @@ async function main() {
     // The table is seen from its top, wherever the home page was scrolled to.
     scrollTo(0, 0);
     game.begin();
+    const entry = { [TABLE_ENTRY]: game.game.id };
+    if (history.state?.[TABLE_ENTRY]) history.replaceState(entry, '');
+    else history.pushState(entry, '');
     if (fresh) {
       const asked = guideAsked;
       guideAsked = false;
@@ -425,19 +433,24 @@ async function main() {
   showPublicTables($('public-tables'), t, () => !$('home').hidden);
   offerWayBack($('way-back'), myId());
   const language = document.documentElement.lang;
-  drawSavedGames($('saved'), { t, language, onContinue: (game, row) => {
+  /** Continues a saved game; one the engine no longer reads is said, and not offered again. */
+  const continueGame = (game) => {
     try {
       show(LocalGame.resume(engine, game, view));
     } catch (error) {
-      // A game saved by an older version that the engine no longer reads: said, and not offered again.
+      // Saved by an older version of the rules, say.
       const text = t('engine.savedGame', { why: errorText(error, t) });
       forget(game.id);
-      row.remove();
+      $('saved-games').querySelector(`[data-id="${CSS.escape(game.id)}"]`)?.remove();
       $('saved').hidden = !$('saved-games').childElementCount;
       $('resume-error').textContent = text;
       view.announce(text);
+      if (history.state?.[TABLE_ENTRY]) history.replaceState(null, '');
     }
-  } });
+  };
+  drawSavedGames($('saved'), { t, language, onContinue: continueGame });
+  /** The saved game a history entry of a table names, if it is still kept (a finished one is not). */
+  const gameAt = (state) => state?.[TABLE_ENTRY] && savedGames().find((g) => g.id === state[TABLE_ENTRY]);
   // Play: a game against the CPU at once, as the last one (the form below shows those settings).
   const settings = playSettings(language);
   const cpuForm = $('vs-cpu').elements;
@@ -450,7 +463,20 @@ async function main() {
     guideAsked = true;
     playCpu(settings);
   };
-  $('back').onclick = () => location.reload();
+  // Home, like Back, leaves the table's history entry: the home screen is drawn afresh.
+  $('back').onclick = () => (history.state?.[TABLE_ENTRY] ? history.back() : location.reload());
+  addEventListener('popstate', () => {
+    if (rulesPresetAt(location.pathname)) return;
+    const atTable = document.body.classList.contains('in-game');
+    if (atTable && !history.state?.[TABLE_ENTRY]) location.reload();
+    else if (!atTable && gameAt(history.state)) continueGame(gameAt(history.state));
+  });
+  // A reload at a table (a language picked, say) comes back to its game, if it is still kept.
+  if (history.state?.[TABLE_ENTRY] && !rulesPresetAt(location.pathname)) {
+    const saved = gameAt(history.state);
+    if (saved) continueGame(saved);
+    else history.replaceState(null, '');
+  }
   const answer = await showRules(engine).catch((error) => view.announce(errorText(error, t, 'refusal.other')));
   if (answer) {
     /**
