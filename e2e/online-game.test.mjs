@@ -60,6 +60,13 @@ test('two browsers play an online game from the invitation link to the end', asy
   assert.ok(reloaded, 'the reload happened');
   assert.ok(await over(host.page), 'the game ended');
   await guest.page.waitForSelector('#end', { state: 'visible' });
+  await host.page.waitForSelector('#end', { state: 'visible' });
+  // The log rebuilt from the game's record after the reload reads as the one written live, line
+  // for line ("throws again" after a move that earned another throw included).
+  const lines = (page) => page.$$eval('#log li', (items) => items.map((li) => li.textContent));
+  const [hostLines, guestLines] = [await lines(host.page), await lines(guest.page)];
+  assert.ok(hostLines.some((line) => / throws again$/.test(line)), 'a move earned another throw');
+  assert.deepEqual(guestLines, hostLines);
   // Each is spoken to: one won, the other came second.
   const ends = [await host.page.textContent('#end h2'), await guest.page.textContent('#end h2')];
   assert.deepEqual([...ends].sort(), ['You came 2nd', 'You won!']);

@@ -13,7 +13,7 @@ import { MARK, drawBoard, drawPreview, drawRulesInForce, statusText } from './bo
 import { either } from './options.js';
 import { drawDice, rollDice } from './dice.js';
 import { reducedMotion, showMove, STEP_MS } from './animate.js';
-import { byCpu, drawLog, moveLine, throwOutcome } from './turnlog.js';
+import { byCpu, drawLog, moveLines, throwOutcome } from './turnlog.js';
 import { drawPlaces } from './places.js';
 import { followFocus } from './keys.js';
 import { Countdown } from './clock.js';
@@ -620,12 +620,7 @@ export class Table {
       lines = event.outcome.line ? [event.outcome.line] : [];
     } else {
       const { geometry } = this.numbers(after);
-      lines = [moveLine(t, event.seat, event.move, after, geometry.finished_from)];
-      // The move earned another throw (a bonus face, a capture, a finish): said, so that the
-      // same seat throwing again is not a surprise.
-      if (after.turn.seat === event.seat && after.turn.phase === 'roll') {
-        lines.push({ text: t('log.throwsAgain', { seat: t(`seat.${event.seat}`) }), kind: 'throw' });
-      }
+      lines = moveLines(t, event.seat, event.move, after, geometry.finished_from);
     }
     return event.standIn ? lines.map((line) => byCpu(t, line)) : lines;
   }

@@ -51,6 +51,18 @@ export function moveLine(t, seat, move, after, finishedFrom) {
 }
 
 /**
+ * The log lines of a move: its own (see `moveLine`), then, when it earned another throw (a bonus
+ * face, a capture, a finish), that the seat throws again, so that it is not a surprise.
+ */
+export function moveLines(t, seat, move, after, finishedFrom) {
+  const lines = [moveLine(t, seat, move, after, finishedFrom)];
+  if (after.turn.seat === seat && after.turn.phase === 'roll') {
+    lines.push({ text: t('log.throwsAgain', { seat: t(`seat.${seat}`) }), kind: 'throw' });
+  }
+  return lines;
+}
+
+/**
  * The log of the first `count` actions of a game (`rules`, `seats`, `actions` as in its record),
  * replayed with the engine: what a page that was not there sees of the game so far.
  */
@@ -68,7 +80,7 @@ export function recordLines(engine, t, { rules, seats, actions }, count = action
       position = after;
     } else {
       const { position: after, move } = engine.move(position, action.move);
-      lines.push(moveLine(t, seat, move, after, finishedFrom));
+      lines.push(...moveLines(t, seat, move, after, finishedFrom));
       position = after;
     }
   }
