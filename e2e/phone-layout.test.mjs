@@ -95,3 +95,27 @@ test('the turn clock writes its seconds as the page\'s language does', async () 
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test('on a phone the host of a new room sees "Start the game" without scrolling, and it stays in sight', async () => {
+  for (const locale of ['en', 'ru']) {
+    const { page, errors } = await person(browser, '/', { locale, viewport: { width: 360, height: 640 } });
+    await page.fill('#friends input[name=name]', 'Ana');
+    await page.click('#friends button[type=submit]');
+    await page.waitForURL(/\/r\/[a-z0-9]+$/);
+    await page.waitForSelector('#seats li[data-seat=green] button');
+    /** Whether the Start button is wholly in the window and nothing covers its middle. */
+    const inSight = () => page.evaluate(() => {
+      const start = document.getElementById('start');
+      const box = start.getBoundingClientRect();
+      const middle = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      return box.top >= 0 && box.bottom <= innerHeight && start.contains(middle);
+    });
+    assert.ok(await inSight(), `${locale}: in sight at first`);
+    await page.screenshot({ path: `${shots}/room-start-360x640-${locale}.png` });
+    await page.mouse.wheel(0, 150);
+    await page.waitForFunction(() => scrollY > 0);
+    assert.ok(await inSight(), `${locale}: in sight once scrolled a little`);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  }
+});

@@ -410,7 +410,10 @@ export class OnlineRoom {
     });
     // The first game is the host's to start; after it, playing again is an offer (see rematch.js).
     if (host && !this.game) {
+      // The host's one way forward stays in sight below the seats however long they are (a
+      // phone shows four free seats' controls and not much more).
       const li = document.createElement('li');
+      li.className = 'start-row';
       const b = document.createElement('button');
       b.id = 'start';
       b.textContent = t('online.start');
