@@ -216,7 +216,12 @@ test('quick phrases show in each reader\'s language by the sender\'s seat and in
   await start(ana, bo);
   await ana.page.click('#phrases-button');
   await ana.page.waitForSelector('#phrases:not([hidden])');
-  await shoot(ana.page, 'phrases-panel', 'en', '#phrases');
+  /** Whether the whole panel is in the window, nothing scrolled. */
+  const panelInSight = (page) => page.evaluate(() => {
+    const box = document.getElementById('phrases').getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= innerHeight && box.height > 0;
+  });
+  assert.ok(await panelInSight(ana.page), 'the panel opens in sight on a desktop');
   await ana.page.click('#phrases button:text("Good luck!")');
   assert.ok(await ana.page.isHidden('#phrases'), 'the panel closes once a phrase is sent');
   await bo.page.waitForSelector('#players li[data-seat=yellow] .bubble');
@@ -226,7 +231,9 @@ test('quick phrases show in each reader\'s language by the sender\'s seat and in
   await ana.page.waitForSelector('#players li[data-seat=yellow] .bubble');
   await shoot(ana.page, 'phrase-bubble', 'en', '#players');
   await bo.page.click('#phrases-button');
+  assert.ok(await panelInSight(bo.page), 'and on a phone');
   await shoot(bo.page, 'phrases-panel', 'fr', '#phrases');
+  await shoot(ana.page, 'phrases-panel-other', 'en', '#phrases-button');
   await bo.page.click('#phrases .phrase-emoji button:text("👏")');
   await ana.page.waitForFunction(() => document.querySelector('#players li[data-seat=red] .bubble span')
     ?.textContent === '👏');

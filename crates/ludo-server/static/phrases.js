@@ -58,7 +58,8 @@ export class Phrases {
     this.status.setAttribute('role', 'status');
     this.button.onclick = () => this.open(this.panel.hidden);
     controls.querySelector('#sound').before(this.button);
-    controls.after(this.panel);
+    // Opened above the table's buttons, over the board's foot: in sight wherever the buttons are.
+    controls.append(this.panel);
     this.drawPanel();
   }
 
