@@ -222,6 +222,10 @@ test('quick phrases show in each reader\'s language by the sender\'s seat and in
     return box.top >= 0 && box.bottom <= innerHeight && box.height > 0;
   });
   assert.ok(await panelInSight(ana.page), 'the panel opens in sight on a desktop');
+  await ana.page.keyboard.press('Escape');
+  assert.ok(await ana.page.isHidden('#phrases'), 'Escape closes the panel');
+  assert.equal(await ana.page.evaluate(() => document.activeElement.id), 'phrases-button');
+  await ana.page.click('#phrases-button');
   await ana.page.click('#phrases button:text("Good luck!")');
   assert.ok(await ana.page.isHidden('#phrases'), 'the panel closes once a phrase is sent');
   await bo.page.waitForSelector('#players li[data-seat=yellow] .bubble');

@@ -285,6 +285,7 @@ test('on a phone every target is 44 px or more; a first tap previews, a second p
   assert.equal(await page.textContent('#status'), 'Tap the piece again to move it');
   assert.deepEqual(await saved(), before, 'and plays nothing');
   await page.tap('.piece.legal[data-piece="0"]');
+  assert.notEqual(await page.textContent('#status'), 'Tap the piece again to move it', 'the prompt, answered, goes');
   await page.waitForFunction(() => JSON.parse(localStorage.getItem('ludo.games'))[0].position.pieces.yellow[0] === 26);
   // A six gives another throw: the dice are a target of their own, the whole base with them.
   await page.waitForSelector('#die.ready');

@@ -57,6 +57,12 @@ export class Phrases {
     this.status = element('p', { className: 'phrases-status' });
     this.status.setAttribute('role', 'status');
     this.button.onclick = () => this.open(this.panel.hidden);
+    // Escape closes the panel, the focus back on its button.
+    this.panel.addEventListener('keydown', (event) => {
+      if (event.key !== 'Escape') return;
+      this.open(false);
+      this.button.focus();
+    });
     controls.querySelector('#sound').before(this.button);
     // Opened above the table's buttons, over the board's foot: in sight wherever the buttons are.
     controls.append(this.panel);

@@ -431,11 +431,13 @@ export class Table {
   pick(piece) {
     const p = this.state.position;
     if (this.running || this.pending || p.turn.phase !== 'move' || !this.plays(p.turn.seat)) return;
+    // The status stays as it is while the move is sent, but for the "tap again" prompt, answered.
+    const status = this.tapped === null ? this.view.status.textContent : undefined;
     this.tapped = null;
     this.autoplaying = null;
     this.clearNotice();
     this.pending = true;
-    this.render({ interactive: false, status: this.view.status.textContent });
+    this.render({ interactive: false, status });
     dispatchEvent(new CustomEvent(ACTED, { detail: 'move' }));
     this.act.move(piece);
   }
