@@ -52,6 +52,7 @@ test('Play starts a game against three medium CPUs at once, then with the last s
   await page.click('#vs-cpu button[type=submit]');
   await page.waitForSelector('#play:not([hidden])');
   await home(page);
+  assert.equal((await lines(page)).length, 1, 'a game left before the person acted in it is not offered');
   assert.equal(await page.textContent('#play-now-what'), 'Classic · you + 1 CPU · Hard');
   assert.equal(await page.inputValue('#vs-cpu select[name=level]'), 'hard', 'the form shows them too');
   await page.click('#play-now');

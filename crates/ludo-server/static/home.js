@@ -89,12 +89,15 @@ function element(tag, props = {}, ...children) {
  * Shows the saved games in `section` (its list `#saved-games`, and `#saved-undo` to undo a
  * delete), the one played last first, each with Continue (`onContinue(game, row)`) and Delete. A
  * game deleted can be brought back until another is. The section hides when no game is saved.
+ * Games nobody played in yet are not shown.
  */
 export function drawSavedGames(section, { t, language, onContinue }) {
   const list = section.querySelector('#saved-games');
   const undo = section.querySelector('#saved-undo');
   const draw = () => {
-    const games = savedGames();
+    // A game opened and left before the person acted in it (one the guide started, say) has
+    // nothing to continue: it is not offered (saves.js lets the next new game replace it).
+    const games = savedGames().filter((game) => game.touched !== false);
     section.hidden = games.length === 0 && !undo.childElementCount;
     list.replaceChildren(...games.map((game) => {
       const what = element('span', { className: 'what', textContent: savedText(game, t, language) });
