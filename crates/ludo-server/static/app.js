@@ -449,8 +449,15 @@ async function main() {
     }
   };
   drawSavedGames($('saved'), { t, language, onContinue: continueGame });
-  /** The saved game a history entry of a table names, if it is still kept (a finished one is not). */
-  const gameAt = (state) => state?.[TABLE_ENTRY] && savedGames().find((g) => g.id === state[TABLE_ENTRY]);
+  /**
+   * Shows the game the current history entry's table names, if it is still kept (a finished one
+   * is not); else the entry no longer names one.
+   */
+  const showTableEntry = () => {
+    const saved = savedGames().find((g) => g.id === history.state[TABLE_ENTRY]);
+    if (saved) continueGame(saved);
+    else history.replaceState(null, '');
+  };
   // Play: a game against the CPU at once, as the last one (the form below shows those settings).
   const settings = playSettings(language);
   const cpuForm = $('vs-cpu').elements;
@@ -469,14 +476,10 @@ async function main() {
     if (rulesPresetAt(location.pathname)) return;
     const atTable = document.body.classList.contains('in-game');
     if (atTable && !history.state?.[TABLE_ENTRY]) location.reload();
-    else if (!atTable && gameAt(history.state)) continueGame(gameAt(history.state));
+    else if (!atTable && history.state?.[TABLE_ENTRY]) showTableEntry();
   });
-  // A reload at a table (a language picked, say) comes back to its game, if it is still kept.
-  if (history.state?.[TABLE_ENTRY] && !rulesPresetAt(location.pathname)) {
-    const saved = gameAt(history.state);
-    if (saved) continueGame(saved);
-    else history.replaceState(null, '');
-  }
+  // A reload at a table (a language picked, say) comes back to its game.
+  if (history.state?.[TABLE_ENTRY] && !rulesPresetAt(location.pathname)) showTableEntry();
   const answer = await showRules(engine).catch((error) => view.announce(errorText(error, t, 'refusal.other')));
   if (answer) {
     /**

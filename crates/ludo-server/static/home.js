@@ -3,7 +3,7 @@
 // the three rulesets, each with a small picture of its board.
 
 import { drawBoard } from './board.js';
-import { forget, restore, savedGames } from './saves.js';
+import { forget, restore, savedGames, untouched } from './saves.js';
 
 const SETTINGS_KEY = 'ludo.play';
 const GUIDE_KEY = 'ludo.guide';
@@ -97,7 +97,7 @@ export function drawSavedGames(section, { t, language, onContinue }) {
   const draw = () => {
     // A game opened and left before the person acted in it (one the guide started, say) has
     // nothing to continue: it is not offered (saves.js lets the next new game replace it).
-    const games = savedGames().filter((game) => game.touched !== false);
+    const games = savedGames().filter((game) => !untouched(game));
     section.hidden = games.length === 0 && !undo.childElementCount;
     list.replaceChildren(...games.map((game) => {
       const what = element('span', { className: 'what', textContent: savedText(game, t, language) });

@@ -12,11 +12,12 @@ const SHOWN_MS = 4000;
  */
 export function offerInvite({ copy, share, link, status }, t) {
   let timer = null;
-  const say = (text) => {
+  /** Says `text` by the buttons: for a few seconds, or, when copying was `refused`, until the next try. */
+  const say = (text, refused = false) => {
     clearTimeout(timer);
-    status.classList.remove('refused');
+    status.classList.toggle('refused', refused);
     status.textContent = text;
-    timer = setTimeout(() => { status.textContent = ''; }, SHOWN_MS);
+    if (!refused) timer = setTimeout(() => { status.textContent = ''; }, SHOWN_MS);
   };
   copy.onclick = async () => {
     try {
@@ -26,9 +27,7 @@ export function offerInvite({ copy, share, link, status }, t) {
     } catch {
       // Refused (no permission, no secure context): the link is selected, ready to copy by hand.
       getSelection().selectAllChildren(link);
-      clearTimeout(timer);
-      status.classList.add('refused');
-      status.textContent = t('online.copyFailed');
+      say(t('online.copyFailed'), true);
     }
   };
   share.hidden = typeof navigator.share !== 'function';

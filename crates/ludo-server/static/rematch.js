@@ -35,7 +35,7 @@ export class Rematch {
     // A new offer replaces the news of the last one declined (whose withdrawal comes just after it).
     if (!room.rematch) this.withdrawing = false;
     else if (!this.withdrawing) this.declinedText = '';
-    const accepted = room.rematch ?? [];
+    const { accepted } = this;
     const people = Object.entries(room.seats).filter(([, s]) => s.occupant.kind === 'person').map(([c]) => c);
     const waitingFor = people.filter((c) => !accepted.includes(c));
     // Drawn again only when something shown changes, so that a button keeps the focus.

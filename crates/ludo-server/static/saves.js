@@ -12,6 +12,12 @@ const OLD_KEY = 'ludo.local.v1';
 /** How many unfinished games are kept at most. */
 export const KEPT = 10;
 
+/**
+ * Whether no person has thrown or moved in a saved game yet (saves from before `touched` was kept
+ * count as played in).
+ */
+export const untouched = (game) => game.touched === false;
+
 /** Whether a saved game is over (its position says so). */
 const isOver = (game) => game.position?.turn?.phase === 'over';
 
@@ -76,8 +82,7 @@ export function savedGames() {
 export function keep(game) {
   const fresh = !game.id;
   game.id ??= newId();
-  // Saves from before `touched` was kept are taken as played in.
-  const others = stored().filter((g) => g.id !== game.id && !(fresh && g.touched === false));
+  const others = stored().filter((g) => g.id !== game.id && !(fresh && untouched(g)));
   if (isOver(game)) {
     write(others);
     return;
