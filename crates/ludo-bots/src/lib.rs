@@ -26,6 +26,6 @@ pub use hard::{Evaluation, HardPlayer};
 pub use heuristic::{Scorer, Weights};
 pub use levels::{EasyPlayer, Level, MediumPlayer};
 pub use player::{Player, RandomPlayer};
-pub use playout::{Tally, play_out, throw_dice};
+pub use playout::{Tally, play_out, play_out_by, throw_dice};
 pub use rng::Rng;
 pub use rollout::Sampling;

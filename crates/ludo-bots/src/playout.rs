@@ -1,7 +1,7 @@
 //! Playing a whole game with seeded dice and CPU players: what simulations, benchmarks and
 //! arenas are made of.
 
-use ludo_rules::{Game, MoveList, Phase, Throw};
+use ludo_rules::{Game, Move, MoveList, Phase, Throw};
 
 use crate::player::Player;
 use crate::rng::Rng;
@@ -49,6 +49,39 @@ pub fn play_out(
     choices: &mut Rng,
     max_actions: u64,
 ) -> Option<Tally> {
+    if let [only] = players {
+        return play_out_by(game, dice, &mut **only, choices, max_actions);
+    }
+    play_out_choosing(game, dice, choices, max_actions, |game, moves, rng| {
+        let seat = game.seat();
+        let index = game.seats().iter().position(|&s| s == seat).unwrap_or(0);
+        players[index % players.len()].choose(game, moves, rng)
+    })
+}
+
+/// [`play_out`] with one player for every seat, its type known when compiled: its choices are
+/// inlined into the loop (what random simulations and the engine's benchmark use).
+pub fn play_out_by<P: Player + ?Sized>(
+    game: &mut Game,
+    dice: &mut Rng,
+    player: &mut P,
+    choices: &mut Rng,
+    max_actions: u64,
+) -> Option<Tally> {
+    play_out_choosing(game, dice, choices, max_actions, |game, moves, rng| {
+        player.choose(game, moves, rng)
+    })
+}
+
+/// The playout loop, with `choose` picking each move among the legal ones.
+#[inline(always)]
+fn play_out_choosing(
+    game: &mut Game,
+    dice: &mut Rng,
+    choices: &mut Rng,
+    max_actions: u64,
+    mut choose: impl FnMut(&Game, &MoveList, &mut Rng) -> Move,
+) -> Option<Tally> {
     let mut tally = Tally::default();
     while tally.actions() < max_actions {
         match game.phase() {
@@ -62,34 +95,17 @@ pub fn play_out(
                 let moves = game.roll_unchecked(throw_dice(game, dice));
                 tally.throws += 1;
                 if !moves.is_empty() {
-                    play_choice(game, &moves, players, choices);
+                    let m = choose(game, &moves, choices);
+                    game.play_unchecked(&m);
                     tally.moves += 1;
                 }
             }
             Phase::Move => {
-                play_choice(game, &game.legal_moves(), players, choices);
+                let m = choose(game, &game.legal_moves(), choices);
+                game.play_unchecked(&m);
                 tally.moves += 1;
             }
         }
     }
     (game.phase() == Phase::Over).then_some(tally)
-}
-
-/// The seat to play chooses one of `moves`, and the game plays it.
-#[inline]
-fn play_choice(
-    game: &mut Game,
-    moves: &MoveList,
-    players: &mut [&mut dyn Player],
-    choices: &mut Rng,
-) {
-    let player = if players.len() == 1 {
-        &mut players[0]
-    } else {
-        let seat = game.seat();
-        let index = game.seats().iter().position(|&s| s == seat).unwrap_or(0);
-        &mut players[index % players.len()]
-    };
-    let m = player.choose(game, moves, choices);
-    game.play_unchecked(&m);
 }

@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use ludo_bots::{RandomPlayer, Rng, Tally, play_out};
+use ludo_bots::{RandomPlayer, Rng, Tally, play_out_by};
 use ludo_rules::{Colour, Game, Rules};
 
 use crate::engine::read_rules;
@@ -62,14 +62,8 @@ fn run(start: &Game, games: u64, seed: u64, bar: &ProgressBar) -> Result<Run, Fa
     for g in 0..games {
         let mut game = *start;
         let (mut dice, mut choices) = (seeds.fork(), seeds.fork());
-        let one = play_out(
-            &mut game,
-            &mut dice,
-            &mut [&mut random],
-            &mut choices,
-            MAX_ACTIONS,
-        )
-        .ok_or_else(|| Failure::Illegal(format!("game {g} did not end")))?;
+        let one = play_out_by(&mut game, &mut dice, &mut random, &mut choices, MAX_ACTIONS)
+            .ok_or_else(|| Failure::Illegal(format!("game {g} did not end")))?;
         check_finished(&game, g)?;
         tally += one;
         if g % 4096 == 0 {

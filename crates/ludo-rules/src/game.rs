@@ -310,8 +310,12 @@ impl Game {
     #[inline]
     pub(crate) fn put(&mut self, seat: Colour, index: usize, progress: Progress) {
         self.pieces[seat][index] = progress;
-        self.squares[seat][index] = self.square_of(seat, progress);
-        self.stands[seat] = Stands::of(self.squares[seat]);
+        // The four squares as one word, changed and read back in registers: a byte stored and
+        // the word read soon after (to find the blockades) would wait for the store to reach
+        // the cache (measured: a random game took about 1.15 times as long).
+        let squares = with_byte(self.squares[seat], index, self.square_of(seat, progress));
+        self.squares[seat] = squares;
+        self.stands[seat] = Stands::of(squares);
     }
 
     /// Recomputes every piece's track square from the pieces.
@@ -348,6 +352,13 @@ impl Game {
             .filter(|p| self.geometry.is_finished(p.raw()))
             .count() as u8
     }
+}
+
+/// `bytes` with byte `index` (0..4) set to `value`, worked out as one word.
+#[inline]
+fn with_byte(bytes: [u8; 4], index: usize, value: u8) -> [u8; 4] {
+    let shift = 8 * (index as u32 & 3);
+    (u32::from_le_bytes(bytes) & !(0xff << shift) | u32::from(value) << shift).to_le_bytes()
 }
 
 /// Each seat's start square on this board.
