@@ -5,7 +5,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { launch, person } from './browser.mjs';
+import { launch, person, url } from './browser.mjs';
 
 const shots = process.env.LUDO_SHOTS ?? '/tmp/ludo-shots';
 mkdirSync(shots, { recursive: true });
@@ -117,5 +117,39 @@ test('on a phone the host of a new room sees "Start the game" without scrolling,
     assert.ok(await inSight(), `${locale}: in sight once scrolled a little`);
     assert.deepEqual(errors, []);
     await page.context().close();
+  }
+});
+
+test('on a phone a throw that cannot bring a piece out says why without pushing the board down', async () => {
+  for (const locale of ['vi', 'en']) {
+    const context = await browser.newContext({ locale, viewport: { width: 360, height: 640 } });
+    // Every die shows 3 (the browser's random bytes are fixed): under Qdan no piece can come out.
+    await context.addInitScript(() => {
+      crypto.getRandomValues = (bytes) => bytes.fill(2);
+    });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${url}/?cpu-delay=0`);
+    await page.waitForSelector('body[data-ready=true]');
+    // Qdan (a Vietnamese page offers the Vietnamese rules first, where a double of 3 brings a
+    // horse out).
+    await page.selectOption('#vs-cpu select[name=preset]', 'qdan');
+    await playCpus(page);
+    const boardTop = () => page.evaluate(() => document.getElementById('board').getBoundingClientRect().top);
+    const before = await boardTop();
+    await page.click('#roll');
+    // The hint, naming the face that brings a piece out, ends the status.
+    await page.waitForFunction(() => document.getElementById('status').textContent.trim().endsWith('6'));
+    const lines = await page.evaluate(() => {
+      const status = document.getElementById('status');
+      const lineHeight = parseFloat(getComputedStyle(status).lineHeight);
+      return Math.round(status.getBoundingClientRect().height / lineHeight);
+    });
+    assert.ok(lines <= 2, `${locale}: the status takes ${lines} lines`);
+    assert.equal(await boardTop(), before, `${locale}: the board stays where it was`);
+    await page.screenshot({ path: `${shots}/no-move-hint-360x640-${locale}.png` });
+    assert.deepEqual(errors, []);
+    await context.close();
   }
 });

@@ -20,6 +20,9 @@ import { Countdown } from './clock.js';
 import * as sound from './sound.js';
 import { setBoard } from './i18n.js';
 
+/** A status line (see `Table.showStatus`) as one string, as it is announced. */
+const statusString = (status) => (typeof status === 'string' ? status : `${status.text}. ${status.hint}`);
+
 const PACE_KEY = 'ludo.pace';
 const AUTOPLAY_KEY = 'ludo.autoplay';
 
@@ -284,7 +287,7 @@ export class Table {
     // for a moment before the turn passes.
     const words = outcome.kind === 'rolloff' ? event.lines[0].text : this.noMoveWords(seat, dice, outcome, before);
     this.render({ diceSeat: seat, diceValues: dice, status: words, interactive: false });
-    this.view.announce(words);
+    this.view.announce(statusString(words));
     await wait((outcome.kind === 'rolloff' ? LANDED_MS : NO_MOVE_MS) * pace());
   }
 
@@ -294,7 +297,7 @@ export class Table {
     this.apply(event);
     // The piece walks on the board after the move; the status and the dice stay with the mover
     // until it arrives.
-    const layout = this.render({ diceSeat: seat, diceValues: roll, status: this.view.status.textContent,
+    const layout = this.render({ diceSeat: seat, diceValues: roll, status: this.shownStatus,
       interactive: false });
     const { finished } = event.lines[0];
     const walk = showMove(this.view.board, layout, seat, move, finished, pace());
@@ -411,7 +414,7 @@ export class Table {
     if (!this.canThrow()) return;
     this.clearNotice();
     this.pending = true;
-    this.render({ interactive: false, status: this.view.status.textContent });
+    this.render({ interactive: false, status: this.shownStatus });
     dispatchEvent(new CustomEvent(ACTED, { detail: 'throw' }));
     this.act.roll();
   }
@@ -422,7 +425,7 @@ export class Table {
       this.tapped = piece;
       this.preview(piece);
       // The first tap only shows where the piece would go: the status says what plays it.
-      this.view.status.textContent = this.view.t('status.tapAgain');
+      this.showStatus(this.view.t('status.tapAgain'));
       return;
     }
     this.pick(piece);
@@ -432,7 +435,7 @@ export class Table {
     const p = this.state.position;
     if (this.running || this.pending || p.turn.phase !== 'move' || !this.plays(p.turn.seat)) return;
     // The status stays as it is while the move is sent, but for the "tap again" prompt, answered.
-    const status = this.tapped === null ? this.view.status.textContent : undefined;
+    const status = this.tapped === null ? this.shownStatus : undefined;
     this.tapped = null;
     this.autoplaying = null;
     this.clearNotice();
@@ -515,7 +518,7 @@ export class Table {
     this.view.roll.disabled = !canThrow;
     // At the end there is nothing to throw: the button goes, and the end's own buttons remain.
     this.view.roll.hidden = over;
-    this.view.status.textContent = status ?? this.statusWords(p);
+    this.showStatus(status ?? this.statusWords(p));
     this.view.status.classList.toggle('yours', mine);
     this.drawPlayers(p, seat, state.deadline);
     drawLog(this.view.log, this.lines.slice(0, this.shownLines));
@@ -644,13 +647,32 @@ export class Table {
       : t('status.threw', { seat: t(`seat.${seat}`), dice: dice.join(' + ') });
   }
 
+  /** What a throw with no move did, and for a person whose pieces cannot leave the base, why. */
   noMoveWords(seat, dice, outcome, before) {
     const { t } = this.view;
     const words = { seat: t(`seat.${seat}`), dice: dice.join(' + ') };
     const you = seat === this.who.you ? 'you.' : '';
     const text = t(`status.${you}${outcome.kind}`, words);
     const hint = this.plays(seat) ? this.exitHint(before.position, seat, dice) : null;
-    return hint ? `${text}. ${hint}` : text;
+    return hint ? { text, hint } : text;
+  }
+
+  /**
+   * Writes the status line: words, or `{ text, hint }`, the hint after the words in smaller,
+   * lighter type, so that on a phone the two keep to the line's two rows and the board does not
+   * move. Kept as given, for the renders that leave the status as it is.
+   */
+  showStatus(status) {
+    this.shownStatus = status;
+    const line = this.view.status;
+    if (typeof status === 'string') {
+      line.textContent = status;
+      return;
+    }
+    const hint = document.createElement('small');
+    hint.className = 'hint';
+    hint.textContent = status.hint;
+    line.replaceChildren(`${status.text}. `, hint);
   }
 
   /**
