@@ -45,6 +45,11 @@ test('two browsers play an online game from the invitation link to the end', asy
       // The other person's turns are said with their name, and their colour.
       const said = await guest.page.evaluate(() => [...globalThis.said]);
       assert.ok(said.some((text) => /^Ana \(yellow ○\) to (throw|move)/.test(text)), JSON.stringify(said));
+      // The log names the people too, each with their seat's mark, and colours no one.
+      const logged = await guest.page.$$eval('#log li', (items) => items.map((li) => li.textContent));
+      assert.ok(logged.some((line) => /^Ana ○ (threw|moves|brings)/.test(line)), JSON.stringify(logged));
+      assert.ok(logged.some((line) => /^Player \d{3} △ (threw|moves|brings)/.test(line)), JSON.stringify(logged));
+      assert.ok(!logged.some((line) => /^(yellow|red) /.test(line)), JSON.stringify(logged));
       // A reload mid-game: the same device gets the red seat back.
       reloaded = true;
       await guest.page.reload();

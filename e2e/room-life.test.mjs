@@ -170,7 +170,7 @@ test('a player leaves a game after confirming: the CPU plays the seat to the end
   // Ana plays on alone; the CPU plays red's turns, marked in the log, to the end.
   await playToTheEnd(ana.page);
   const lines = await logLines(ana.page);
-  assert.ok(lines.some((line) => /^red △ .*\(played by the CPU\)$/.test(line)), 'the CPU played red');
+  assert.ok(lines.some((line) => /^Bo △ .*\(played by the CPU\)$/.test(line)), 'the CPU played Bo’s seat');
   // Once the game is over, Bo's seat is free again.
   await ana.page.waitForFunction(() => document.querySelector('#seats li[data-seat=red] span')
     ?.textContent === 'red △: free');

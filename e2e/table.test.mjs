@@ -136,7 +136,8 @@ test('a turn clock counts down on the seat, keeps counting when someone speaks, 
   await host.page.waitForSelector('#notice:not([hidden])', { timeout: 15000 });
   assert.equal(await host.page.textContent('#notice'), 'Time ran out — the CPU played this turn for you.');
   await host.page.waitForSelector('#log li.by-cpu');
-  assert.match(await host.page.textContent('#log li.by-cpu'), /^yellow ○ .*\(played by the CPU\)$/);
+  // The log names the person whose turn the CPU played, with their seat's mark.
+  assert.match(await host.page.textContent('#log li.by-cpu'), /^Ana ○ .*\(played by the CPU\)$/);
   await host.page.screenshot({ path: `${shots}/online-ran-out-360x640-en.png` });
   assert.deepEqual(host.errors, []);
 });

@@ -42,6 +42,8 @@ export class OnlineRoom {
       controls: (seat) => seat === room.mySeat(),
       get you() { return room.mySeat() ?? null; },
       name: (seat) => room.occupantName(seat),
+      // The log names the people at the table; a CPU's seat goes by its colour.
+      logName: (seat) => (room.room?.seats[seat]?.occupant?.kind === 'person' ? room.occupantName(seat) : null),
       cpu: (seat) => {
         const occupant = room.room?.seats[seat]?.occupant;
         return occupant?.kind === 'cpu' ? occupant.level : null;
@@ -214,7 +216,7 @@ export class OnlineRoom {
   async restoreLog({ id, version }) {
     const record = await fetch(`/api/games/${id}`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
     if (!record || this.gameId !== id) return;
-    this.table.prependLog(recordLines(this.engine, this.view.t, record, version));
+    this.table.prependLog(recordLines(this.engine, this.table.voice, record, version));
   }
 
   /** An accepted action: handed to the table with the move the engine plays for it. */

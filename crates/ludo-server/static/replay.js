@@ -7,7 +7,7 @@ import { setBoard } from './i18n.js';
 import { optionLabel, ordered, valueLabel } from './options.js';
 import { errorText } from './texts-errors.js';
 import { localName } from './identity.js';
-import { moveLine, throwOutcome } from './turnlog.js';
+import { moveLine, throwOutcome, voice } from './turnlog.js';
 
 /** Every position of a record, from the start, with the action that led to each. */
 export function replayPositions(engine, record) {
@@ -31,9 +31,9 @@ export function replayPositions(engine, record) {
 /** What happened at a step, in the words of a game's log. */
 function describe(engine, step, t) {
   if (!step.action) return t('replay.start');
-  if (step.move) return moveLine(t, step.seat, step.move, step.position, engine.board(step.position).finished_from).text;
+  if (step.move) return moveLine(voice(t), step.seat, step.move, step.position, engine.board(step.position).finished_from).text;
   const dice = step.action.throw;
-  const outcome = throwOutcome(t, step.seat, dice, step.before, step.position, engine.options(step.before).options);
+  const outcome = throwOutcome(voice(t), step.seat, dice, step.before, step.position, engine.options(step.before).options);
   return outcome.line?.text ?? t('status.threw', { seat: t(`seat.${step.seat}`), dice: dice.join(' + ') });
 }
 

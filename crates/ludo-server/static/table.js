@@ -13,7 +13,7 @@ import { MARK, drawBoard, drawPreview, drawRulesInForce, statusText } from './bo
 import { either } from './options.js';
 import { drawDice, rollDice } from './dice.js';
 import { reducedMotion, showMove, STEP_MS } from './animate.js';
-import { byCpu, drawLog, moveLines, throwOutcome } from './turnlog.js';
+import { byCpu, drawLog, moveLines, throwOutcome, voice } from './turnlog.js';
 import { drawPlaces } from './places.js';
 import { followFocus } from './keys.js';
 import { Countdown } from './clock.js';
@@ -91,8 +91,9 @@ export class Table {
    * @param who `{controls(seat), you, name(seat), away(seat), clockMs}`: whether this device plays
    *   a seat now, the person's own seat (null in hot-seat games and for watchers), who sits where,
    *   whether a seat's person is away, and the turn clock's length in ms (null without one); online,
-   *   also `left(seat)` (its person left the game: the CPU plays it) and `bubble(seat)` (what its
-   *   person just said, an element to show on the seat)
+   *   also `left(seat)` (its person left the game: the CPU plays it), `bubble(seat)` (what its
+   *   person just said, an element to show on the seat) and `logName(seat)` (the person the log
+   *   names for the seat, null for a CPU's)
    * @param act `{roll(), move(piece)}`: what the person chose
    */
   constructor(engine, view, who, act) {
@@ -616,16 +617,21 @@ export class Table {
 
   // --- words ----------------------------------------------------------------------------------
 
+  /** How the log speaks (see `voice` in turnlog.js): people by name where `who.logName` knows them. */
+  get voice() {
+    return voice(this.view.t, (seat) => this.who.logName?.(seat) ?? null);
+  }
+
   describe(event, before, after) {
     const { t } = this.view;
     let lines;
     if (event.dice) {
       const { inForce } = this.numbers(before);
-      event.outcome = throwOutcome(t, event.seat, event.dice, before, after, inForce.options);
+      event.outcome = throwOutcome(this.voice, event.seat, event.dice, before, after, inForce.options);
       lines = event.outcome.line ? [event.outcome.line] : [];
     } else {
       const { geometry } = this.numbers(after);
-      lines = moveLines(t, event.seat, event.move, after, geometry.finished_from);
+      lines = moveLines(this.voice, event.seat, event.move, after, geometry.finished_from);
     }
     return event.standIn ? lines.map((line) => byCpu(t, line)) : lines;
   }

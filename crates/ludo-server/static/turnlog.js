@@ -1,8 +1,29 @@
 // What happened in a turn, in the words players use: "red △ brings a piece out", "blue □ moves 5
 // and captures yellow ○", "green ✚ moves 2 and reaches the finish (3 of 4)", "yellow ○ threw 3 —
-// no move". Local games, online games and the replay viewer all say it the same way.
+// no move". Local games, online games and the replay viewer all say it the same way; at an online
+// table a seat a person plays is named by them and its mark ("Ana ○ moves 5 and captures Bo △"),
+// as they are named to each other.
+//
+// Each function takes a `voice` (see `voice`): the page's texts and how the log names a seat.
+
+import { MARK } from './board.js';
 
 const dicesText = (dice) => dice.join(' + ');
+
+/**
+ * How a log speaks: `t`, the page's texts, and `seat(colour)`, the words for a seat: a person's
+ * name and the seat's mark where `nameOf(colour)` gives one ("Ana ○"), else the seat's colour and
+ * mark ("yellow ○"). Every language's log texts read with either.
+ */
+export function voice(t, nameOf = () => null) {
+  return {
+    t,
+    seat: (colour) => {
+      const name = nameOf(colour);
+      return name ? `${name} ${MARK[colour]}` : t(`seat.${colour}`);
+    },
+  };
+}
 
 /** Whether a throw of `dice` is a bonus throw under `options` (the rules in force). */
 function isBonus(options, dice) {
@@ -17,8 +38,8 @@ function isBonus(options, dice) {
  * the turn) or `none` (no move; the turn passes); `line` is its log line, or null for `move`,
  * whose move says it.
  */
-export function throwOutcome(t, seat, dice, before, after, options = {}) {
-  const words = { seat: t(`seat.${seat}`), dice: dicesText(dice) };
+export function throwOutcome({ t, seat: named }, seat, dice, before, after, options = {}) {
+  const words = { seat: named(seat), dice: dicesText(dice) };
   const line = (key) => ({ text: t(key, words), kind: 'throw' });
   if (before.turn.phase === 'rolloff') return { kind: 'rolloff', line: line('log.rolloff') };
   if (after.turn.phase === 'move' && after.turn.seat === seat) return { kind: 'move', line: null };
@@ -36,11 +57,11 @@ export function throwOutcome(t, seat, dice, before, after, options = {}) {
  * finish when the piece reached it (`finishedFrom` is the engine's lowest finished progress;
  * `after` the position after the move).
  */
-export function moveLine(t, seat, move, after, finishedFrom) {
-  const who = t(`seat.${seat}`);
+export function moveLine({ t, seat: named }, seat, move, after, finishedFrom) {
+  const who = named(seat);
   let text = move.from === 'base' ? t('log.out', { seat: who })
     : t('log.moves', { seat: who, n: move.to - move.from });
-  const victims = [...new Set(move.captures.map((c) => t(`seat.${c.seat}`)))];
+  const victims = [...new Set(move.captures.map((c) => named(c.seat)))];
   if (victims.length) text = t('log.captures', { line: text, victims: victims.join(', ') });
   const finished = move.to >= finishedFrom;
   if (finished) {
@@ -54,10 +75,10 @@ export function moveLine(t, seat, move, after, finishedFrom) {
  * The log lines of a move: its own (see `moveLine`), then, when it earned another throw (a bonus
  * face, a capture, a finish), that the seat throws again, so that it is not a surprise.
  */
-export function moveLines(t, seat, move, after, finishedFrom) {
-  const lines = [moveLine(t, seat, move, after, finishedFrom)];
+export function moveLines(voiced, seat, move, after, finishedFrom) {
+  const lines = [moveLine(voiced, seat, move, after, finishedFrom)];
   if (after.turn.seat === seat && after.turn.phase === 'roll') {
-    lines.push({ text: t('log.throwsAgain', { seat: t(`seat.${seat}`) }), kind: 'throw' });
+    lines.push({ text: voiced.t('log.throwsAgain', { seat: voiced.seat(seat) }), kind: 'throw' });
   }
   return lines;
 }
@@ -66,7 +87,7 @@ export function moveLines(t, seat, move, after, finishedFrom) {
  * The log of the first `count` actions of a game (`rules`, `seats`, `actions` as in its record),
  * replayed with the engine: what a page that was not there sees of the game so far.
  */
-export function recordLines(engine, t, { rules, seats, actions }, count = actions.length) {
+export function recordLines(engine, voiced, { rules, seats, actions }, count = actions.length) {
   let position = engine.newGame(rules, seats);
   const { options } = engine.options(position);
   const { finished_from: finishedFrom } = engine.board(position);
@@ -75,12 +96,12 @@ export function recordLines(engine, t, { rules, seats, actions }, count = action
     const seat = position.turn.seat;
     if ('throw' in action) {
       const after = engine.roll(position, action.throw);
-      const { line } = throwOutcome(t, seat, action.throw, position, after, options);
+      const { line } = throwOutcome(voiced, seat, action.throw, position, after, options);
       if (line) lines.push(line);
       position = after;
     } else {
       const { position: after, move } = engine.move(position, action.move);
-      lines.push(...moveLines(t, seat, move, after, finishedFrom));
+      lines.push(...moveLines(voiced, seat, move, after, finishedFrom));
       position = after;
     }
   }
