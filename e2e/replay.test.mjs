@@ -300,9 +300,9 @@ test('it plays by itself at the speed chosen, stops at the end, and a step by ha
   await close();
 });
 
-/** The position's turn as the viewer's status line says it in English. */
+/** The position's turn as the viewer's status line says it in English: Ana by name, as at the table. */
 function statusLine(position) {
-  const seat = { yellow: 'yellow ○', blue: 'blue □', red: 'red △' }[position.turn.seat];
+  const seat = { yellow: 'Ana (yellow ○)', blue: 'blue □', red: 'red △' }[position.turn.seat];
   const dice = position.turn.roll?.join(' + ');
   return { roll: `${seat} to throw`, rolloff: `${seat} throws for who starts`, move: `${seat} to move (threw ${dice})` }[
     position.turn.phase];
@@ -344,6 +344,10 @@ test('a link opens at its step, the address follows the step shown, and steps ou
       const dice = record.actions[n - 1].throw.join(' + ');
       assert.match(await page.textContent('#replay-step'), new RegExp(`threw ${dice.replace(/\+/g, '\\+')}`));
     }
+    // The step is said as the table's log said it: Ana by name and her seat's mark, a CPU's seat
+    // by its colour.
+    const mover = { yellow: 'Ana ○', blue: 'blue □', red: 'red △' }[game.positions[n - 1].turn.seat];
+    assert.match(await page.textContent('#replay-step'), new RegExp(`^${n} / ${total} · ${mover} `));
     assert.equal(await hash(page), `#${n}`);
     assert.deepEqual(errors, []);
     await close();

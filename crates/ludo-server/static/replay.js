@@ -28,13 +28,17 @@ export function replayPositions(engine, record) {
   return steps;
 }
 
-/** What happened at a step, in the words of a game's log. */
-function describe(engine, step, t) {
+/**
+ * What happened at a step, in the words of a game's log: `voiced` names the seats (see `voice` in
+ * turnlog.js), people by name as the table's log did.
+ */
+function describe(engine, step, voiced) {
+  const { t } = voiced;
   if (!step.action) return t('replay.start');
-  if (step.move) return moveLine(voice(t), step.seat, step.move, step.position, engine.board(step.position).finished_from).text;
+  if (step.move) return moveLine(voiced, step.seat, step.move, step.position, engine.board(step.position).finished_from).text;
   const dice = step.action.throw;
-  const outcome = throwOutcome(voice(t), step.seat, dice, step.before, step.position, engine.options(step.before).options);
-  return outcome.line?.text ?? t('status.threw', { seat: t(`seat.${step.seat}`), dice: dice.join(' + ') });
+  const outcome = throwOutcome(voiced, step.seat, dice, step.before, step.position, engine.options(step.before).options);
+  return outcome.line?.text ?? t('status.threw', { seat: voiced.seat(step.seat), dice: dice.join(' + ') });
 }
 
 /** Offers `record` as a JSON file download. */
@@ -127,6 +131,12 @@ const SPEED_KEY = 'ludo.replaySpeed';
 function hashStep() {
   const n = globalThis.location?.hash.match(/^#(-?\d+)$/)?.[1];
   return n === undefined ? null : Number(n);
+}
+
+/** The person who played `seat` in `record` by their name, or null (a CPU, a local game's seat). */
+function personOf(record, seat) {
+  const who = record.players?.[seat];
+  return who?.kind === 'person' && who.name ? who.name : null;
 }
 
 /** Who played `seat` in `record`: a person's name, or a CPU's label with its level. */
@@ -250,6 +260,10 @@ export function showReplay(engine, record, container, t) {
   Object.assign(slider, { type: 'range', min: 0, max: last, value: at, id: 'replay-slider' });
   slider.setAttribute('aria-label', t('replay.step'));
 
+  // People are named as they were at the table: in the status and in each step's line.
+  const named = (seat) => personOf(record, seat);
+  const voiced = voice(t, named);
+
   /** Shows step `n` (kept within the game), and says so in the address. */
   const show = (n) => {
     at = clamp(n);
@@ -259,8 +273,8 @@ export function showReplay(engine, record, container, t) {
     drawBoard(board, step.position, engine.board(step.position), { t });
     players.show(step.position);
     // At the end, the places show beside the players' names.
-    status.textContent = step.position.turn.phase === 'over' ? t('turn.over') : statusText(step.position, t);
-    line.textContent = `${at} / ${last} · ${describe(engine, step, t)}`;
+    status.textContent = step.position.turn.phase === 'over' ? t('turn.over') : statusText(step.position, t, named);
+    line.textContent = `${at} / ${last} · ${describe(engine, step, voiced)}`;
     if (linked && location.hash !== `#${at}`) history.replaceState(history.state, '', `#${at}`);
   };
 
