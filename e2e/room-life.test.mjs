@@ -168,7 +168,25 @@ test('a player leaves a game after confirming: the CPU plays the seat to the end
   assert.match(await ana.page.textContent('#players li[data-seat=red]'), /left · CPU/);
 
   // Ana plays on alone; the CPU plays red's turns, marked in the log, to the end.
+  const byCpu = (page) => page.$$eval('#log li.by-cpu', (items) => items.map((li) => li.textContent));
+  for (let i = 0; i < 400 && (await byCpu(ana.page)).length < 3; i++) await step(ana.page);
+  // A reload rebuilds the log from the game's record, which keeps which actions the CPU played
+  // for Bo: the marks come back with the lines.
+  const marked = await byCpu(ana.page);
+  assert.ok(marked.length >= 3 && marked.every((line) => /^Bo △ /.test(line)), JSON.stringify(marked));
+  await ana.page.reload();
+  await ana.page.waitForSelector('body[data-ready=true]');
+  await ana.page.waitForFunction((n) => document.querySelectorAll('#log li.by-cpu').length >= n, marked.length);
+  assert.deepEqual((await byCpu(ana.page)).slice(0, marked.length), marked);
   await playToTheEnd(ana.page);
+  // The replay marks those actions too.
+  const replay = await ana.page.getAttribute('#replay-link', 'href');
+  const record = await ana.page.evaluate(async (path) => (await fetch(`/api${path}`)).json(), replay);
+  const first = Math.min(...Object.keys(record.stand_ins).map(Number));
+  const viewer = await person(browser, `${replay}#${first + 1}`);
+  await viewer.page.waitForSelector('.replay[data-step]');
+  assert.match(await viewer.page.textContent('#replay-step'), /· Bo △ .*\(played by the CPU\)$/);
+  await viewer.page.context().close();
   const lines = await logLines(ana.page);
   assert.ok(lines.some((line) => /^Bo △ .*\(played by the CPU\)$/.test(line)), 'the CPU played Bo’s seat');
   // Once the game is over, Bo's seat is free again.

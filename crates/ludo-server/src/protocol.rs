@@ -355,6 +355,17 @@ pub enum StandIn {
     Left,
 }
 
+impl StandIn {
+    /// The reason as messages and game records write it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            StandIn::Away => "away",
+            StandIn::Clock => "clock",
+            StandIn::Left => "left",
+        }
+    }
+}
+
 /// The quick phrases and emoji reactions a person may send, by id; each client says them in its
 /// reader's own language. There is no free text: a site without accounts cannot moderate it.
 pub const PHRASES: &[&str] = &[

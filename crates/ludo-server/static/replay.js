@@ -274,7 +274,10 @@ export function showReplay(engine, record, container, t) {
     players.show(step.position);
     // At the end, the places show beside the players' names.
     status.textContent = step.position.turn.phase === 'over' ? t('turn.over') : statusText(step.position, t, named);
-    line.textContent = `${at} / ${last} · ${describe(engine, step, voiced)}`;
+    const said = describe(engine, step, voiced);
+    // An action the CPU played for a person is marked, as the table's log marked it.
+    const byCpu = at > 0 && (at - 1) in (record.stand_ins ?? {});
+    line.textContent = `${at} / ${last} · ${byCpu ? t('log.byCpu', { line: said }) : said}`;
     if (linked && location.hash !== `#${at}`) history.replaceState(history.state, '', `#${at}`);
   };
 

@@ -84,27 +84,31 @@ export function moveLines(voiced, seat, move, after, finishedFrom) {
 }
 
 /**
- * The log of the first `count` actions of a game (`rules`, `seats`, `actions` as in its record),
- * replayed with the engine: what a page that was not there sees of the game so far.
+ * The log of the first `count` actions of a game (`rules`, `seats`, `actions` and `stand_ins` as
+ * in its record), replayed with the engine: what a page that was not there sees of the game so
+ * far, the actions the CPU played for a person marked as the live log marks them.
  */
-export function recordLines(engine, voiced, { rules, seats, actions }, count = actions.length) {
+export function recordLines(engine, voiced, { rules, seats, actions, stand_ins: standIns = {} },
+  count = actions.length) {
   let position = engine.newGame(rules, seats);
   const { options } = engine.options(position);
   const { finished_from: finishedFrom } = engine.board(position);
   const lines = [];
-  for (const action of actions.slice(0, count)) {
+  actions.slice(0, count).forEach((action, index) => {
     const seat = position.turn.seat;
+    let said;
     if ('throw' in action) {
       const after = engine.roll(position, action.throw);
       const { line } = throwOutcome(voiced, seat, action.throw, position, after, options);
-      if (line) lines.push(line);
+      said = line ? [line] : [];
       position = after;
     } else {
       const { position: after, move } = engine.move(position, action.move);
-      lines.push(...moveLines(voiced, seat, move, after, finishedFrom));
+      said = moveLines(voiced, seat, move, after, finishedFrom);
       position = after;
     }
-  }
+    lines.push(...(index in standIns ? said.map((line) => byCpu(voiced.t, line)) : said));
+  });
   return lines;
 }
 

@@ -1,10 +1,12 @@
 //! The `action` broadcast says when the CPU played for a person, and why: `"stand_in":"clock"`
-//! or `"stand_in":"away"`. A person's own actions and a CPU seat's carry no `stand_in`.
+//! or `"stand_in":"away"`. A person's own actions and a CPU seat's carry no `stand_in`. The
+//! game's record keeps the same (`stand_ins`, by action index), for a log rebuilt after a reload
+//! and for the replay.
 
 mod support;
 
 use serde_json::{Value, json};
-use support::{Client, host_and_cpu, next_request, spawn_server_with, turn_of};
+use support::{Client, host_and_cpu, http, next_request, spawn_server_with, turn_of};
 
 /// The action's `stand_in`, or `None` when the field is left out; it is never `null`.
 fn stand_in(action: &Value) -> Option<&str> {
@@ -71,6 +73,7 @@ async fn actions_played_when_the_clock_runs_out_say_clock_for_the_rest_of_the_tu
     assert!(stood_in >= 1);
     // Red's turn, then yellow's next: each person plays their own, and nothing says stand_in.
     let mut yellow_own = 0;
+    let mut played = stood_in;
     loop {
         let game = host.game.clone().expect("a game is on");
         let (phase, seat, _) = turn_of(&game);
@@ -84,6 +87,7 @@ async fn actions_played_when_the_clock_runs_out_say_clock_for_the_rest_of_the_tu
         let action = host.recv_until(|m| m["t"] == "action").await;
         assert_eq!(action["seat"], seat.as_str(), "{action}");
         assert_eq!(stand_in(&action), None, "{action}");
+        played += 1;
         if seat == "yellow" {
             yellow_own += 1;
             if turn_passed(&action, "yellow") {
@@ -92,6 +96,23 @@ async fn actions_played_when_the_clock_runs_out_say_clock_for_the_rest_of_the_tu
         }
     }
     assert!(yellow_own >= 1);
+    // The record says which actions the CPU played for yellow, and why: the first turn's, only.
+    let id = host.game.as_ref().expect("a game is on")["id"]
+        .as_str()
+        .expect("a game id")
+        .to_owned();
+    let (status, body) = http(server.addr, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, 200, "{body}");
+    let record: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        record["actions"].as_array().unwrap().len(),
+        played,
+        "{body}"
+    );
+    let expected: serde_json::Map<String, Value> = (0..stood_in)
+        .map(|index| (index.to_string(), json!("clock")))
+        .collect();
+    assert_eq!(record["stand_ins"], Value::Object(expected), "{body}");
 }
 
 #[tokio::test]

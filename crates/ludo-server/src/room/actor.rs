@@ -511,7 +511,16 @@ impl Room {
         let at = crate::ids::now_ms();
         let stored = self
             .store
-            .run(move |b| b.append_action(&game_id, number, seat, &action, at))
+            .run(move |b| {
+                b.append_action(
+                    &game_id,
+                    number,
+                    seat,
+                    &action,
+                    stand_in.map(StandIn::name),
+                    at,
+                )
+            })
             .await;
         if !self.stored(stored, "an action")? {
             tracing::warn!(room = %self.code, number, "another node stored this action's number first; the room stops and is loaded again from storage");

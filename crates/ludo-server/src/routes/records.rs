@@ -47,6 +47,10 @@ struct GameExport {
     finished_at: Option<i64>,
     /// When each action was accepted (Unix milliseconds), in the order of `actions`.
     times: Vec<i64>,
+    /// The actions the CPU played for a seat's person, by index in `actions`, with why (`away`,
+    /// `clock`, `left`); left out when there are none.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    stand_ins: BTreeMap<usize, String>,
     /// The places reached.
     places: BTreeMap<Colour, u8>,
     /// Ratings before and after, for a ranked game that is over.
@@ -82,6 +86,7 @@ async fn game(
         started_at: stored.started_at,
         finished_at: stored.finished_at,
         times: stored.action_times,
+        stand_ins: stored.stand_ins,
         places: stored.places,
         ratings: stored.ratings,
     }))

@@ -42,9 +42,11 @@ impl Backend for Probe {
         number: u64,
         seat: Colour,
         action: &Action,
+        stand_in: Option<&str>,
         at: i64,
     ) -> StoreResult<bool> {
-        self.db.append_action(game, number, seat, action, at)
+        self.db
+            .append_action(game, number, seat, action, stand_in, at)
     }
     fn finish_game(
         &mut self,

@@ -103,6 +103,9 @@ pub struct StoredGame {
     pub players: String,
     /// When each action was accepted (Unix milliseconds), in order.
     pub action_times: Vec<i64>,
+    /// The actions the CPU played for a seat's person, by index in the record's actions, with
+    /// why (`away`, `clock` or `left`).
+    pub stand_ins: BTreeMap<usize, String>,
     /// Whether the game counts for ratings.
     pub ranked: bool,
     /// When it started (Unix milliseconds).
@@ -134,15 +137,17 @@ pub trait Backend: Send + 'static {
     fn rooms_in_play(&mut self) -> StoreResult<Vec<(String, String)>>;
     /// Records a new game.
     fn create_game(&mut self, game: &NewGame) -> StoreResult<()>;
-    /// Appends action `number` of a game: `true` when stored, `false` when the game already has
-    /// an action with this number (stored by another node: nothing is written). The database
-    /// itself refuses a second action at one number, so a game can never fork.
+    /// Appends action `number` of a game, with `stand_in`, why the CPU played it for the seat's
+    /// person (`away`, `clock` or `left`), if it did: `true` when stored, `false` when the game
+    /// already has an action with this number (stored by another node: nothing is written). The
+    /// database itself refuses a second action at one number, so a game can never fork.
     fn append_action(
         &mut self,
         game: &str,
         number: u64,
         seat: Colour,
         action: &Action,
+        stand_in: Option<&str>,
         at: i64,
     ) -> StoreResult<bool>;
     /// Marks a game over with its places and, if it is ranked, updates its players' ratings in

@@ -52,16 +52,21 @@ pub(super) struct GameRow {
 }
 
 impl GameRow {
-    /// The stored game, given its actions (JSON and time, in order) and its rating changes.
+    /// The stored game, given its actions (JSON, time and why the CPU played it if it did, in
+    /// order) and its rating changes.
     pub fn into_game(
         self,
-        stored_actions: Vec<(String, i64)>,
+        stored_actions: Vec<(String, i64, Option<String>)>,
         ratings: Vec<RatingChange>,
     ) -> StoreResult<super::StoredGame> {
         let (mut actions, mut action_times) = (Vec::new(), Vec::new());
-        for (action, at) in stored_actions {
+        let mut stand_ins = BTreeMap::new();
+        for (index, (action, at, stand_in)) in stored_actions.into_iter().enumerate() {
             actions.push(serde_json::from_str::<Action>(&action).map_err(json_fail("an action"))?);
             action_times.push(at);
+            if let Some(why) = stand_in {
+                stand_ins.insert(index, why);
+            }
         }
         let record = Record {
             game_id: self.id.clone(),
@@ -79,6 +84,7 @@ impl GameRow {
             record,
             players: self.players,
             action_times,
+            stand_ins,
             ranked: self.ranked,
             started_at: self.started_at,
             finished_at: self.finished_at,

@@ -45,7 +45,7 @@ on_both_backends!(
     identifying_a_known_device_keeps_its_id_and_takes_its_new_name,
     a_saved_room_comes_back_as_saved_and_a_new_save_replaces_it,
     only_rooms_with_a_game_not_yet_over_are_in_play,
-    a_stored_game_comes_back_with_its_record_actions_and_times,
+    a_stored_game_comes_back_with_its_record_actions_times_and_stand_ins,
     an_action_at_a_number_already_stored_is_refused_and_the_first_kept,
     the_latest_game_of_a_room_is_the_last_started_and_on_a_tie_the_last_created,
     the_leaderboard_ranks_a_family_by_rating_and_stops_at_its_limit,
@@ -197,21 +197,24 @@ fn only_rooms_with_a_game_not_yet_over_are_in_play(backend: &mut dyn Backend) {
     );
 }
 
-fn a_stored_game_comes_back_with_its_record_actions_and_times(backend: &mut dyn Backend) {
+fn a_stored_game_comes_back_with_its_record_actions_times_and_stand_ins(backend: &mut dyn Backend) {
     with_people(backend, &["ana", "bo"]);
     let game = new_game("G1", false, &[(Colour::Yellow, "ana"), (Colour::Red, "bo")]);
     backend.create_game(&game).unwrap();
     let actions = [Action::Move(0), Action::Move(3), Action::Move(2)];
-    for (number, action) in actions.iter().enumerate() {
+    // The CPU played the second action for the seat's person: its turn clock ran out.
+    let stand_ins = [None, Some("clock"), None];
+    for (number, (action, stand_in)) in actions.iter().zip(stand_ins).enumerate() {
         let at = 100 + number as i64;
         backend
-            .append_action("G1", number as u64, Colour::Yellow, action, at)
+            .append_action("G1", number as u64, Colour::Yellow, action, stand_in, at)
             .unwrap();
     }
     let stored = backend.game("G1").unwrap().unwrap();
     assert_eq!((stored.id.as_str(), stored.room.as_str()), ("G1", "ROOM"));
     assert_eq!(stored.record.actions, actions);
     assert_eq!(stored.action_times, [100, 101, 102]);
+    assert_eq!(stored.stand_ins, BTreeMap::from([(1, "clock".to_owned())]));
     assert_eq!(stored.record.rules, game.record.rules);
     assert_eq!(stored.record.seats, game.record.seats);
     assert_eq!(stored.record.commitment, game.record.commitment);
@@ -229,16 +232,16 @@ fn an_action_at_a_number_already_stored_is_refused_and_the_first_kept(backend: &
         .create_game(&new_game("G1", false, &people))
         .unwrap();
     backend
-        .append_action("G1", 0, Colour::Yellow, &Action::Move(1), 10)
+        .append_action("G1", 0, Colour::Yellow, &Action::Move(1), None, 10)
         .unwrap();
-    let again = backend.append_action("G1", 0, Colour::Red, &Action::Move(2), 11);
+    let again = backend.append_action("G1", 0, Colour::Red, &Action::Move(2), None, 11);
     assert!(
         matches!(again, Ok(false)),
         "a second action 0 is not stored: {again:?}"
     );
     // The backend goes on, and the game holds the first action only.
     backend
-        .append_action("G1", 1, Colour::Red, &Action::Move(3), 12)
+        .append_action("G1", 1, Colour::Red, &Action::Move(3), None, 12)
         .unwrap();
     let stored = backend.game("G1").unwrap().unwrap();
     assert_eq!(stored.record.actions, [Action::Move(1), Action::Move(3)]);

@@ -38,6 +38,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/postgres/001_initial.sql"),
     include_str!("../../../migrations/postgres/002_leases.sql"),
     include_str!("../../../migrations/postgres/003_shared.sql"),
+    include_str!("../../../migrations/postgres/004_stand_in.sql"),
 ];
 
 /// The advisory lock migrating holds, so that two servers starting at once migrate one after
@@ -130,12 +131,12 @@ fn load_game(db: &mut impl GenericClient, id: &str) -> Result<Option<StoredGame>
     .context("reading a game")?;
     let actions = db
         .query(
-            "SELECT action, at FROM actions WHERE game = $1 ORDER BY number",
+            "SELECT action, at, stand_in FROM actions WHERE game = $1 ORDER BY number",
             &[&id],
         )
         .and_then(|rows| {
             rows.iter()
-                .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+                .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
                 .collect()
         })
         .context("reading actions")?;
@@ -244,6 +245,7 @@ impl Backend for PostgresBackend {
         number: u64,
         seat: Colour,
         action: &Action,
+        stand_in: Option<&str>,
         at: i64,
     ) -> StoreResult<bool> {
         fail::fail_point!("store-write", failed_on_purpose);
@@ -254,10 +256,10 @@ impl Backend for PostgresBackend {
             .map_err(|_| StoreError(format!("action number {number} is too large")))?;
         self.connection.run(|db| {
             db.execute(
-                "INSERT INTO actions (game, number, seat, action, at)
-                 VALUES ($1, $2, $3, $4, $5)
+                "INSERT INTO actions (game, number, seat, action, stand_in, at)
+                 VALUES ($1, $2, $3, $4, $5, $6)
                  ON CONFLICT (game, number) DO NOTHING",
-                &[&game, &number, &seat.name(), &action, &at],
+                &[&game, &number, &seat.name(), &action, &stand_in, &at],
             )
             .map(|written| written == 1)
             .context("saving an action")

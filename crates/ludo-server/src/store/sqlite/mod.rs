@@ -21,6 +21,7 @@ use super::{
 const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/001_initial.sql"),
     include_str!("../../../migrations/002_ranked.sql"),
+    include_str!("../../../migrations/003_stand_in.sql"),
 ];
 
 /// Storage in one SQLite file.
@@ -102,10 +103,12 @@ impl SqliteBackend {
         };
         let mut statement = self
             .db
-            .prepare_cached("SELECT action, at FROM actions WHERE game = ?1 ORDER BY number")
+            .prepare_cached(
+                "SELECT action, at, stand_in FROM actions WHERE game = ?1 ORDER BY number",
+            )
             .map_err(fail("reading actions"))?;
         let actions = statement
-            .query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .map_err(fail("reading actions"))?
             .collect::<Result<_, _>>()
             .map_err(fail("reading actions"))?;
@@ -264,6 +267,7 @@ impl Backend for SqliteBackend {
         number: u64,
         seat: Colour,
         action: &Action,
+        stand_in: Option<&str>,
         at: i64,
     ) -> StoreResult<bool> {
         fail::fail_point!("store-write", failed_on_purpose);
@@ -272,10 +276,20 @@ impl Backend for SqliteBackend {
         let action = serde_json::to_string(action).map_err(json_fail("an action"))?;
         self.db
             .prepare_cached(
-                "INSERT INTO actions (game, number, seat, action, at) VALUES (?1, ?2, ?3, ?4, ?5)
+                "INSERT INTO actions (game, number, seat, action, stand_in, at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
                  ON CONFLICT (game, number) DO NOTHING",
             )
-            .and_then(|mut s| s.execute(params![game, number as i64, seat.name(), action, at]))
+            .and_then(|mut s| {
+                s.execute(params![
+                    game,
+                    number as i64,
+                    seat.name(),
+                    action,
+                    stand_in,
+                    at
+                ])
+            })
             .map(|written| written == 1)
             .map_err(fail("saving an action"))
     }
