@@ -429,7 +429,7 @@ pub enum ServerMsg {
         rating: f64,
         /// How far from it other players' ratings may be, either side.
         range: f64,
-        /// How many people are looking for a ranked game.
+        /// How many people are looking for a ranked game under the same rules (you included).
         waiting: usize,
     },
     /// A ranked table was formed: join this room (your seat is taken; the game has started).

@@ -197,6 +197,49 @@ async fn players_far_apart_are_matched_only_once_their_ranges_widen_enough() {
     );
 }
 
+/// The next `seeking` a seeker is told (its first answer, then each widening of its range).
+async fn next_seeking(seeker: &mut Seeker) -> Value {
+    let message = match seeker.first.take() {
+        Some(first) => first,
+        None => seeker.client.recv().await,
+    };
+    assert_eq!(message["t"], "seeking", "{message}");
+    message
+}
+
+#[tokio::test]
+async fn a_seeker_is_told_how_many_look_under_the_same_rules_not_under_others() {
+    // A matchmaking second of 40 ms: ranges widen, and seekers are told, every 40 ms.
+    let server = spawn_server_with(|c| c.match_second_ms = 40).await;
+    let mut qdan = seek(server.addr, "looking-device-0001", "Ana", "qdan", json!(2)).await;
+    next_seeking(&mut qdan).await;
+    // Someone looks under other rules: not counted for Ana, and told of one (themselves).
+    let mut classic = seek(
+        server.addr,
+        "looking-device-0002",
+        "Bo",
+        "classic",
+        json!(2),
+    )
+    .await;
+    for _ in 0..3 {
+        assert_eq!(next_seeking(&mut classic).await["waiting"], 1);
+        assert_eq!(next_seeking(&mut qdan).await["waiting"], 1);
+    }
+    // Someone looks under Ana's rules, for a table Ana's wish cannot make: both are counted.
+    let mut four = seek(server.addr, "looking-device-0003", "Cy", "qdan", json!(4)).await;
+    let mut told = 0;
+    for _ in 0..5 {
+        told = next_seeking(&mut qdan).await["waiting"].as_u64().unwrap();
+        if told == 2 {
+            break;
+        }
+    }
+    assert_eq!(told, 2, "Ana is told of Cy");
+    assert!(next_seeking(&mut four).await["waiting"].as_u64().unwrap() >= 1);
+    assert_eq!(next_seeking(&mut classic).await["waiting"], 1);
+}
+
 #[tokio::test]
 async fn seekers_form_tables_of_the_sizes_they_asked_for() {
     let server = spawn_server_with(|_| {}).await;

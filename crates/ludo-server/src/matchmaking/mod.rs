@@ -10,6 +10,7 @@ mod shared;
 
 use crate::ids::IdentityId;
 use crate::protocol::RefusalCode;
+use std::collections::HashMap;
 use std::time::Instant;
 
 use ludo_bots::Rng;
@@ -155,10 +156,10 @@ async fn run(
             },
             _ = tick.tick() => {}
         }
-        let count = match &shared {
+        let looking = match &shared {
             None => {
                 form_tables(&mut waiting, &rooms, &params, &mut shuffle).await;
-                waiting.len()
+                Looking::of(waiting.iter().map(|w| w.preset))
             }
             Some(shared) => {
                 shared
@@ -166,7 +167,7 @@ async fn run(
                     .await
             }
         };
-        tell_ranges(&mut waiting, &params, count);
+        tell_ranges(&mut waiting, &params, &looking);
     }
 }
 
@@ -256,9 +257,30 @@ async fn open_tables(
     opened
 }
 
-/// Tells every waiting player whose range widened how things stand; `count` people are
-/// looking for a ranked game.
-fn tell_ranges(waiting: &mut [Waiting], params: &Params, count: usize) {
+/// How many people are looking for a ranked game, by the rules they asked for: a seeker is told
+/// of those who could share a table with them, not of searches under other rules.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Looking(HashMap<Preset, usize>);
+
+impl Looking {
+    /// One search under each of `presets`.
+    fn of(presets: impl IntoIterator<Item = Preset>) -> Looking {
+        let mut counts = HashMap::new();
+        for preset in presets {
+            *counts.entry(preset).or_default() += 1;
+        }
+        Looking(counts)
+    }
+
+    /// How many are looking under `preset`.
+    fn under(&self, preset: Preset) -> usize {
+        self.0.get(&preset).copied().unwrap_or(0)
+    }
+}
+
+/// Tells every waiting player whose range widened how things stand, with how many people are
+/// looking under the same rules (`looking`).
+fn tell_ranges(waiting: &mut [Waiting], params: &Params, looking: &Looking) {
     let now = Instant::now();
     for w in waiting {
         let range = params.range(now - w.since);
@@ -269,7 +291,7 @@ fn tell_ranges(waiting: &mut [Waiting], params: &Params, count: usize) {
                 &ServerMsg::Seeking {
                     rating: w.rating,
                     range,
-                    waiting: count,
+                    waiting: looking.under(w.preset),
                 },
             );
         }

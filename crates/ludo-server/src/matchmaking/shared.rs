@@ -15,7 +15,7 @@ use ludo_bots::Rng;
 use ludo_rules::Preset;
 
 use super::pool::{Params, Seeker, SizeWish};
-use super::{Waiting, open_tables, tell, told_elsewhere};
+use super::{Looking, Waiting, open_tables, tell, told_elsewhere};
 use crate::protocol::ServerMsg;
 use crate::room::{Cluster, Rooms};
 use crate::store::{SharedSeeker, Store, StoreResult};
@@ -104,12 +104,12 @@ impl Shared {
         rooms: &Rooms,
         params: &Params,
         rng: &mut Rng,
-    ) -> usize {
+    ) -> Looking {
         match self.round(waiting, rooms, params, rng).await {
-            Ok(count) => count,
+            Ok(looking) => looking,
             Err(error) => {
                 tracing::warn!(%error, "the shared ranked searches could not be read");
-                waiting.len()
+                Looking::of(waiting.iter().map(|w| w.preset))
             }
         }
     }
@@ -120,7 +120,7 @@ impl Shared {
         rooms: &Rooms,
         params: &Params,
         rng: &mut Rng,
-    ) -> StoreResult<usize> {
+    ) -> StoreResult<Looking> {
         let (node, term) = (self.cluster.node.clone(), self.term_ms());
         let (mut all, matchmaker) = self
             .store
@@ -134,7 +134,8 @@ impl Shared {
             self.form_tables(&mut all, rooms, params, rng).await?;
         }
         self.tell_own(waiting, &all).await;
-        Ok(all.iter().filter(|s| s.table.is_none()).count())
+        let presets = all.iter().filter(|s| s.table.is_none());
+        Ok(Looking::of(presets.filter_map(|s| s.preset.parse().ok())))
     }
 
     /// Forms the tables every node's waiting searches make, opens their rooms and writes them
