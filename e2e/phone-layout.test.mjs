@@ -56,12 +56,16 @@ test('a phone held sideways shows the board and the throw button together, witho
   }
 });
 
-test('on the narrowest phone every seat\'s name is read whole', async () => {
+test('on the narrowest phone every seat\'s name is read whole, a long one on two lines', async () => {
   for (const locale of ['ru', 'fr']) {
     const { page, errors } = await person(browser, '/', { locale, viewport: { width: 320, height: 568 } });
+    await page.evaluate(() => localStorage.setItem('ludo.name', 'Анастасия Владимировна'));
+    await page.reload();
+    await page.waitForSelector('body[data-ready=true]');
     await playCpus(page);
     const cut = await page.$$eval('#players li .who', (names) => names
-      .filter((name) => name.scrollWidth > name.clientWidth + 0.5).map((name) => name.textContent));
+      .filter((name) => name.scrollWidth > name.clientWidth + 0.5 || name.scrollHeight > name.clientHeight + 0.5)
+      .map((name) => name.textContent));
     assert.deepEqual(cut, [], `${locale}: names cut short`);
     await page.screenshot({ path: `${shots}/seats-320x568-${locale}.png` });
     assert.deepEqual(errors, []);
