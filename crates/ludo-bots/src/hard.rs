@@ -272,7 +272,7 @@ impl HardPlayer {
                         .iter()
                         .map(|m| {
                             let mut played = next;
-                            played.play_unchecked(&m);
+                            played.play_unchecked(m);
                             deeper(&played)
                         })
                         .fold(f32::MIN, f32::max)
@@ -327,9 +327,9 @@ impl HardPlayer {
 fn best_of(moves: &MoveList, mut value: impl FnMut(&Move) -> f32) -> Option<Move> {
     let mut best: Option<(f32, Move)> = None;
     for m in moves.iter() {
-        let v = value(&m);
+        let v = value(m);
         if best.is_none_or(|(b, _)| v > b) {
-            best = Some((v, m));
+            best = Some((v, *m));
         }
     }
     best.map(|(_, m)| m)
@@ -342,10 +342,10 @@ impl Player for HardPlayer {
 
     fn choose(&mut self, game: &Game, moves: &MoveList, rng: &mut Rng) -> Move {
         if moves.len() == 1 {
-            return moves.get(0).expect("one move");
+            return *moves.get(0).expect("one move");
         }
         let searched: Vec<(f32, Move)> =
-            moves.iter().map(|m| (self.value_of(game, &m), m)).collect();
+            moves.iter().map(|m| (self.value_of(game, m), *m)).collect();
         let me = game.seat();
         sample(game, &searched, &self.sampling, rng, |end| {
             self.leaf(end, me)

@@ -67,7 +67,7 @@ impl FromStr for Level {
 
 /// The best-scoring move; ties go to the lowest piece index.
 pub(crate) fn best(game: &Game, moves: &MoveList, weights: Weights) -> Move {
-    let first = moves
+    let first = *moves
         .get(0)
         .expect("a choice is made among at least one move");
     if moves.len() == 1 {
@@ -76,9 +76,9 @@ pub(crate) fn best(game: &Game, moves: &MoveList, weights: Weights) -> Move {
     let scorer = Scorer::new(game, weights);
     let mut best = (scorer.score(&first), first);
     for m in moves.iter().skip(1) {
-        let score = scorer.score(&m);
+        let score = scorer.score(m);
         if score > best.0 {
-            best = (score, m);
+            best = (score, *m);
         }
     }
     best.1

@@ -28,7 +28,7 @@ impl Player for RandomPlayer {
     #[inline]
     fn choose(&mut self, _game: &Game, moves: &MoveList, rng: &mut Rng) -> Move {
         let pick = rng.below(moves.len() as u32) as usize;
-        moves
+        *moves
             .get(pick)
             .expect("a choice is made among at least one move")
     }

@@ -161,7 +161,7 @@ mod tests {
         )
         .unwrap();
         let moves = game.legal_moves();
-        let (first, second) = (moves.get(0).unwrap(), moves.get(1).unwrap());
+        let (first, second) = (*moves.get(0).unwrap(), *moves.get(1).unwrap());
         let searched = [(0.0, first), (Sampling::HARD.margin + 1.0, second)];
         let mut rng = Rng::new(1);
         let leaf = |_: &Game| -> f32 { panic!("no rollout was needed") };

@@ -86,7 +86,7 @@ fn checked_game(level: Level, rules: Rules, seats: usize, seed: u64) -> String {
                 let moves = game.legal_moves();
                 let choice = player.choose(&game, &moves, &mut choices);
                 assert!(
-                    moves.iter().any(|m| m == choice),
+                    moves.iter().any(|m| *m == choice),
                     "{level} chose {choice:?}, not among {moves:?} in {}",
                     game.to_json()
                 );

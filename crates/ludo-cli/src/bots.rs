@@ -175,7 +175,7 @@ pub fn bot_bench(args: &BotBenchArgs) -> Result<String, Failure> {
             let began = Instant::now();
             let choice = player.choose(game, &moves, &mut rng);
             micros.push(began.elapsed().as_secs_f64() * 1e6);
-            if !moves.iter().any(|m| m == choice) {
+            if !moves.iter().any(|m| *m == choice) {
                 return Err(Failure::Illegal(format!("{level} chose an illegal move")));
             }
         }

@@ -81,6 +81,13 @@ impl Serialize for Move {
     }
 }
 
+/// The moves one throw offers: at most one per piece, sorted by piece index.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MoveList {
+    moves: [Move; 4],
+    len: u8,
+}
+
 impl Default for Move {
     fn default() -> Self {
         Move {
@@ -92,44 +99,15 @@ impl Default for Move {
     }
 }
 
-impl Move {
-    /// The move as one word: piece, from and to in the low three bytes, captures above.
-    #[inline]
-    const fn pack(self) -> u64 {
-        self.piece as u64
-            | (self.from.raw() as u64) << 8
-            | (self.to.raw() as u64) << 16
-            | (self.captures.0 as u64) << 32
-    }
-
-    /// The move [`Move::pack`] made this word from.
-    #[inline]
-    const fn unpack(word: u64) -> Move {
-        Move {
-            piece: word as u8,
-            from: Progress::from_raw((word >> 8) as u8),
-            to: Progress::from_raw((word >> 16) as u8),
-            captures: Captures((word >> 32) as u16),
-        }
-    }
-}
-
-/// The moves one throw offers: at most one per piece, sorted by piece index.
-///
-/// Each move is kept as one word ([`Move::pack`]): the generator writes a move with one store,
-/// and a player reads it back with one load. Moves written a byte at a time and read back whole
-/// soon after made the processor wait for each store to reach the cache (measured: a random
-/// game took about 1.1 times as long).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MoveList {
-    words: [u64; 4],
-    len: u8,
-}
-
 impl MoveList {
     /// No move.
     pub const EMPTY: MoveList = MoveList {
-        words: [0; 4],
+        moves: [Move {
+            piece: 0,
+            from: Progress::BASE,
+            to: Progress::BASE,
+            captures: Captures::NONE,
+        }; 4],
         len: 0,
     };
 
@@ -140,7 +118,7 @@ impl MoveList {
     pub(crate) fn push_if(&mut self, keep: bool, m: Move) {
         // At most three moves are kept before the fourth piece's call: `& 3` only spares the
         // bounds check.
-        self.words[usize::from(self.len & 3)] = m.pack();
+        self.moves[usize::from(self.len & 3)] = m;
         self.len += u8::from(keep);
     }
 
@@ -158,26 +136,24 @@ impl MoveList {
 
     /// The move at `index` (0..len), in piece order.
     #[inline]
-    pub fn get(&self, index: usize) -> Option<Move> {
-        self.words[..self.len()]
-            .get(index)
-            .map(|&w| Move::unpack(w))
+    pub fn get(&self, index: usize) -> Option<&Move> {
+        self.moves[..self.len()].get(index)
     }
 
     /// The move of piece `piece`, if it has one.
-    pub fn of_piece(&self, piece: u8) -> Option<Move> {
+    pub fn of_piece(&self, piece: u8) -> Option<&Move> {
         self.iter().find(|m| m.piece == piece)
     }
 
     /// The moves in piece order.
-    pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
-        self.words[..self.len()].iter().map(|&w| Move::unpack(w))
+    pub fn iter(&self) -> impl Iterator<Item = &Move> {
+        self.moves[..self.len()].iter()
     }
 }
 
 impl PartialEq for MoveList {
     fn eq(&self, other: &Self) -> bool {
-        self.words[..self.len()] == other.words[..other.len()]
+        self.moves[..self.len()] == other.moves[..other.len()]
     }
 }
 

@@ -37,12 +37,6 @@ impl Progress {
         if self.is_base() { None } else { Some(self.0) }
     }
 
-    /// From a raw byte, as [`Progress::raw`] gives it.
-    #[inline]
-    pub(crate) const fn from_raw(raw: u8) -> Progress {
-        Progress(raw)
-    }
-
     /// The raw byte: steps, or 255 in the base.
     #[inline]
     pub(crate) const fn raw(self) -> u8 {

@@ -92,7 +92,7 @@ impl Game {
         if piece > 3 {
             return Err(PlayError::NoSuchPiece(piece));
         }
-        let Some(m) = self.legal_moves().of_piece(piece) else {
+        let Some(&m) = self.legal_moves().of_piece(piece) else {
             return Err(PlayError::NoMove {
                 seat: self.turn.seat,
                 piece,
@@ -212,7 +212,7 @@ impl Game {
             (Some(f), _) => Throw::two(f, if f == 1 { 2 } else { 1 }),
             (None, _) => Throw::two(1, 1),
         };
-        self.moves_for(seat, throw).of_piece(lowest)
+        self.moves_for(seat, throw).of_piece(lowest).copied()
     }
 
     /// The turn passes to the next seat in seat order that is not done.

@@ -574,7 +574,7 @@ fn play_game(index: u64, checks: Checks, seen: &mut Seen) -> (String, u32) {
                 offered = Some(moves);
             }
             Phase::Move => {
-                let chosen = legal.get(rng.below(legal.len() as u64) as usize).unwrap();
+                let chosen = *legal.get(rng.below(legal.len() as u64) as usize).unwrap();
                 ctx.action = format!("move {}", chosen.piece);
                 let played = game
                     .play(chosen.piece)
@@ -982,14 +982,14 @@ fn check_every_move(game: &Game, ctx: &Ctx, legal: &MoveList) {
     for m in legal.iter() {
         let mut after = *game;
         match after.play(m.piece) {
-            Ok(played) if played == m => {}
+            Ok(played) if played == *m => {}
             other => ctx.fail(
                 game,
                 format!("(1) play({}) gave {other:?}, not {m:?}", m.piece),
             ),
         }
         let mut fast = *game;
-        fast.play_unchecked(&m);
+        fast.play_unchecked(m);
         ensure!(
             ctx,
             game,
@@ -1201,7 +1201,7 @@ fn check_spec_moves(game: &Game, ctx: &Ctx, throw: Throw, offered: &MoveList) {
         && expected
             .iter()
             .flatten()
-            .all(|m| offered.of_piece(m.piece).as_ref() == Some(m));
+            .all(|m| offered.of_piece(m.piece) == Some(m));
     ensure!(
         ctx,
         game,

@@ -68,7 +68,7 @@ fn throw(faces: &[u8]) -> Throw {
 }
 
 /// A move written short: `piece:from>to`, then ` xcolour.piece` for each capture.
-fn describe(m: Move) -> String {
+fn describe(m: &Move) -> String {
     let mut s = format!("{}:{}>{}", m.piece, m.from, m.to);
     for (colour, piece) in m.captures.iter() {
         let _ = write!(s, " x{colour}.{piece}");
