@@ -159,7 +159,7 @@ async fn run(
         let looking = match &shared {
             None => {
                 form_tables(&mut waiting, &rooms, &params, &mut shuffle).await;
-                Looking::of(waiting.iter().map(|w| w.preset))
+                Looking::among(&waiting)
             }
             Some(shared) => {
                 shared
@@ -270,6 +270,11 @@ impl Looking {
             *counts.entry(preset).or_default() += 1;
         }
         Looking(counts)
+    }
+
+    /// The searches this node holds.
+    fn among(waiting: &[Waiting]) -> Looking {
+        Looking::of(waiting.iter().map(|w| w.preset))
     }
 
     /// How many are looking under `preset`.

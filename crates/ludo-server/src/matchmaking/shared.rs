@@ -109,7 +109,7 @@ impl Shared {
             Ok(looking) => looking,
             Err(error) => {
                 tracing::warn!(%error, "the shared ranked searches could not be read");
-                Looking::of(waiting.iter().map(|w| w.preset))
+                Looking::among(waiting)
             }
         }
     }
