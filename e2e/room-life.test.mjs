@@ -47,6 +47,12 @@ async function guest(code, name, colour, options = {}) {
   return who;
 }
 
+/** Waits until `page` shows a bubble saying `text` on `colour`'s seat. */
+function bubbleSays(page, colour, text) {
+  return page.waitForFunction(([colour, text]) => document.querySelector(`#players li[data-seat=${colour}] .bubble span`)
+    ?.textContent === text, [colour, text]);
+}
+
 /** Waits until `page` shows `name` seated at `colour` in the room's seats. */
 function seated(page, colour, name) {
   return page.waitForFunction(([colour, name]) => document.querySelector(`#seats li[data-seat=${colour}] span`)
@@ -246,19 +252,22 @@ test('quick phrases show in each reader\'s language by the sender\'s seat and in
   await ana.page.click('#phrases-button');
   await ana.page.click('#phrases button:text("Good luck!")');
   assert.ok(await ana.page.isHidden('#phrases'), 'the panel closes once a phrase is sent');
-  await bo.page.waitForSelector('#players li[data-seat=yellow] .bubble');
-  assert.equal(await bo.page.textContent('#players li[data-seat=yellow] .bubble span'), 'Bonne chance !');
+  // A bubble shows for four seconds: both are looked for before either page is photographed.
+  await Promise.all([
+    bubbleSays(bo.page, 'yellow', 'Bonne chance !'),
+    bubbleSays(ana.page, 'yellow', 'Good luck!'),
+  ]);
   assert.ok((await logLines(bo.page)).includes('Ana : Bonne chance !'));
-  await shoot(bo.page, 'phrase-bubble', 'fr', '#players');
-  await ana.page.waitForSelector('#players li[data-seat=yellow] .bubble');
-  await shoot(ana.page, 'phrase-bubble', 'en', '#players');
+  await Promise.all([
+    shoot(bo.page, 'phrase-bubble', 'fr', '#players'),
+    shoot(ana.page, 'phrase-bubble', 'en', '#players'),
+  ]);
   await bo.page.click('#phrases-button');
   assert.ok(await panelInSight(bo.page), 'and on a phone');
   await shoot(bo.page, 'phrases-panel', 'fr', '#phrases');
   await shoot(ana.page, 'phrases-panel-other', 'en', '#phrases-button');
   await bo.page.click('#phrases .phrase-emoji button:text("👏")');
-  await ana.page.waitForFunction(() => document.querySelector('#players li[data-seat=red] .bubble span')
-    ?.textContent === '👏');
+  await bubbleSays(ana.page, 'red', '👏');
   assert.ok((await logLines(ana.page)).includes('Bo: 👏'));
 
   // Bo mutes Ana from her bubble: her next phrase reaches Ana's own page, not Bo's.
@@ -273,14 +282,16 @@ test('quick phrases show in each reader\'s language by the sender\'s seat and in
   // said by the control.
   await ana.page.waitForFunction(() => [...document.querySelectorAll('#log li')].some((li) => li.textContent === 'Ana: Oops!'));
   const refusal = '#phrases .phrases-status:not(:empty)';
-  for (let i = 0; i < 4 && !(await ana.page.$(refusal)); i++) {
-    if (await ana.page.isHidden('#phrases')) await ana.page.click('#phrases-button');
+  // Each phrase waits for the server's answer: said back (the panel closed), or refused (the panel
+  // opened again with the reason). Three go at once, so one of the next four is refused.
+  for (let sent = 0; !(await ana.page.$(refusal)); sent++) {
+    assert.ok(sent < 4, 'a phrase past the allowance is refused');
+    await ana.page.click('#phrases-button');
     await ana.page.click('#phrases button:text("Hello!")');
-    // Sent, the panel closes when the server says it; refused, it stays open with the reason.
-    await ana.page.waitForFunction((status) => document.getElementById('phrases').hidden
-      || document.querySelector(status), refusal);
+    await ana.page.waitForFunction(([status, before]) => document.querySelector(status)
+      || [...document.querySelectorAll('#log li')].filter((li) => li.textContent === 'Ana: Hello!').length > before,
+    [refusal, sent]);
   }
-  await ana.page.waitForSelector(refusal);
   assert.equal(await ana.page.textContent(refusal), 'Wait a few seconds before the next phrase.');
   assert.ok(await ana.page.isVisible('#phrases'), 'the refusal shows by the phrases');
   const boLines = await logLines(bo.page);

@@ -45,10 +45,33 @@ async fn the_web_client_passes_its_browser_tests() {
         .output()
         .await
         .expect("node runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
-        "{}\n{}",
-        String::from_utf8_lossy(&output.stdout),
+        "failed:\n{}\n\nthe whole output:\n{stdout}\n{}",
+        failures(&stdout),
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+/// The failed tests of a TAP report, each with what it said (the error and where), so that a
+/// failure reads first, before the long report of every test.
+fn failures(tap: &str) -> String {
+    let mut failed = Vec::new();
+    let mut inside = false;
+    for line in tap.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("not ok ") {
+            inside = true;
+        } else if ["ok ", "# Subtest", "1.."]
+            .iter()
+            .any(|start| trimmed.starts_with(start))
+        {
+            inside = false;
+        }
+        if inside {
+            failed.push(line);
+        }
+    }
+    failed.join("\n")
 }
