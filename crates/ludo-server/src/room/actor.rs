@@ -21,7 +21,7 @@ use super::live::{Live, Play};
 use super::retry::Backoff;
 use super::schedule::Schedule;
 use super::table::{Away, Decision, SettingsChange, Table, Tell, Then, Write, everyone_accepted};
-use super::{Command, Context, Outbox, Registry, RoomHandle, RoomState, Timing};
+use super::{Command, Context, Outbox, Registry, RoomHandle, RoomState, Text, Timing};
 use crate::protocol::{ClientMsg, Occupant, Refusal, RoomView, ServerMsg, StandIn};
 use crate::store::{Store, StoreResult, StoredGame};
 
@@ -760,12 +760,12 @@ impl Room {
 
     fn send(&self, conn: u64, msg: &ServerMsg) {
         if let Some(c) = self.conns.get(&conn) {
-            let _ = c.out.send(Arc::from(msg.to_json()));
+            let _ = c.out.send(Text::from(msg.to_json()));
         }
     }
 
     fn broadcast(&self, msg: &ServerMsg) {
-        let text: Arc<str> = Arc::from(msg.to_json());
+        let text = Text::from(msg.to_json());
         for c in self.conns.values() {
             let _ = c.out.send(text.clone());
         }
@@ -778,7 +778,7 @@ impl Room {
 
     fn broadcast_room_except(&self, except: Option<u64>) {
         self.publish();
-        let text: Arc<str> = Arc::from(ServerMsg::Room { room: self.view() }.to_json());
+        let text = Text::from(ServerMsg::Room { room: self.view() }.to_json());
         for (&id, c) in &self.conns {
             if Some(id) != except {
                 let _ = c.out.send(text.clone());

@@ -31,6 +31,10 @@ use std::time::Duration;
 use ludo_rules::Colour;
 use tokio::sync::{Notify, mpsc};
 
+/// A message's text, serialised once: its clones share one buffer, and the WebSocket frame
+/// takes it as it is, so a broadcast to four players costs no copy of the text at all.
+pub type Text = axum::extract::ws::Utf8Bytes;
+
 use crate::ids::RoomCode;
 use crate::protocol::{ClientMsg, Settings};
 use crate::store::{Store, StoreError, StoreResult};
@@ -63,10 +67,10 @@ pub struct Timing {
 /// writer then closes the connection at once (the client reconnects and says `hello` again to
 /// get the whole state back: the server's state is authoritative, so nothing is lost). What an
 /// outbox holds is therefore at most `messages` messages of at most `bytes` bytes of text in
-/// all, plus, per message, the text's shared header (16 bytes) and the queue's slot (16 bytes).
+/// all, plus, per message, the text's shared header (about 32 bytes) and the queue's slot (32 bytes).
 #[derive(Clone)]
 pub struct Outbox {
-    queue: mpsc::Sender<Arc<str>>,
+    queue: mpsc::Sender<Text>,
     shared: Arc<OutboxShared>,
 }
 
@@ -111,7 +115,7 @@ impl Outbox {
     ///
     /// # Errors
     /// When the connection is gone or its outbox has overflowed (the message is dropped).
-    pub fn send(&self, text: Arc<str>) -> Result<(), Undelivered> {
+    pub fn send(&self, text: Text) -> Result<(), Undelivered> {
         let shared = &self.shared;
         if shared.overflowed.load(Ordering::Acquire) {
             return Err(Undelivered::Overflowed);
@@ -147,7 +151,7 @@ impl Outbox {
 #[derive(Debug)]
 pub enum Next {
     /// A message to send.
-    Message(Arc<str>),
+    Message(Text),
     /// The outbox overflowed: close the connection without sending the rest.
     Overflowed,
     /// Every sender is gone and the queue is empty.
@@ -156,7 +160,7 @@ pub enum Next {
 
 /// The connection's end of an [`Outbox`].
 pub struct OutboxReceiver {
-    receiver: mpsc::Receiver<Arc<str>>,
+    receiver: mpsc::Receiver<Text>,
     shared: Arc<OutboxShared>,
 }
 
@@ -184,7 +188,7 @@ impl OutboxReceiver {
     }
 }
 
-fn taken(shared: &OutboxShared, text: Option<Arc<str>>) -> Next {
+fn taken(shared: &OutboxShared, text: Option<Text>) -> Next {
     match text {
         Some(text) => {
             shared.bytes.fetch_sub(text.len(), Ordering::AcqRel);
@@ -536,18 +540,18 @@ impl Rooms {
 mod tests {
     use super::*;
 
-    fn text(len: usize) -> Arc<str> {
-        Arc::from("x".repeat(len))
+    fn text(len: usize) -> Text {
+        Text::from("x".repeat(len))
     }
 
     #[tokio::test]
     async fn an_outbox_delivers_in_order_within_its_bounds() {
         let (out, mut inbox) = Outbox::bounded(4, 100);
         for i in 0..4 {
-            out.send(Arc::from(i.to_string())).unwrap();
+            out.send(Text::from(i.to_string())).unwrap();
         }
         for i in 0..4 {
-            assert!(matches!(inbox.next().await, Next::Message(t) if *t == *i.to_string()));
+            assert!(matches!(inbox.next().await, Next::Message(t) if t.as_str() == i.to_string()));
         }
         // Taking messages frees their room.
         for _ in 0..10 {

@@ -27,7 +27,6 @@
 //! system's socket buffers come on top, in the kernel.
 
 use crate::protocol::RefusalCode;
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -44,7 +43,7 @@ use tokio::time::timeout;
 use crate::AppState;
 use crate::matchmaking::Seek;
 use crate::protocol::{ClientMsg, MAX_MESSAGE_BYTES, ServerMsg, check_name};
-use crate::room::{Command, Next, Outbox, OutboxReceiver, RoomHandle, Unsent};
+use crate::room::{Command, Next, Outbox, OutboxReceiver, RoomHandle, Text, Unsent};
 use crate::store::StoreError;
 
 /// Frames larger than this close the connection; messages between [`MAX_MESSAGE_BYTES`] and
@@ -180,7 +179,7 @@ impl RateLimit {
 
 fn refuse(state: &AppState, out: &Outbox, code: RefusalCode, message: impl Into<String>) {
     state.metrics.refusals.fetch_add(1, Ordering::Relaxed);
-    let _ = out.send(Arc::from(ServerMsg::error(code, message).to_json()));
+    let _ = out.send(Text::from(ServerMsg::error(code, message).to_json()));
 }
 
 /// The display name, checked; or `None` after refusing it with `bad_name`.
@@ -270,8 +269,8 @@ async fn write(
     mut closing: watch::Receiver<Option<Closing>>,
     write_timeout: Duration,
 ) {
-    let send = async |sink: &mut SplitSink<WebSocket, Message>, text: Arc<str>| {
-        let message = Message::Text(text.as_ref().into());
+    let send = async |sink: &mut SplitSink<WebSocket, Message>, text: Text| {
+        let message = Message::Text(text);
         matches!(timeout(write_timeout, sink.send(message)).await, Ok(Ok(())))
     };
     let reason = loop {
@@ -352,7 +351,7 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
                 _ => break,
             },
             _ = stopping.wait_for(|&stop| stop) => {
-                let _ = out.send(Arc::from(ServerMsg::Bye.to_json()));
+                let _ = out.send(Text::from(ServerMsg::Bye.to_json()));
                 ending = Closing::GoingAway;
                 break;
             }
