@@ -24,6 +24,10 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/003_stand_in.sql"),
 ];
 
+/// Pages (4 KiB each) the write-ahead log holds before they are folded into the database file:
+/// the log grows to about 40 MiB, and a restart after a crash reads at most that much.
+const WAL_CHECKPOINT_PAGES: u32 = 10_000;
+
 /// Storage in one SQLite file.
 pub struct SqliteBackend {
     db: Connection,
@@ -48,9 +52,14 @@ impl SqliteBackend {
         // write is refused honestly and a room's CPU tries again later.
         db.busy_timeout(BUSY_TIMEOUT)
             .map_err(fail("setting up the database"))?;
-        db.execute_batch(
-            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
-        )
+        // The write-ahead log is folded into the file every WAL_CHECKPOINT_PAGES pages rather
+        // than SQLite's 1,000: under load the same pages (the games being played) are copied
+        // once a checkpoint instead of many times, and the storage thread, which waits for each
+        // checkpoint and its fsync, waits a tenth as often.
+        db.execute_batch(&format!(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;
+             PRAGMA wal_autocheckpoint = {WAL_CHECKPOINT_PAGES};"
+        ))
         .map_err(fail("setting up the database"))?;
         let mut backend = SqliteBackend { db };
         backend.migrate()?;

@@ -42,3 +42,20 @@ fn a_database_of_the_first_schema_keeps_its_games_when_brought_up_to_date() {
     assert_eq!(ana.recent[0].seats[1].name, "CPU (hard)");
     assert!(!backend.game("G").unwrap().unwrap().ranked);
 }
+
+#[test]
+fn the_write_ahead_log_is_folded_into_the_file_every_ten_thousand_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let backend = SqliteBackend::open(&dir.path().join("ludo.db")).unwrap();
+    let pages: u32 = backend
+        .db
+        .query_row("PRAGMA wal_autocheckpoint", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(pages, super::WAL_CHECKPOINT_PAGES);
+    assert_eq!(pages, 10_000);
+    let mode: String = backend
+        .db
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+}
