@@ -31,16 +31,16 @@ use std::time::Duration;
 use ludo_rules::Colour;
 use tokio::sync::{Notify, mpsc};
 
-/// A message's text, serialised once: its clones share one buffer, and the WebSocket frame
-/// takes it as it is, so a broadcast to four players costs no copy of the text at all.
-pub type Text = axum::extract::ws::Utf8Bytes;
-
 use crate::ids::RoomCode;
 use crate::protocol::{ClientMsg, Settings};
 use crate::store::{Store, StoreError, StoreResult};
 
 pub use leases::Cluster;
 pub use state::RoomState;
+
+/// A message's text, serialised once: its clones share one buffer, and the WebSocket frame
+/// takes it as it is, so a broadcast to four players costs no copy of the text at all.
+pub type Text = axum::extract::ws::Utf8Bytes;
 
 /// How rooms behave in time.
 #[derive(Clone, Copy, Debug)]
