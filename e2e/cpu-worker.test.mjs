@@ -1,7 +1,8 @@
 // The CPU players think in a worker (static/cpu-worker.js, asked by static/cpu.js): a whole game
 // is played with every CPU move chosen there, the page keeps drawing while a CPU thinks long, an
 // answer that comes after the game was restarted is dropped, and a worker that does not load
-// leaves the choosing to the page's thread. The page marks each choice (User Timing marks
+// leaves the choosing to the page's thread; the expert's network is fetched there, once, and only
+// for an expert. The page marks each choice (User Timing marks
 // `ludo.cpu.worker`, `ludo.cpu.page`, `ludo.cpu.stale`), which the tests count.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -97,6 +98,75 @@ test('a local game against three CPUs is played to the end with every CPU move c
   assert.equal(counted.stale, 0, 'no answer was dropped');
   assert.deepEqual(errors, []);
   assert.deepEqual(warnings, []);
+  await context.close();
+});
+
+/** Plays the person's turns until the worker has made `count` choices. */
+async function playUntilChosen(page, count) {
+  while (await page.evaluate(() => performance.getEntriesByName('ludo.cpu.worker').length) < count) {
+    const turn = await personsTurn(page);
+    assert.notEqual(turn, 'over', `the game ended before ${count} CPU choices`);
+    await page.click(turn === 'throw' ? '#roll' : '#board .piece.legal');
+  }
+}
+
+/**
+ * A page whose fetches of `/expert.bin` are counted (and answered `status` when given), every
+ * event shown at once, with no service worker (it would fetch before `route` could count).
+ */
+async function countingExpertFetches({ status } = {}) {
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  await context.addInitScript(() => localStorage.setItem('ludo.pace', '0'));
+  const fetched = [];
+  await context.route('**/expert.bin', (route) => {
+    fetched.push(route.request().url());
+    return status ? route.fulfill({ status, body: 'gone' }) : route.continue();
+  });
+  const page = await context.newPage();
+  const warnings = [];
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (/blocked by Playwright/.test(m.text())) return;
+    if (m.type() === 'warning') warnings.push(m.text());
+    if (m.type() === 'error' && !/404/.test(m.text())) errors.push(m.text());
+  });
+  await page.goto(`${url}/?cpu-delay=0`);
+  await page.waitForSelector('body[data-ready=true]');
+  return { context, page, fetched, warnings, errors };
+}
+
+test('expert CPUs fetch their network once, in the worker, and choose every move there', async () => {
+  const { context, page, fetched, warnings, errors } = await countingExpertFetches();
+  await page.selectOption('select[name=level]', 'expert');
+  await page.click('#vs-cpu button[type=submit]');
+  await playUntilChosen(page, 20);
+  assert.equal(fetched.length, 1, `the network was fetched once (${fetched.length} times)`);
+  assert.ok(page.workers().some((w) => new URL(w.url()).pathname === '/cpu-worker.js'), 'by the worker');
+  const counted = await marks(page);
+  assert.equal(counted.page, 0, 'no choice was made on the page\'s thread');
+  assert.deepEqual(warnings, [], 'the network was installed');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('games against other levels never fetch the expert\'s network', async () => {
+  const { context, page, fetched } = await countingExpertFetches();
+  await page.selectOption('select[name=level]', 'hard');
+  await page.click('#vs-cpu button[type=submit]');
+  await playUntilChosen(page, 5);
+  assert.equal(fetched.length, 0);
+  await context.close();
+});
+
+test('an expert whose network cannot be had says so once and plays on as hard would', async () => {
+  const { context, page, fetched, warnings, errors } = await countingExpertFetches({ status: 404 });
+  await page.selectOption('select[name=level]', 'expert');
+  await page.click('#vs-cpu button[type=submit]');
+  await playUntilChosen(page, 10);
+  assert.equal(fetched.length, 1, 'asked for once');
+  assert.deepEqual(warnings.filter((w) => /expert/.test(w)), ['the expert CPU plays as hard: /expert.bin: 404']);
+  assert.deepEqual(errors, []);
   await context.close();
 });
 

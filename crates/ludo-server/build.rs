@@ -19,7 +19,15 @@ fn main() {
         .to_path_buf();
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets it"));
     let wasm = build_wasm(&root);
-    let mut assets: Vec<(String, Vec<u8>)> = vec![("/engine.wasm".to_owned(), wasm)];
+    // The `expert` CPU's network, fetched by the page only when an expert plays in the browser.
+    let network = root.join("crates/ludo-bots/src/expert/value.bin");
+    let mut assets: Vec<(String, Vec<u8>)> = vec![
+        ("/engine.wasm".to_owned(), wasm),
+        (
+            "/expert.bin".to_owned(),
+            fs::read(&network).expect("the expert's network is readable"),
+        ),
+    ];
     let static_dir = manifest.join("static");
     println!("cargo:rerun-if-changed={}", static_dir.display());
     let mut files: Vec<PathBuf> = fs::read_dir(&static_dir)

@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use ludo_rules::{Game, Move, MoveList};
 
+use crate::expert::ExpertPlayer;
 use crate::hard::HardPlayer;
 use crate::heuristic::{Scorer, Weights};
 use crate::player::{Player, RandomPlayer};
@@ -21,11 +22,19 @@ pub enum Level {
     Medium,
     /// A one-ply expectimax over the opponents' throws, close moves settled by rollouts.
     Hard,
+    /// A value network learned against `medium`, close moves settled by rollouts.
+    Expert,
 }
 
 impl Level {
     /// Every level, weakest first.
-    pub const ALL: [Level; 4] = [Level::Random, Level::Easy, Level::Medium, Level::Hard];
+    pub const ALL: [Level; 5] = [
+        Level::Random,
+        Level::Easy,
+        Level::Medium,
+        Level::Hard,
+        Level::Expert,
+    ];
 
     /// The level's name, as on the command line.
     pub const fn name(self) -> &'static str {
@@ -34,6 +43,7 @@ impl Level {
             Level::Easy => "easy",
             Level::Medium => "medium",
             Level::Hard => "hard",
+            Level::Expert => "expert",
         }
     }
 
@@ -44,6 +54,7 @@ impl Level {
             Level::Easy => Box::new(EasyPlayer),
             Level::Medium => Box::new(MediumPlayer),
             Level::Hard => Box::new(HardPlayer::default()),
+            Level::Expert => Box::new(ExpertPlayer::default()),
         }
     }
 }
@@ -61,7 +72,7 @@ impl FromStr for Level {
         Level::ALL
             .into_iter()
             .find(|l| l.name() == s)
-            .ok_or_else(|| format!("`{s}` is not a level (random, easy, medium, hard)"))
+            .ok_or_else(|| format!("`{s}` is not a level (random, easy, medium, hard, expert)"))
     }
 }
 

@@ -12,6 +12,7 @@
 
 mod arena;
 mod danger;
+pub mod expert;
 mod hard;
 mod heuristic;
 mod levels;
@@ -22,6 +23,7 @@ mod rollout;
 
 pub use arena::{ArenaError, Entrant, Standings, run_arena, seats_for};
 pub use danger::Danger;
+pub use expert::ExpertPlayer;
 pub use hard::{Evaluation, HardPlayer};
 pub use heuristic::{Scorer, Weights};
 pub use levels::{EasyPlayer, Level, MediumPlayer};

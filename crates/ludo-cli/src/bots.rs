@@ -13,7 +13,7 @@ use crate::failure::{Failure, bad};
 /// Arguments of `ludo bot`.
 #[derive(Args)]
 pub struct BotArgs {
-    /// The level: random, easy or medium.
+    /// The level: random, easy, medium, hard or expert.
     pub level: Level,
     /// The seed of the bot's own choices.
     #[arg(long, default_value_t = 1)]

@@ -8,6 +8,7 @@ mod bots;
 mod engine;
 mod failure;
 mod sim;
+mod train;
 mod verify;
 
 use std::process::ExitCode;
@@ -49,6 +50,8 @@ enum Command {
     Arena(bots::ArenaArgs),
     /// The CPU players' benchmark: decision times per level, and the speed of medium arenas.
     BotBench(bots::BotBenchArgs),
+    /// Learns the `expert` CPU's value network by playing against three `medium` players.
+    TrainExpert(train::TrainArgs),
     /// Checks a finished game's record: the seed against its commitment, and every throw.
     Verify {
         /// The record, as exported by the server (JSON).
@@ -93,6 +96,7 @@ fn main() -> ExitCode {
         Command::Bot(args) => bots::bot(&args),
         Command::Arena(args) => bots::arena(&args),
         Command::BotBench(args) => bots::bot_bench(&args),
+        Command::TrainExpert(args) => train::train_expert(&args),
         Command::Verify { record } => verify::verify(&record),
     };
     match outcome {

@@ -699,10 +699,68 @@ fn ludo_bot_bench_reports_every_level() {
         "",
     );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    for level in ["random", "easy", "medium", "hard"] {
+    for level in ["random", "easy", "medium", "hard", "expert"] {
         assert!(run.stdout.contains(level), "{}", run.stdout);
     }
     assert!(run.stdout.contains("99th percentile"));
+}
+
+#[test]
+fn ludo_train_expert_writes_a_network_the_expert_reads_and_goes_on_from_one() {
+    let dir = std::env::temp_dir().join(format!("ludo-cli-train-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (first, second) = (dir.join("first.bin"), dir.join("second.bin"));
+    let path = |p: &std::path::Path| p.to_str().unwrap().to_owned();
+    let run = ludo(
+        &[
+            "train-expert",
+            "--games",
+            "30",
+            "--seed",
+            "3",
+            "--out",
+            &path(&first),
+        ],
+        "",
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stdout.contains("30 games: won"), "{}", run.stdout);
+    let trained = ludo_bots::expert::Net::from_bytes(&std::fs::read(&first).unwrap()).unwrap();
+    assert_ne!(trained, ludo_bots::expert::Net::untrained(3));
+    let run = ludo(
+        &[
+            "train-expert",
+            "--games",
+            "10",
+            "--out",
+            &path(&second),
+            "--from",
+            &path(&first),
+        ],
+        "",
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let went_on = ludo_bots::expert::Net::from_bytes(&std::fs::read(&second).unwrap()).unwrap();
+    assert_ne!(went_on, trained);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn ludo_train_expert_refuses_a_file_that_is_no_network() {
+    let run = ludo(
+        &[
+            "train-expert",
+            "--games",
+            "1",
+            "--out",
+            "/dev/null",
+            "--from",
+            "Cargo.toml",
+        ],
+        "",
+    );
+    assert_eq!(run.code, Some(2));
+    assert!(run.stderr.contains("not a value network"), "{}", run.stderr);
 }
 
 // ---------------------------------------------------------------------------------------------

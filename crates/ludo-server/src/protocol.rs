@@ -796,23 +796,28 @@ const LEVEL_NAMES: &[&str] = &[
     "random",
     "easy",
     "medium",
-    "hard", // English
+    "hard",
+    "expert", // English
     "auhasard",
     "facile",
     "moyen",
-    "difficile", // French
+    "difficile",
+    "expert", // French (as in English)
     "aleatório",
     "fácil",
     "médio",
-    "difícil", // Portuguese
+    "difícil",
+    "especialista", // Portuguese
     "случайный",
     "лёгкий",
     "средний",
-    "сильный", // Russian
+    "сильный",
+    "эксперт", // Russian
     "ngẫunhiên",
     "dễ",
     "vừa",
-    "khó", // Vietnamese
+    "khó",
+    "chuyêngia", // Vietnamese
 ];
 
 /// Whether a name reads as a CPU player's label (see [`check_name`]).
@@ -1010,7 +1015,7 @@ mod tests {
         let labels = quoted("cpu.named");
         assert!(labels.len() >= 5, "{labels:?}");
         let mut seen = 0;
-        for level in ["random", "easy", "medium", "hard"] {
+        for level in ["random", "easy", "medium", "hard", "expert"] {
             let names = quoted(&format!("level.{level}"));
             assert!(names.len() >= 5, "{level}: {names:?}");
             for name in names {

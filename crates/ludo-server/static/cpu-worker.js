@@ -1,7 +1,8 @@
 // The CPU players' thinking, off the page's thread (a module worker started by cpu.js): the same
 // engine as the page's, instantiated from the module the page compiled (or, if it hands none,
 // loaded here from `/engine.wasm`, which the service worker keeps for offline play); answers each
-// request in the order asked.
+// request in the order asked. The `expert` CPU's network is fetched the first time an expert
+// plays.
 //
 // In:  `{module}` first (a `WebAssembly.Module`, or null), then `{id, choose: {position, level,
 //      seed}}`.
@@ -13,6 +14,23 @@ import { loadEngine } from './engine.js';
 
 /** The engine, loaded from the first message. */
 let engine = null;
+/**
+ * The `expert` CPU's network, fetched from `/expert.bin` when an expert first plays (300 KB that
+ * no other game needs) and installed in the engine; a network that cannot be had (offline
+ * before it was ever fetched) is said once in the console, and the expert then plays as `hard`.
+ */
+let expert = null;
+
+function installExpert(loaded) {
+  expert ??= fetch('/expert.bin')
+    .then((response) => {
+      if (!response.ok) throw new Error(`/expert.bin: ${response.status}`);
+      return response.arrayBuffer();
+    })
+    .then((bytes) => loaded.installExpert(bytes))
+    .catch((error) => console.warn(`the expert CPU plays as hard: ${error?.message ?? error}`));
+  return expert;
+}
 
 function load(module) {
   engine = loadEngine(module ?? undefined);
@@ -34,6 +52,7 @@ addEventListener('message', async ({ data }) => {
   } catch {
     return; // Said once, above.
   }
+  if (choose.level === 'expert') await installExpert(loaded);
   try {
     postMessage({ id, ok: loaded.bot(choose.position, choose.level, choose.seed) });
   } catch (error) {

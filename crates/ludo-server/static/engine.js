@@ -1,7 +1,7 @@
 // The rules engine and the CPU players, compiled to WebAssembly from the same Rust code the
 // server runs. JSON goes in and out; no rule is decided in JavaScript.
 
-const OPS = { new: 1, roll: 2, legal: 3, move: 4, bot: 5, verify: 6, dice: 7, board: 8, options: 9, rules: 10 };
+const OPS = { new: 1, roll: 2, legal: 3, move: 4, bot: 5, verify: 6, dice: 7, board: 8, options: 9, rules: 10, expert: 11 };
 
 /**
  * An error the engine answered with: an illegal action, a position that cannot occur, or rules
@@ -44,8 +44,9 @@ export class Engine {
     this.decoder = new TextDecoder();
   }
 
+  /** Runs `op` on `request` (JSON; bytes as they are, for the expert's network). */
   call(op, request) {
-    const bytes = this.encoder.encode(JSON.stringify(request));
+    const bytes = request instanceof Uint8Array ? request : this.encoder.encode(JSON.stringify(request));
     const at = this.exports.input(bytes.length);
     new Uint8Array(this.exports.memory.buffer, at, bytes.length).set(bytes);
     const length = this.exports.call(op);
@@ -101,6 +102,14 @@ export class Engine {
   /** The move a CPU player of `level` chooses. */
   bot(position, level, seed) {
     return this.call(OPS.bot, { position, level, seed });
+  }
+
+  /**
+   * Hands the `expert` CPU its network (the bytes of `/expert.bin`); until then an expert plays
+   * as `hard` would.
+   */
+  installExpert(bytes) {
+    return this.call(OPS.expert, new Uint8Array(bytes));
   }
 
   /** Checks a finished game's record: its seed against the commitment, and every throw. */

@@ -442,7 +442,7 @@ export class OnlineRoom {
     const level = document.createElement('select');
     level.setAttribute('aria-label', `${t('home.level')} (${t(`seat.${colour}`)})`);
     level.className = 'cpu-level';
-    for (const name of ['random', 'easy', 'medium', 'hard']) {
+    for (const name of ['random', 'easy', 'medium', 'hard', 'expert']) {
       level.append(new Option(t(`level.${name}`), name, false, name === (this.cpuLevel ?? 'medium')));
     }
     level.onchange = () => { this.cpuLevel = level.value; };

@@ -1,8 +1,9 @@
-// Offline play: every file of the page is kept in the browser's cache. Online, the network is
-// asked first (so a new version is seen at once) and the cache refreshed; offline, the cache
-// answers, and local games carry on. Rooms and the API's other calls are never cached.
+// Offline play: every file of the page is kept in the browser's cache (the expert CPU's network
+// once it was first fetched). Online, the network is asked first (so a new version is seen at
+// once) and the cache refreshed; offline, the cache answers, and local games carry on. Rooms and
+// the API's other calls are never cached.
 
-const CACHE = 'ludo-v12';
+const CACHE = 'ludo-v13';
 const FILES = ['/', '/app.js', '/app.css', '/engine.js', '/board.js', '/local.js', '/online.js',
   '/animate.js', '/options.js', '/keys.js', '/turnlog.js', '/i18n.js', '/rulespage.js', '/rulespicture.js',
   '/rulestext.js', '/texts-en.js', '/texts-fr.js', '/texts-pt.js', '/texts-ru.js', '/texts-vi.js',
@@ -11,6 +12,12 @@ const FILES = ['/', '/app.js', '/app.css', '/engine.js', '/board.js', '/local.js
   '/guide.js', '/tables.js', '/phrases.js', '/rematch.js', '/celebrate.js', '/leave.js',
   '/rejoin.js', '/invite.js', '/roomname.js', '/freeseat.js', '/identity.js', '/cpu.js', '/cpu-worker.js',
   '/api/rules', '/manifest.webmanifest', '/icon.svg'];
+
+/**
+ * Files kept once fetched, not at install: the `expert` CPU's network (300 KB) is fetched only
+ * when an expert first plays, and from then on plays offline too.
+ */
+const ON_DEMAND = ['/expert.bin'];
 
 /** Addresses the page draws itself (a room, the replay viewer, a rules page): all answered by `/`. */
 function isPage(path) {
@@ -32,7 +39,7 @@ self.addEventListener('activate', (event) => {
 self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
   const cacheable = event.request.method === 'GET' && url.origin === location.origin
-    && (FILES.includes(url.pathname) || isPage(url.pathname));
+    && (FILES.includes(url.pathname) || ON_DEMAND.includes(url.pathname) || isPage(url.pathname));
   if (!cacheable) return;
   const key = isPage(url.pathname) ? '/' : url.pathname;
   event.respondWith(

@@ -15,6 +15,7 @@ export default {
   'level.easy': 'Easy',
   'level.medium': 'Medium',
   'level.hard': 'Hard',
+  'level.expert': 'Expert',
   'preset.qdan': 'Qdan (default)',
   'preset.classic': 'Classic',
   'preset.vietnamese': 'Vietnamese (cờ cá ngựa)',

@@ -15,6 +15,7 @@ export default {
   'level.easy': 'Facile',
   'level.medium': 'Moyen',
   'level.hard': 'Difficile',
+  'level.expert': 'Expert',
   'preset.qdan': 'Qdan (par défaut)',
   'preset.classic': 'Classique',
   'preset.vietnamese': 'Vietnamien (cờ cá ngựa)',

@@ -15,6 +15,7 @@ export default {
   'level.easy': 'Fácil',
   'level.medium': 'Médio',
   'level.hard': 'Difícil',
+  'level.expert': 'Especialista',
   'preset.qdan': 'Qdan (por omissão)',
   'preset.classic': 'Clássico',
   'preset.vietnamese': 'Vietnamita (cờ cá ngựa)',

@@ -15,6 +15,7 @@ export default {
   'level.easy': 'Лёгкий',
   'level.medium': 'Средний',
   'level.hard': 'Сильный',
+  'level.expert': 'Эксперт',
   'preset.qdan': 'Qdan (по умолчанию)',
   'preset.classic': 'Классические',
   'preset.vietnamese': 'Вьетнамские (cờ cá ngựa)',

@@ -15,6 +15,7 @@ export default {
   'level.easy': 'Dễ',
   'level.medium': 'Vừa',
   'level.hard': 'Khó',
+  'level.expert': 'Chuyên gia',
   'preset.qdan': 'Qdan (mặc định)',
   'preset.classic': 'Cổ điển',
   'preset.vietnamese': 'Cờ cá ngựa Việt Nam',

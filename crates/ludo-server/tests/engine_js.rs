@@ -371,6 +371,13 @@ fn the_browser_cpu_players_choose_the_native_ones_moves_at_every_level() {
             ("LUDO_BOT_CASES", cases.as_os_str()),
             ("LUDO_BOT_POSITIONS", OsStr::new(&count.to_string())),
             ("LUDO_BOT_LEVELS", OsStr::new(&levels.join(","))),
+            (
+                "LUDO_EXPERT",
+                OsStr::new(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/../ludo-bots/src/expert/value.bin"
+                )),
+            ),
         ],
     );
     eprintln!(

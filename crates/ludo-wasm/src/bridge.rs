@@ -34,6 +34,9 @@ pub const OPTIONS: u32 = 9;
 /// values are for the page to say it in its reader's words. An error about an option (a
 /// contradiction) also names it as `option`.
 pub const RULES: u32 = 10;
+/// The `expert` CPU's network, as bytes (`/expert.bin`), not JSON → `{"ok": true}`. Until it is
+/// installed, `expert` plays as `hard` here (see `ludo_bots::expert`).
+pub const EXPERT: u32 = 11;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -109,6 +112,14 @@ pub fn call(op: u32, input: &str) -> Value {
     match run(op, input) {
         Ok(value) => json!({ "ok": value }),
         Err(error) => error,
+    }
+}
+
+/// Installs the `expert` CPU's network from its bytes ([`EXPERT`]).
+pub fn install_expert(bytes: &[u8]) -> Value {
+    match ludo_bots::expert::install(bytes) {
+        Ok(()) => json!({ "ok": true }),
+        Err(e) => unreadable(e),
     }
 }
 
@@ -397,5 +408,12 @@ mod tests {
         );
         assert!(bad["error"].as_str().unwrap().contains("phase"));
         assert!(call(99, "{}")["error"].as_str().unwrap().contains("99"));
+    }
+
+    #[test]
+    fn the_experts_network_is_installed_from_its_bytes_and_anything_else_refused() {
+        assert!(install_expert(b"{}")["error"].is_string());
+        let bytes = include_bytes!("../../ludo-bots/src/expert/value.bin");
+        assert_eq!(install_expert(bytes), json!({ "ok": true }));
     }
 }

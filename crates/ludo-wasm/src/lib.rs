@@ -14,7 +14,7 @@ thread_local! {
 }
 
 /// Makes the input buffer `len` bytes long and gives its address, for JavaScript to write the
-/// request's UTF-8 bytes into.
+/// request's UTF-8 bytes into (for [`bridge::EXPERT`], the network's bytes).
 #[allow(unsafe_code)]
 #[unsafe(no_mangle)]
 pub extern "C" fn input(len: u32) -> *mut u8 {
@@ -30,6 +30,8 @@ pub extern "C" fn input(len: u32) -> *mut u8 {
 #[unsafe(no_mangle)]
 pub extern "C" fn call(op: u32) -> u32 {
     let answer = INPUT.with_borrow(|bytes| match std::str::from_utf8(bytes) {
+        // The expert's network comes as bytes, not JSON.
+        _ if op == bridge::EXPERT => bridge::install_expert(bytes),
         Ok(text) => bridge::call(op, text),
         Err(_) => bridge::not_utf8(),
     });

@@ -2,7 +2,8 @@
 // (written by engine_js.rs from seeded random games played by the native engine, under several
 // presets and seat counts), the browser's engine module offers exactly the native legal moves, and
 // its CPU player of every level, given the same position and seed, chooses exactly the move the
-// native player chose — the whole move, captures included.
+// native player chose — the whole move, captures included (`expert` with the network the page
+// fetches installed).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -14,6 +15,8 @@ const cases = readFileSync(process.env.LUDO_BOT_CASES, 'utf8')
   .filter((line) => line.trim() !== '')
   .map((line) => JSON.parse(line));
 const levels = process.env.LUDO_BOT_LEVELS.split(',');
+/** The `expert` CPU's network, which the page fetches from `/expert.bin`. */
+const expertNetwork = readFileSync(process.env.LUDO_EXPERT);
 const shown = (mismatches) => `${mismatches.length} mismatches, the first:\n${mismatches.slice(0, 20).join('\n')}`;
 
 test('every position the native side wrote is read, with a choice for every level', () => {
@@ -38,6 +41,7 @@ test('the browser offers exactly the native legal moves in every position', asyn
 for (const level of levels) {
   test(`the browser's ${level} CPU chooses the native ${level} CPU's move for every position and seed`, async (t) => {
     const engine = await loadEngine(wasm);
+    assert.equal(engine.installExpert(expertNetwork), true);
     const mismatches = [];
     let compared = 0;
     let seeded = 0;

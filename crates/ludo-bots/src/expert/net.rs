@@ -1,0 +1,215 @@
+//! The expert's value network: the chance that the viewer wins, from the inputs that are on
+//! (see [`crate::expert::features`]).
+//!
+//! One hidden layer of [`HIDDEN`] sigmoid units and a sigmoid output. The inputs are 0 or 1 and
+//! few are on, so the hidden layer adds the rows of the inputs that are on instead of multiplying
+//! a whole vector.
+//!
+//! Stored as little-endian bytes: the magic `LUDOVAL1`, the number of inputs and of hidden units
+//! (`u32` each), then the weights as `f32`, input by input (each input's row of [`HIDDEN`]), the
+//! hidden biases, the output weights and the output bias.
+
+use std::fmt;
+
+use super::features::INPUTS;
+
+/// Hidden units.
+pub const HIDDEN: usize = 80;
+
+/// What a stored network starts with.
+const MAGIC: &[u8; 8] = b"LUDOVAL1";
+
+/// A value network.
+#[derive(Clone, PartialEq)]
+pub struct Net {
+    /// Per input, its weight into each hidden unit.
+    hidden_weights: Vec<[f32; HIDDEN]>,
+    hidden_bias: [f32; HIDDEN],
+    output_weights: [f32; HIDDEN],
+    output_bias: f32,
+}
+
+impl fmt::Debug for Net {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Net({INPUTS} inputs, {HIDDEN} hidden units)")
+    }
+}
+
+/// Why stored bytes are not a network.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetError(String);
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// The logistic function, with `libm`'s `expf`: the same bits natively and in the browser (the
+/// platform's own `exp` may round differently, and a choice between two close moves with it).
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + libm::expf(-x))
+}
+
+impl Net {
+    /// A network with small weights drawn from `seed`: where training starts.
+    pub fn untrained(seed: u64) -> Net {
+        let mut rng = crate::Rng::new(seed);
+        let mut small = || ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.2;
+        let mut hidden_weights = vec![[0.0; HIDDEN]; INPUTS];
+        for w in hidden_weights.iter_mut().flatten() {
+            *w = small();
+        }
+        let output_weights = std::array::from_fn(|_| small());
+        Net {
+            hidden_weights,
+            hidden_bias: [0.0; HIDDEN],
+            output_weights,
+            output_bias: 0.0,
+        }
+    }
+
+    /// The hidden units' outputs for the inputs that are on.
+    #[inline]
+    fn hidden(&self, active: &[u16]) -> [f32; HIDDEN] {
+        let mut sum = self.hidden_bias;
+        for &input in active {
+            let row = &self.hidden_weights[usize::from(input)];
+            for (s, w) in sum.iter_mut().zip(row) {
+                *s += w;
+            }
+        }
+        sum.map(sigmoid)
+    }
+
+    /// The output before its sigmoid.
+    #[inline]
+    fn output(&self, hidden: &[f32; HIDDEN]) -> f32 {
+        let dot: f32 = hidden
+            .iter()
+            .zip(&self.output_weights)
+            .map(|(h, w)| h * w)
+            .sum();
+        self.output_bias + dot
+    }
+
+    /// The chance of winning for the inputs that are on.
+    pub fn value(&self, active: &[u16]) -> f32 {
+        sigmoid(self.output(&self.hidden(active)))
+    }
+
+    /// Moves the value of `active` toward `target` (a chance, 0 to 1) by one step of gradient
+    /// ascent on the log-likelihood, with step size `rate`.
+    pub fn learn(&mut self, active: &[u16], target: f32, rate: f32) {
+        let hidden = self.hidden(active);
+        let error = rate * (target - sigmoid(self.output(&hidden)));
+        let mut back = [0.0f32; HIDDEN];
+        for ((b, w), h) in back.iter_mut().zip(&mut self.output_weights).zip(&hidden) {
+            *b = error * *w * h * (1.0 - h);
+            *w += error * h;
+        }
+        self.output_bias += error;
+        for &input in active {
+            for (w, b) in self.hidden_weights[usize::from(input)]
+                .iter_mut()
+                .zip(&back)
+            {
+                *w += b;
+            }
+        }
+        for (w, b) in self.hidden_bias.iter_mut().zip(&back) {
+            *w += b;
+        }
+    }
+
+    /// The network as bytes (see the module's docs).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(16 + 4 * (INPUTS * HIDDEN + 2 * HIDDEN + 1));
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        let weights = self.hidden_weights.iter().flatten();
+        let rest = self.hidden_bias.iter().chain(&self.output_weights);
+        for w in weights.chain(rest).chain([&self.output_bias]) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out
+    }
+
+    /// A network from its bytes (see the module's docs).
+    ///
+    /// # Errors
+    /// When the bytes are not a stored network of this shape.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Net, NetError> {
+        let expected = 16 + 4 * (INPUTS * HIDDEN + 2 * HIDDEN + 1);
+        if bytes.len() != expected || &bytes[..8] != MAGIC {
+            return Err(NetError(format!(
+                "not a value network of {INPUTS} inputs and {HIDDEN} hidden units \
+                 ({} bytes, {expected} expected)",
+                bytes.len()
+            )));
+        }
+        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        if word(8) as usize != INPUTS || word(12) as usize != HIDDEN {
+            return Err(NetError(format!(
+                "a network of {} inputs and {} hidden units, not {INPUTS} and {HIDDEN}",
+                word(8),
+                word(12)
+            )));
+        }
+        let mut floats = bytes[16..]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")));
+        let mut next = || floats.next().expect("the length was checked");
+        let mut net = Net {
+            hidden_weights: vec![[0.0; HIDDEN]; INPUTS],
+            hidden_bias: [0.0; HIDDEN],
+            output_weights: [0.0; HIDDEN],
+            output_bias: 0.0,
+        };
+        for w in net.hidden_weights.iter_mut().flatten() {
+            *w = next();
+        }
+        for w in net.hidden_bias.iter_mut().chain(&mut net.output_weights) {
+            *w = next();
+        }
+        net.output_bias = next();
+        Ok(net)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_network_reads_back_from_its_bytes() {
+        let net = Net::untrained(3);
+        assert_eq!(Net::from_bytes(&net.to_bytes()).unwrap(), net);
+    }
+
+    #[test]
+    fn bytes_of_another_shape_are_refused() {
+        let mut bytes = Net::untrained(3).to_bytes();
+        bytes.pop();
+        assert!(Net::from_bytes(&bytes).is_err());
+        let mut bytes = Net::untrained(3).to_bytes();
+        bytes[0] = b'X';
+        assert!(Net::from_bytes(&bytes).is_err());
+    }
+
+    #[test]
+    fn learning_moves_the_value_toward_the_target_and_leaves_other_inputs_alone() {
+        let mut net = Net::untrained(1);
+        let (seen, unseen) = ([3u16, 70, 400], [5u16, 71, 401]);
+        let before = (net.value(&seen), net.value(&unseen));
+        for _ in 0..200 {
+            net.learn(&seen, 1.0, 0.05);
+        }
+        assert!(net.value(&seen) > 0.9, "{}", net.value(&seen));
+        // The biases are shared, so the unseen inputs move less than the seen ones.
+        assert!(net.value(&unseen) - before.1 < net.value(&seen) - before.0);
+    }
+}
