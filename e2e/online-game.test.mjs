@@ -89,11 +89,11 @@ test('two browsers play an online game from the invitation link to the end', asy
 test('the host chooses a CPU\'s strength, and a person opening the invitation on another device during a game is told they are watching, and why', async () => {
   const host = await anaHostsARoom();
   // The host chooses the CPU's strength.
-  await host.page.selectOption('#seats li:nth-child(3) select.cpu-level', 'hard');
+  await host.page.selectOption('#seats li:nth-child(3) select.cpu-level', 'expert');
   await host.page.click('#seats li:nth-child(3) button >> nth=1');
   await host.page.waitForSelector('#start:not([disabled])');
-  assert.match(await host.page.textContent('#seats li:nth-child(3)'), /CPU · Hard/);
-  assert.equal(await host.page.inputValue('#seats li:nth-child(4) select.cpu-level'), 'hard',
+  assert.match(await host.page.textContent('#seats li:nth-child(3)'), /CPU · Expert/);
+  assert.equal(await host.page.inputValue('#seats li:nth-child(4) select.cpu-level'), 'expert',
     'the next free seat offers the strength chosen last');
   assert.ok(await host.page.isHidden('#watching'), 'the seated host is not watching');
   await host.page.click('#start');

@@ -105,6 +105,13 @@ pub struct Standings {
     pub tally: Tally,
 }
 
+/// The levels entrant `i` plays against: the entrants rotate through the seats, so each faces
+/// the same others in every game.
+fn opponents_of(levels: &[Level], i: usize) -> Vec<Option<Level>> {
+    let others = levels.iter().enumerate().filter(|&(j, _)| j != i);
+    others.map(|(_, &level)| Some(level)).collect()
+}
+
 /// Plays `games` games between `levels` (one per seat) under `rules`. In game `g` the entrant
 /// listed `i`-th sits in seat `(i + g) mod n`. Every throw and choice follows from `seed`.
 /// `progress` is told after each game.
@@ -129,6 +136,9 @@ pub fn run_arena(
     let start = Game::new(rules, seats)?;
     let n = levels.len();
     let mut players: Vec<Box<dyn Player + Send>> = levels.iter().map(|l| l.player()).collect();
+    for (i, player) in players.iter_mut().enumerate() {
+        player.facing(&opponents_of(levels, i));
+    }
     let mut entrants: Vec<Entrant> = levels
         .iter()
         .map(|&level| Entrant {
@@ -184,6 +194,14 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(a.entrants.iter().map(|e| e.games).sum::<u64>(), 40);
         assert_eq!(a.entrants.iter().map(|e| e.wins).sum::<u64>(), 20);
+    }
+
+    #[test]
+    fn each_entrant_is_told_the_others_levels() {
+        let levels = [Level::Expert, Level::Random, Level::Medium];
+        let (random, medium) = (Some(Level::Random), Some(Level::Medium));
+        assert_eq!(opponents_of(&levels, 0), [random, medium]);
+        assert_eq!(opponents_of(&levels, 2), [Some(Level::Expert), random]);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use ludo_rules::{Game, Move, MoveList};
 
+use crate::levels::Level;
 use crate::rng::Rng;
 
 /// A CPU player: a position in phase `move` and its legal moves in, one of those moves out.
@@ -14,6 +15,10 @@ pub trait Player {
 
     /// Chooses one of `moves` (never empty), the legal moves of `game`.
     fn choose(&mut self, game: &Game, moves: &MoveList, rng: &mut Rng) -> Move;
+
+    /// Tells the player who it plays against: each other seat's CPU level, or `None` for a
+    /// person. Only `expert` takes it into account (see [`crate::expert::Model`]).
+    fn facing(&mut self, _opponents: &[Option<Level>]) {}
 }
 
 /// The baseline: a uniformly random legal move.

@@ -50,7 +50,8 @@ enum Command {
     Arena(bots::ArenaArgs),
     /// The CPU players' benchmark: decision times per level, and the speed of medium arenas.
     BotBench(bots::BotBenchArgs),
-    /// Learns the `expert` CPU's value network by playing against three `medium` players.
+    /// Learns a value network of the `expert` CPU by playing against three `medium` (or `random`)
+    /// players.
     TrainExpert(train::TrainArgs),
     /// Checks a finished game's record: the seed against its commitment, and every throw.
     Verify {

@@ -1,4 +1,5 @@
-//! `ludo train-expert`: learns the `expert` CPU's value network (see `ludo_bots::expert`).
+//! `ludo train-expert`: learns one of the `expert` CPU's value networks (see
+//! `ludo_bots::expert`).
 
 use clap::Args;
 use ludo_bots::expert::{Net, Training, train};
@@ -20,6 +21,10 @@ pub struct TrainArgs {
     /// Go on from this network instead of an untrained one.
     #[arg(long)]
     pub from: Option<std::path::PathBuf>,
+    /// The level of the three players it learns against (`medium` for `value.bin`, `random` for
+    /// `value-random.bin`).
+    #[arg(long, default_value = "medium")]
+    pub against: ludo_bots::Level,
 }
 
 /// Games between progress lines (and saves of the network so far).
@@ -41,7 +46,7 @@ pub fn train_expert(args: &TrainArgs) -> Result<String, Failure> {
     };
     let mut last = String::from("no games played");
     let mut failed = None;
-    let training = Training::standard(args.games, args.seed);
+    let training = Training::standard(args.games, args.seed, args.against);
     train(&mut net, &training, EVERY, |net, games, won, of| {
         last = format!(
             "{games} games: won {:.1}% of the last {of}",

@@ -1,22 +1,29 @@
-//! `expert`: a value network learned by playing against `medium` (see [`train`]), checked by
-//! rollouts on the moves it finds close.
+//! `expert`: value networks learned by playing against `medium` and against `random` (see
+//! [`train`]), checked by rollouts on the moves they find close.
+//!
+//! The opponents are modelled by their level ([`Model`]): against three `random` players the
+//! network learned against `random` values positions and the rollouts play the others at random;
+//! against anyone else (people, and every other level) the network learned against `medium`
+//! values them and the rollouts play the others as `medium`.
 //!
 //! Each legal move is played on a copy of the game and the position after it valued by the
 //! network: the chance that the mover wins ([`Net::value`] of [`features::encode`]). The moves
 //! within [`Search::margin`] of the best are then played on [`Search::samples`] times each, on
-//! the same dice for every candidate: the other seats as `medium` plays, the mover greedily on the
-//! network, until the mover has made [`Search::decisions`] more moves; the network's value of the
-//! position after the last of them (1 or 0 where a seat finished first) is averaged. The
+//! the same dice for every candidate: the other seats as the model says, the mover greedily on
+//! the network, until the mover has made [`Search::decisions`] more moves; the network's value of
+//! the position after the last of them (1 or 0 where a seat finished first) is averaged. The
 //! candidate with the best average is played. Against `medium` the rollouts model the opponents
 //! exactly, and the network values where they stop far better than a hand-set evaluation.
 //!
-//! The network was trained for `qdan` with four seats (see [`features::fits`]). Under other
+//! The networks were trained for `qdan` with four seats (see [`features::fits`]). Under other
 //! rules and seat counts, and once a seat is done (when only places are left to play for),
 //! `expert` plays as `hard`.
 //!
-//! Natively the network is built into the program ([`shipped`]). The browser's module leaves
-//! it out (it would weigh on every page's first load) and is handed its bytes with
-//! [`install`] when an `expert` is first asked for; until then `expert` plays as `hard` there.
+//! Natively the networks are built into the program ([`shipped`]). The browser's module leaves
+//! them out (they would weigh on every page's first load) and is handed the network learned
+//! against `medium` with [`install`] when an `expert` is first asked for; until then `expert`
+//! plays as `hard` there. In the browser an expert's opponents are the person and CPUs of its
+//! own level, so it never needs the other.
 //!
 //! Deterministic: the rollouts' dice come from the generator handed to [`Player::choose`].
 
@@ -33,38 +40,78 @@ pub use net::{HIDDEN, Net, NetError};
 pub use train::{Training, train};
 
 use crate::hard::HardPlayer;
-use crate::levels::MediumPlayer;
+use crate::levels::Level;
 use crate::player::Player;
 use crate::playout::throw_dice;
 use crate::rng::Rng;
 
-/// The network `expert` plays with, built into native programs.
-#[cfg(not(target_arch = "wasm32"))]
-const SHIPPED: &[u8] = include_bytes!("value.bin");
+/// Who `expert` expects the other seats to play like.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Model {
+    /// As `medium`: people, and every level but `random`.
+    Medium,
+    /// At random: every other seat is a `random` CPU.
+    Random,
+}
 
-/// The network in use, read once.
-static NETWORK: OnceLock<Net> = OnceLock::new();
-
-/// The network `expert` plays with: natively always; in the browser once [`install`]ed.
-pub fn shipped() -> Option<&'static Net> {
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        Some(NETWORK.get_or_init(|| Net::from_bytes(SHIPPED).expect("the shipped network reads")))
+impl Model {
+    /// The model for these opponents (each a CPU's level, or `None` for a person).
+    pub fn of(opponents: &[Option<Level>]) -> Model {
+        let all_random = opponents.iter().all(|o| *o == Some(Level::Random));
+        if all_random && !opponents.is_empty() {
+            Model::Random
+        } else {
+            Model::Medium
+        }
     }
-    #[cfg(target_arch = "wasm32")]
-    {
-        NETWORK.get()
+
+    /// The level its rollouts play the other seats as.
+    fn level(self) -> Level {
+        match self {
+            Model::Medium => Level::Medium,
+            Model::Random => Level::Random,
+        }
     }
 }
 
-/// Hands over the network's bytes (those of `value.bin`, as the server serves them). Natively
-/// the built-in network is kept and the bytes are only checked.
+/// The networks `expert` plays with, built into native programs: learned against `medium`, and
+/// against `random`.
+#[cfg(not(target_arch = "wasm32"))]
+const SHIPPED: [&[u8]; 2] = [
+    include_bytes!("value.bin"),
+    include_bytes!("value-random.bin"),
+];
+
+/// The networks in use, read once, by [`Model`].
+static NETWORKS: [OnceLock<Net>; 2] = [OnceLock::new(), OnceLock::new()];
+
+/// The network `expert` plays with against `model`: natively always; in the browser the one
+/// learned against `medium`, once [`install`]ed, for either.
+pub fn shipped(model: Model) -> Option<&'static Net> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let i = model as usize;
+        Some(
+            NETWORKS[i]
+                .get_or_init(|| Net::from_bytes(SHIPPED[i]).expect("the shipped networks read")),
+        )
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = model;
+        NETWORKS[Model::Medium as usize].get()
+    }
+}
+
+/// Hands over the bytes of the network learned against `medium` (those of `value.bin`, as the
+/// server serves them at `/expert.bin`). Natively the built-in network is kept and the bytes
+/// are only checked.
 ///
 /// # Errors
 /// When the bytes are not a network of this shape.
 pub fn install(bytes: &[u8]) -> Result<(), NetError> {
     let net = Net::from_bytes(bytes)?;
-    let _ = NETWORK.set(net);
+    let _ = NETWORKS[Model::Medium as usize].set(net);
     Ok(())
 }
 
@@ -94,25 +141,31 @@ impl Search {
 /// The `expert` player.
 #[derive(Clone, Debug)]
 pub struct ExpertPlayer {
-    net: Option<&'static Net>,
+    model: Model,
     search: Search,
     hard: HardPlayer,
 }
 
 impl Default for ExpertPlayer {
     fn default() -> Self {
-        ExpertPlayer::new(shipped(), Search::EXPERT)
+        ExpertPlayer::new(Search::EXPERT)
     }
 }
 
 impl ExpertPlayer {
-    /// An `expert` with this network (as `hard` without one) and search.
-    pub fn new(net: Option<&'static Net>, search: Search) -> ExpertPlayer {
+    /// An `expert` with this search, its opponents modelled as `medium` until it is told
+    /// otherwise ([`Player::facing`]).
+    pub fn new(search: Search) -> ExpertPlayer {
         ExpertPlayer {
-            net,
+            model: Model::Medium,
             search,
             hard: HardPlayer::default(),
         }
+    }
+
+    /// Whom it models its opponents as.
+    pub fn model(&self) -> Model {
+        self.model
     }
 }
 
@@ -147,11 +200,19 @@ fn value_after(net: &Net, game: &Game, m: &Move, me: Colour, active: &mut Vec<u1
     net.value(active)
 }
 
-/// Plays `game` on, the other seats as `medium` and `me` greedily on `net`, until `me` has made
-/// `decisions` moves or a seat is done; the value for `me` of where it stopped.
-fn roll_out(net: &Net, game: &mut Game, me: Colour, dice: &mut Rng, decisions: u32) -> f32 {
+/// Plays `game` on, the other seats as `model` says and `me` greedily on `net`, until `me` has
+/// made `decisions` moves or a seat is done; the value for `me` of where it stopped. Dice come
+/// from `dice`, the others' choices (at random) from `choices`.
+fn roll_out(
+    net: &Net,
+    model: Model,
+    game: &mut Game,
+    me: Colour,
+    (dice, choices): (&mut Rng, &mut Rng),
+    decisions: u32,
+) -> f32 {
     let mut active = Vec::with_capacity(64);
-    let mut unused = Rng::new(0);
+    let mut others = model.level().player();
     let mut made = 0;
     let mut last = None;
     loop {
@@ -176,7 +237,7 @@ fn roll_out(net: &Net, game: &mut Game, me: Colour, dice: &mut Rng, decisions: u
             m
         } else {
             last = None;
-            MediumPlayer.choose(game, &moves, &mut unused)
+            others.choose(game, &moves, choices)
         };
         game.play_unchecked(&m);
     }
@@ -191,11 +252,15 @@ impl Player for ExpertPlayer {
         "expert"
     }
 
+    fn facing(&mut self, opponents: &[Option<Level>]) {
+        self.model = Model::of(opponents);
+    }
+
     fn choose(&mut self, game: &Game, moves: &MoveList, rng: &mut Rng) -> Move {
         if moves.len() == 1 {
             return *moves.get(0).expect("one move");
         }
-        let net = match self.net {
+        let net = match shipped(self.model) {
             Some(net) if fits(game) && game.done().is_empty() => net,
             _ => return self.hard.choose(game, moves, rng),
         };
@@ -221,7 +286,9 @@ impl Player for ExpertPlayer {
             for (sum, (_, m)) in sums.iter_mut().zip(&valued) {
                 let mut next = *game;
                 next.play_unchecked(m);
-                *sum += roll_out(net, &mut next, me, &mut Rng::new(seed), s.decisions);
+                let (mut dice, mut choices) = (Rng::new(seed), Rng::new(!seed));
+                let rng = (&mut dice, &mut choices);
+                *sum += roll_out(net, self.model, &mut next, me, rng, s.decisions);
             }
         }
         let mut best = (f32::MIN, valued[0].1);
@@ -240,9 +307,9 @@ mod tests {
     use ludo_rules::{Preset, Rules};
 
     #[test]
-    fn the_shipped_network_reads_and_installing_its_bytes_is_accepted() {
-        assert!(shipped().is_some());
-        install(SHIPPED).unwrap();
+    fn the_shipped_networks_read_and_installing_their_bytes_is_accepted() {
+        assert_ne!(shipped(Model::Medium), shipped(Model::Random));
+        install(SHIPPED[0]).unwrap();
         assert!(install(b"not a network").is_err());
     }
 
@@ -284,6 +351,19 @@ mod tests {
             differ >= compared / 20,
             "{differ} of {compared} choices differ"
         );
+    }
+
+    #[test]
+    fn only_three_random_opponents_are_modelled_as_random() {
+        let random = Some(Level::Random);
+        assert_eq!(Model::of(&[random, random, random]), Model::Random);
+        assert_eq!(Model::of(&[random, None, random]), Model::Medium);
+        assert_eq!(Model::of(&[random, Some(Level::Easy)]), Model::Medium);
+        assert_eq!(Model::of(&[]), Model::Medium);
+        let mut expert = ExpertPlayer::default();
+        assert_eq!(expert.model(), Model::Medium);
+        expert.facing(&[random; 3]);
+        assert_eq!(expert.model(), Model::Random);
     }
 
     #[test]

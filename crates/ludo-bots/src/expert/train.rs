@@ -1,5 +1,5 @@
-//! How the expert's value network is learned: by temporal differences (TD(λ)), playing against
-//! three `medium` players under `qdan`.
+//! How the expert's value networks are learned: by temporal differences (TD(λ)), playing against
+//! three `medium` (or three `random`) players under `qdan`.
 //!
 //! The learner plays each game greedily on its own network (the move whose position after it
 //! the network values most), taking the seats in turn game by game. After each game every
@@ -14,8 +14,7 @@ use super::features::encode;
 use super::greedy;
 use super::net::Net;
 use crate::arena::seats_for;
-use crate::levels::MediumPlayer;
-use crate::player::Player;
+use crate::levels::Level;
 use crate::playout::throw_dice;
 use crate::rng::Rng;
 
@@ -30,16 +29,20 @@ pub struct Training {
     pub rate: f32,
     /// How far back each outcome reaches (0: the next position only, 1: the outcome only).
     pub lambda: f32,
+    /// The level of the three players it learns against.
+    pub opponents: Level,
 }
 
 impl Training {
-    /// The settings the shipped network was trained with, for `games` games.
-    pub const fn standard(games: u64, seed: u64) -> Training {
+    /// The settings the shipped networks were trained with, for `games` games against three
+    /// players of level `opponents`.
+    pub const fn standard(games: u64, seed: u64, opponents: Level) -> Training {
         Training {
             games,
             seed,
             rate: 0.01,
             lambda: 0.7,
+            opponents,
         }
     }
 }
@@ -66,7 +69,7 @@ pub fn train(
         let learner = seats[(n % 4) as usize];
         let seed = training.seed.wrapping_mul(1_000_003).wrapping_add(n);
         steps.clear();
-        let won = play_against_medium(net, learner, seed, &mut steps);
+        let won = play_against(net, training.opponents, learner, seed, &mut steps);
         won_lately += u64::from(won);
         let mut target = if won { 1.0 } else { 0.0 };
         for t in (0..steps.len()).rev() {
@@ -81,13 +84,20 @@ pub fn train(
     }
 }
 
-/// Plays one `qdan` game until a seat is done: `learner` greedy on `net`, the others `medium`.
-/// Records the learner's positions after its moves; whether it won.
-fn play_against_medium(net: &Net, learner: Colour, seed: u64, steps: &mut Vec<Step>) -> bool {
+/// Plays one `qdan` game until a seat is done: `learner` greedy on `net`, the others players of
+/// level `opponents`. Records the learner's positions after its moves; whether it won.
+fn play_against(
+    net: &Net,
+    opponents: Level,
+    learner: Colour,
+    seed: u64,
+    steps: &mut Vec<Step>,
+) -> bool {
     let mut game = Game::new(Rules::default(), seats_for(4).expect("four seats"))
         .expect("four seats fit qdan");
     let mut dice = Rng::new(seed);
-    let mut unused = Rng::new(0);
+    let mut choices = Rng::new(!seed);
+    let mut others = opponents.player();
     let mut active = Vec::new();
     while game.done().is_empty() && game.phase() != Phase::Over {
         let moves = match game.phase() {
@@ -108,7 +118,7 @@ fn play_against_medium(net: &Net, learner: Colour, seed: u64, steps: &mut Vec<St
             });
             m
         } else {
-            MediumPlayer.choose(&game, &moves, &mut unused)
+            others.choose(&game, &moves, &mut choices)
         };
         game.play_unchecked(&m);
     }
@@ -123,7 +133,12 @@ mod tests {
     fn training_is_repeatable_and_changes_the_network() {
         let run = || {
             let mut net = Net::untrained(1);
-            train(&mut net, &Training::standard(20, 5), 10, |_, _, _, _| {});
+            train(
+                &mut net,
+                &Training::standard(20, 5, Level::Medium),
+                10,
+                |_, _, _, _| {},
+            );
             net
         };
         let (a, b) = (run(), run());
@@ -135,9 +150,12 @@ mod tests {
     fn progress_is_heard_every_so_many_games_and_after_the_last() {
         let mut heard = Vec::new();
         let mut net = Net::untrained(1);
-        train(&mut net, &Training::standard(25, 5), 10, |_, n, won, of| {
-            heard.push((n, won, of))
-        });
+        train(
+            &mut net,
+            &Training::standard(25, 5, Level::Random),
+            10,
+            |_, n, won, of| heard.push((n, won, of)),
+        );
         let counts: Vec<(u64, u64)> = heard.iter().map(|h| (h.0, h.2)).collect();
         assert_eq!(counts, [(10, 10), (20, 10), (25, 5)]);
         assert!(heard.iter().all(|&(_, won, of)| won <= of));

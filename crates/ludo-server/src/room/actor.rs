@@ -688,9 +688,12 @@ impl Room {
                 // The strongest level searches for a few milliseconds: off the async threads,
                 // so that other rooms are not held up meanwhile.
                 let (game, mut rng) = (live.game, self.bot_choices.fork());
+                let opponents = live.opponents_of(seat);
                 let choice = tokio::task::spawn_blocking(move || {
                     let moves = game.legal_moves();
-                    level.player().choose(&game, &moves, &mut rng).piece
+                    let mut player = level.player();
+                    player.facing(&opponents);
+                    player.choose(&game, &moves, &mut rng).piece
                 })
                 .await;
                 match choice {

@@ -156,6 +156,19 @@ impl Live {
         })
     }
 
+    /// Who plays against `seat`: each other seat's CPU level, or `None` for a person (told to
+    /// the CPU players, of which `expert` models its opponents by their level).
+    pub fn opponents_of(&self, seat: Colour) -> Vec<Option<ludo_bots::Level>> {
+        self.players
+            .iter()
+            .filter(|&(&colour, _)| colour != seat)
+            .map(|(_, occupant)| match occupant {
+                Occupant::Cpu { level } => Some(level.0),
+                Occupant::Person { .. } => None,
+            })
+            .collect()
+    }
+
     /// Actions accepted so far: the version the next action must carry.
     pub fn version(&self) -> u64 {
         self.record.actions.len() as u64
@@ -251,6 +264,15 @@ impl Live {
 mod tests {
     use super::super::fixtures::{game, play_to_the_end, table};
     use super::*;
+
+    #[test]
+    fn a_seats_opponents_are_the_other_seats_cpu_levels_and_people_unknown() {
+        let live = game(&table(false, true));
+        let easy = Some(ludo_bots::Level::Easy);
+        // Yellow (Ana) faces the easy CPU at blue and Bo at red.
+        assert_eq!(live.opponents_of(Colour::Yellow), [easy, None]);
+        assert_eq!(live.opponents_of(Colour::Blue), [None, None]);
+    }
 
     #[test]
     fn a_play_is_numbered_by_the_version_and_leaves_the_game_as_it_was() {
