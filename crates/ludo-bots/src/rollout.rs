@@ -56,6 +56,22 @@ pub fn sample(
     rng: &mut Rng,
     leaf: impl Fn(&Game) -> f32,
 ) -> Move {
+    sample_by(game, searched, sampling, rng, |next, seed| {
+        roll_out(next, &mut Rng::new(seed), sampling.turns);
+        leaf(next)
+    })
+}
+
+/// [`sample`] with rollouts of one's own: `roll` plays each candidate's position on, from the
+/// seed every candidate shares in that round, and values where it stopped
+/// ([`Sampling::turns`] is not read here).
+pub(crate) fn sample_by(
+    game: &Game,
+    searched: &[(f32, Move)],
+    sampling: &Sampling,
+    rng: &mut Rng,
+    mut roll: impl FnMut(&mut Game, u64) -> f32,
+) -> Move {
     let s = sampling;
     let top = searched.iter().map(|x| x.0).fold(f32::MIN, f32::max);
     let mut close: Vec<(f32, Move)> = searched
@@ -76,8 +92,7 @@ pub fn sample(
         for (sum, (_, m)) in sums.iter_mut().zip(&close) {
             let mut next = *game;
             next.play_unchecked(m);
-            roll_out(&mut next, &mut Rng::new(seed), s.turns);
-            *sum += leaf(&next);
+            *sum += roll(&mut next, seed);
         }
     }
     let n = s.samples as f32;

@@ -44,6 +44,7 @@ use crate::levels::Level;
 use crate::player::Player;
 use crate::playout::throw_dice;
 use crate::rng::Rng;
+use crate::rollout::{Sampling, sample_by};
 
 /// Who `expert` expects the other seats to play like.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,6 +137,19 @@ impl Search {
         samples: 64,
         decisions: 4,
     };
+
+    /// The close moves and rollouts as [`crate::rollout::sample_by`] reads them: the mean of
+    /// the rollouts alone decides (the network's value of the move itself adds nothing), and
+    /// each rollout counts the mover's own moves, not turns.
+    fn sampling(&self) -> Sampling {
+        Sampling {
+            margin: self.margin,
+            candidates: self.candidates,
+            samples: self.samples,
+            turns: 0,
+            blend: 0.0,
+        }
+    }
 }
 
 /// The `expert` player.
@@ -264,40 +278,17 @@ impl Player for ExpertPlayer {
             Some(net) if fits(game) && game.done().is_empty() => net,
             _ => return self.hard.choose(game, moves, rng),
         };
-        let s = &self.search;
         let me = game.seat();
         let mut active = Vec::with_capacity(64);
-        let mut valued: Vec<(f32, Move)> = moves
+        let valued: Vec<(f32, Move)> = moves
             .iter()
             .map(|m| (value_after(net, game, m, me, &mut active), *m))
             .collect();
-        // Stable: among equal values the first listed stays first.
-        valued.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let top = valued[0].0;
-        valued.retain(|v| v.0 >= top - s.margin);
-        valued.truncate(s.candidates.max(1));
-        if valued.len() == 1 || s.samples == 0 {
-            return valued[0].1;
-        }
-        let mut seeds = rng.fork();
-        let mut sums = vec![0.0f32; valued.len()];
-        for _ in 0..s.samples {
-            let seed = seeds.next_u64();
-            for (sum, (_, m)) in sums.iter_mut().zip(&valued) {
-                let mut next = *game;
-                next.play_unchecked(m);
-                let (mut dice, mut choices) = (Rng::new(seed), Rng::new(!seed));
-                let rng = (&mut dice, &mut choices);
-                *sum += roll_out(net, self.model, &mut next, me, rng, s.decisions);
-            }
-        }
-        let mut best = (f32::MIN, valued[0].1);
-        for (sum, (_, m)) in sums.iter().zip(&valued) {
-            if *sum > best.0 {
-                best = (*sum, *m);
-            }
-        }
-        best.1
+        let (model, decisions) = (self.model, self.search.decisions);
+        sample_by(game, &valued, &self.search.sampling(), rng, |next, seed| {
+            let (mut dice, mut choices) = (Rng::new(seed), Rng::new(!seed));
+            roll_out(net, model, next, me, (&mut dice, &mut choices), decisions)
+        })
     }
 }
 
