@@ -1,7 +1,9 @@
 //! Playing a whole game with seeded dice and CPU players: what simulations, benchmarks and
 //! arenas are made of.
 
-use ludo_rules::{Game, Move, MoveList, Phase, Throw};
+#[cfg(not(target_arch = "wasm32"))]
+use ludo_rules::Qdan;
+use ludo_rules::{Game, Move, MoveList, Own, Phase, Rulebook, Throw};
 
 use crate::player::Player;
 use crate::rng::Rng;
@@ -32,7 +34,13 @@ impl std::ops::AddAssign for Tally {
 /// One throw of the dice the game asks for now.
 #[inline]
 pub fn throw_dice(game: &Game, rng: &mut Rng) -> Throw {
-    if game.dice_to_throw() == 1 {
+    throw_of(game.dice_to_throw(), rng)
+}
+
+/// One throw of `dice` dice (1 or 2).
+#[inline(always)]
+fn throw_of(dice: u8, rng: &mut Rng) -> Throw {
+    if dice == 1 {
         Throw::one(rng.die())
     } else {
         Throw::two(rng.die(), rng.die())
@@ -73,9 +81,28 @@ pub fn play_out_by<P: Player + ?Sized>(
     })
 }
 
-/// The playout loop, with `choose` picking each move among the legal ones.
+/// The playout loop, with `choose` picking each move among the legal ones. A `qdan` game is
+/// played with the preset's rules known when compiled ([`Qdan`]); in the browser every game
+/// reads its own, which keeps the module one loop smaller.
 #[inline(always)]
 fn play_out_choosing(
+    game: &mut Game,
+    dice: &mut Rng,
+    choices: &mut Rng,
+    max_actions: u64,
+    choose: impl FnMut(&Game, &MoveList, &mut Rng) -> Move,
+) -> Option<Tally> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(qdan) = Qdan::of(game) {
+        return play_out_by_rules(qdan, game, dice, choices, max_actions, choose);
+    }
+    play_out_by_rules(Own, game, dice, choices, max_actions, choose)
+}
+
+/// [`play_out_choosing`] with the rules read from `rules`.
+#[inline(always)]
+fn play_out_by_rules<R: Rulebook>(
+    rules: R,
     game: &mut Game,
     dice: &mut Rng,
     choices: &mut Rng,
@@ -92,17 +119,19 @@ fn play_out_choosing(
                 tally.throws += 1;
             }
             Phase::Roll => {
-                let moves = game.roll_unchecked(throw_dice(game, dice));
+                // Outside a roll-off, the rules' dice.
+                let throw = throw_of(rules.options(game).dice, dice);
+                let moves = game.roll_by(rules, throw);
                 tally.throws += 1;
                 if !moves.is_empty() {
                     let m = choose(game, &moves, choices);
-                    game.play_unchecked(&m);
+                    game.play_by(rules, &m);
                     tally.moves += 1;
                 }
             }
             Phase::Move => {
                 let m = choose(game, &game.legal_moves(), choices);
-                game.play_unchecked(&m);
+                game.play_by(rules, &m);
                 tally.moves += 1;
             }
         }

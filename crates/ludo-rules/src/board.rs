@@ -17,7 +17,7 @@ pub struct Geometry {
 
 impl Geometry {
     /// The board the options ask for, with `seats` seats.
-    pub fn new(options: &Options, seats: usize) -> Geometry {
+    pub const fn new(options: &Options, seats: usize) -> Geometry {
         let (arm_len, arms) = match (options.board, options.layout) {
             (Board::Horse, _) => (14u8, 4u8),
             (Board::Ludo, Layout::Cross) => (13, 4),
@@ -29,13 +29,16 @@ impl Geometry {
             Board::Horse => track_len - 1,
         };
         let mut safe = 0u64;
-        for arm in 0..arms {
+        // A `while` loop: `for` is not allowed in a `const fn`.
+        let mut arm = 0;
+        while arm < arms {
             let start = arm * arm_len;
             match options.safe {
                 Safe::StartsAndStars => safe |= 1 << start | 1 << (start + 8),
                 Safe::Starts => safe |= 1 << start,
                 Safe::None => {}
             }
+            arm += 1;
         }
         let finished_from = match options.board {
             Board::Ludo => door + 6,

@@ -9,6 +9,7 @@ use crate::colour::{BySeat, Colour};
 use crate::error::{PositionError, PositionFault};
 use crate::options::{FirstPlayer, Layout, Options};
 use crate::progress::Progress;
+use crate::rulebook::{Own, Rulebook};
 use crate::rules::Rules;
 use crate::throw::Throw;
 
@@ -220,7 +221,7 @@ impl Game {
     /// or finished.
     #[inline]
     pub fn track_square(&self, seat: Colour, progress: Progress) -> Option<u8> {
-        let square = self.square_of(seat, progress);
+        let square = self.square_of(Own, seat, progress);
         (square != OFF_TRACK).then_some(square)
     }
 
@@ -297,10 +298,11 @@ impl Game {
 
     /// The track square of a piece of `seat` at `progress`, or [`OFF_TRACK`].
     #[inline]
-    pub(crate) fn square_of(&self, seat: Colour, progress: Progress) -> u8 {
+    pub(crate) fn square_of<R: Rulebook>(&self, rules: R, seat: Colour, progress: Progress) -> u8 {
+        let g = rules.geometry(self);
         let steps = progress.raw();
-        if steps <= self.geometry.door() {
-            self.geometry.square_from(self.start[seat], steps)
+        if steps <= g.door() {
+            g.square_from(self.start[seat], steps)
         } else {
             OFF_TRACK
         }
@@ -308,12 +310,19 @@ impl Game {
 
     /// Puts piece `index` of `seat` at `progress`.
     #[inline]
-    pub(crate) fn put(&mut self, seat: Colour, index: usize, progress: Progress) {
+    pub(crate) fn put<R: Rulebook>(
+        &mut self,
+        rules: R,
+        seat: Colour,
+        index: usize,
+        progress: Progress,
+    ) {
         self.pieces[seat][index] = progress;
         // The four squares as one word, changed and read back in registers: a byte stored and
         // the word read soon after (to find the blockades) would wait for the store to reach
         // the cache (measured: a random game took about 1.15 times as long).
-        let squares = with_byte(self.squares[seat], index, self.square_of(seat, progress));
+        let square = self.square_of(rules, seat, progress);
+        let squares = with_byte(self.squares[seat], index, square);
         self.squares[seat] = squares;
         self.stands[seat] = Stands::of(squares);
     }
@@ -322,7 +331,7 @@ impl Game {
     pub(crate) fn place_all(&mut self) {
         for seat in Colour::ALL {
             for index in 0..4 {
-                self.squares[seat][index] = self.square_of(seat, self.pieces[seat][index]);
+                self.squares[seat][index] = self.square_of(Own, seat, self.pieces[seat][index]);
             }
             self.stands[seat] = Stands::of(self.squares[seat]);
         }
@@ -330,26 +339,27 @@ impl Game {
 
     /// Whether a seat has all four pieces finished.
     #[inline]
-    pub(crate) fn all_finished(&self, seat: Colour) -> bool {
-        self.pieces[seat]
-            .iter()
-            .all(|p| self.geometry.is_finished(p.raw()))
+    pub(crate) fn all_finished<R: Rulebook>(&self, rules: R, seat: Colour) -> bool {
+        let g = rules.geometry(self);
+        self.pieces[seat].iter().all(|p| g.is_finished(p.raw()))
     }
 
     /// Whether a seat has no piece out: every piece in the base or finished.
     #[inline]
-    pub(crate) fn has_no_piece_out(&self, seat: Colour) -> bool {
+    pub(crate) fn has_no_piece_out<R: Rulebook>(&self, rules: R, seat: Colour) -> bool {
+        let g = rules.geometry(self);
         self.pieces[seat]
             .iter()
-            .all(|p| p.is_base() || self.geometry.is_finished(p.raw()))
+            .all(|p| p.is_base() || g.is_finished(p.raw()))
     }
 
     /// How many of a seat's pieces are finished.
     #[inline]
-    pub(crate) fn finished_count(&self, seat: Colour) -> u8 {
+    pub(crate) fn finished_count<R: Rulebook>(&self, rules: R, seat: Colour) -> u8 {
+        let g = rules.geometry(self);
         self.pieces[seat]
             .iter()
-            .filter(|p| self.geometry.is_finished(p.raw()))
+            .filter(|p| g.is_finished(p.raw()))
             .count() as u8
     }
 }

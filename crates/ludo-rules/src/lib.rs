@@ -26,6 +26,7 @@ mod options;
 mod places;
 mod position;
 mod progress;
+mod rulebook;
 mod rules;
 mod throw;
 mod turn;
@@ -40,5 +41,6 @@ pub use options::{
 };
 pub use position::{Setup, TurnSetup};
 pub use progress::Progress;
+pub use rulebook::{Own, Qdan, Rulebook};
 pub use rules::Rules;
 pub use throw::{Throw, ThrowError};

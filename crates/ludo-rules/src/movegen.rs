@@ -15,6 +15,7 @@ use crate::game::{Game, Phase};
 use crate::moves::{Captures, Move, MoveList};
 use crate::options::{Board, Options, Passing};
 use crate::progress::Progress;
+use crate::rulebook::{Own, Rulebook};
 use crate::throw::Throw;
 
 /// The bit standing for a piece in the base in a [`Reach`] mask: above every progress (at most 61).
@@ -70,7 +71,7 @@ impl Game {
     /// The legal moves of the throw in play: empty unless the phase is `move`.
     pub fn legal_moves(&self) -> MoveList {
         match (self.turn.phase, self.turn.roll) {
-            (Phase::Move, Some(throw)) => self.moves_for(self.turn.seat, throw),
+            (Phase::Move, Some(throw)) => self.moves_for(Own, self.turn.seat, throw),
             _ => MoveList::EMPTY,
         }
     }
@@ -81,14 +82,14 @@ impl Game {
         if !self.seats.contains(seat) || self.done.contains(seat) {
             return MoveList::EMPTY;
         }
-        self.moves_for(seat, throw)
+        self.moves_for(Own, seat, throw)
     }
 
     /// Who stands where, seen from `seat`: read from the colours' [`crate::game::Stands`] and
     /// turned into its coordinates.
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    fn occupancy(&self, seat: Colour) -> Occupancy {
-        let g = &self.geometry;
+    fn occupancy<R: Rulebook>(&self, rules: R, seat: Colour) -> Occupancy {
+        let g = rules.geometry(self);
         // The three other colours, clockwise from the mover: colours without a seat have no piece
         // on the track.
         let s = seat.index();
@@ -106,7 +107,7 @@ impl Game {
             safe: g.safe_mask() & track,
         };
         // Own pieces matter only to passing `any` and when stacking is off.
-        let options = self.options();
+        let options = rules.options(self);
         if options.stacking && options.passing != Passing::Any {
             return occ;
         }
@@ -125,11 +126,11 @@ impl Game {
     /// inexact finishes are allowed; it may not pass a blocking square strictly between, nor stop
     /// on a square it may not land on.
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    fn reach(&self, seat: Colour, throw: Throw) -> Reach {
-        let options = self.options();
-        let g = &self.geometry;
+    fn reach<R: Rulebook>(&self, rules: R, seat: Colour, throw: Throw) -> Reach {
+        let options = rules.options(self);
+        let g = rules.geometry(self);
         let (door, last) = (g.door(), g.last());
-        let occ = self.occupancy(seat);
+        let occ = self.occupancy(rules, seat);
         let count = throw.count();
         let blocking = match options.passing {
             Passing::Free => 0,
@@ -147,7 +148,7 @@ impl Game {
         }
         if g.board() == Board::Horse {
             // A horse enters home only onto the deepest free cell.
-            let target = last - self.finished_count(seat);
+            let target = last - self.finished_count(rules, seat);
             no_landing |= bits(door + 1, last) & !(1 << target);
         }
         // From where an advance of `count` passes a blocking square.
@@ -175,9 +176,9 @@ impl Game {
     ///
     /// Always inlined: it is the heart of every throw, and its callers are few.
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    pub(crate) fn moves_for(&self, seat: Colour, throw: Throw) -> MoveList {
-        let reach = self.reach(seat, throw);
-        let (count, last) = (throw.count(), self.geometry.last());
+    pub(crate) fn moves_for<R: Rulebook>(&self, rules: R, seat: Colour, throw: Throw) -> MoveList {
+        let reach = self.reach(rules, seat, throw);
+        let (count, last) = (throw.count(), rules.geometry(self).last());
         let mut moves = MoveList::EMPTY;
         for (index, from) in self.pieces[seat].into_iter().enumerate() {
             let steps = from.raw();
@@ -200,25 +201,32 @@ impl Game {
         moves
     }
 
-    /// The opponent pieces a piece of `seat` landing on track progress `to` captures.
+    /// The opponent pieces a piece of `seat` landing on track progress `to` captures: every
+    /// piece of another colour on that square.
     ///
-    /// Kept out of line: few moves capture, and the move generator stays small without it.
-    #[inline(never)]
+    /// Inlined natively: a few word operations, without a branch (measured: 0.99 times the
+    /// time per action of a call).
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn captures_at(&self, seat: Colour, to: u8) -> Captures {
         let square = self.geometry.square_from(self.start[seat], to);
-        let mut captures = Captures::NONE;
-        for other in Colour::ALL {
-            if other == seat {
-                continue;
-            }
-            for (i, &at) in self.squares[other].iter().enumerate() {
-                if at == square {
-                    captures = captures.with(other, i);
-                }
-            }
+        let mut pieces = 0u16;
+        for colour in Colour::ALL {
+            let on_square = matching_bytes(self.squares[colour], square);
+            pieces |= u16::from(on_square) << (4 * colour.index());
         }
-        captures
+        Captures::from_bits(pieces & !(0xf << (4 * seat.index())))
     }
+}
+
+/// Which of four bytes equal `value`: bit `i` for byte `i`, worked out on the four as one word.
+#[inline]
+fn matching_bytes(bytes: [u8; 4], value: u8) -> u8 {
+    // The bytes that equal `value` become zero; a zero byte is the only one whose low seven
+    // bits plus 0x7f leave its top bit clear and whose own top bit is clear.
+    let x = u32::from_le_bytes(bytes) ^ (u32::from(value) * 0x0101_0101);
+    let zero_tops = !(((x & 0x7f7f_7f7f) + 0x7f7f_7f7f) | x | 0x7f7f_7f7f);
+    // Gathers the four top bits (7, 15, 23, 31) into bits 28..32, in order.
+    ((zero_tops >> 7).wrapping_mul(0x1020_4080) >> 28) as u8
 }
 
 /// Where a piece at raw progress `steps` (255 in the base) would go with `count`: the start for
@@ -237,4 +245,25 @@ fn target(steps: u8, count: u8, last: u8) -> u8 {
 fn bits(first: u8, last: u8) -> u64 {
     let width = u32::from(last - first) + 1;
     (u64::MAX >> (64 - width)) << first
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matching_bytes_marks_exactly_the_bytes_equal_to_the_value() {
+        for value in [0u8, 1, 7, 51, 127, 128, 255] {
+            for bytes in [
+                [value; 4],
+                [0, 1, 255, 128],
+                [value, value.wrapping_add(1), value, value.wrapping_sub(1)],
+                [value.wrapping_sub(1), value, 0x80 ^ value, value],
+                [1, 0, 1, 0],
+            ] {
+                let expected = (0..4).fold(0, |m, i| m | u8::from(bytes[i] == value) << i);
+                assert_eq!(matching_bytes(bytes, value), expected, "{bytes:?} {value}");
+            }
+        }
+    }
 }

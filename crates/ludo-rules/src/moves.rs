@@ -20,6 +20,12 @@ impl Captures {
         Captures(self.0 | 1 << (colour.index() * 4 + piece))
     }
 
+    /// The captures of these bits: bit `4 × colour index + piece`.
+    #[inline]
+    pub(crate) const fn from_bits(bits: u16) -> Captures {
+        Captures(bits)
+    }
+
     /// Whether the move captures nothing.
     #[inline]
     pub const fn is_empty(self) -> bool {

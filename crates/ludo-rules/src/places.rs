@@ -2,6 +2,7 @@
 
 use crate::colour::{BySeat, Colour};
 use crate::game::Game;
+use crate::rulebook::Own;
 
 /// How a seat that is not done ranks when the game ends: more pieces finished, then more pieces
 /// out of the base, then more total progress of the pieces out of the base.
@@ -17,7 +18,7 @@ impl Game {
         let pieces = self.pieces[seat];
         let out = pieces.iter().filter_map(|p| p.steps());
         Standing {
-            finished: self.finished_count(seat),
+            finished: self.finished_count(Own, seat),
             out: out.clone().count() as u8,
             progress: out.map(u16::from).sum(),
         }

@@ -14,6 +14,7 @@ use crate::game::{
 };
 use crate::options::{Board, FirstPlayer};
 use crate::progress::Progress;
+use crate::rulebook::Own;
 use crate::rules::Rules;
 use crate::throw::Throw;
 
@@ -184,7 +185,7 @@ impl Game {
 
     fn check_done(&self) -> Result<(), PositionError> {
         for &seat in self.seats() {
-            let finished = self.all_finished(seat);
+            let finished = self.all_finished(Own, seat);
             if finished != self.done.contains(seat) {
                 let reason = if finished {
                     F::FinishedNotListed { seat }

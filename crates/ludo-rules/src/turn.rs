@@ -7,6 +7,7 @@ use crate::game::{Game, Phase, ROLLOFF_OUT, ROLLOFF_WAITING, Turn};
 use crate::moves::{Move, MoveList};
 use crate::options::NoPieceOut;
 use crate::progress::Progress;
+use crate::rulebook::{Own, Rulebook};
 use crate::throw::Throw;
 
 impl Game {
@@ -47,9 +48,16 @@ impl Game {
     /// the copies in the few loops that use them.
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub fn roll_unchecked(&mut self, throw: Throw) -> MoveList {
-        let options = self.rules.options();
+        self.roll_by(Own, throw)
+    }
+
+    /// [`Game::roll_unchecked`] with the rules read from `rules`: [`Own`] for any game, or a
+    /// rulebook whose rules are known when compiled, such as [`crate::Qdan`] for a game it fits.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    pub fn roll_by<R: Rulebook>(&mut self, rules: R, throw: Throw) -> MoveList {
+        let options = rules.options(self);
         let seat = self.turn.seat;
-        if options.no_piece_out == NoPieceOut::AutoExit && self.has_no_piece_out(seat) {
+        if options.no_piece_out == NoPieceOut::AutoExit && self.has_no_piece_out(rules, seat) {
             self.auto_exit(seat);
             return MoveList::EMPTY;
         }
@@ -60,7 +68,7 @@ impl Game {
             self.pass_turn();
             return MoveList::EMPTY;
         }
-        let moves = self.moves_for(seat, throw);
+        let moves = self.moves_for(rules, seat, throw);
         if !moves.is_empty() {
             self.turn.phase = Phase::Move;
             self.turn.roll = Some(throw);
@@ -68,7 +76,7 @@ impl Game {
         }
         let another_try = options.no_piece_out == NoPieceOut::ThreeTries
             && self.turn.throws < 3
-            && self.has_no_piece_out(seat);
+            && self.has_no_piece_out(rules, seat);
         let bonus_anyway = bonus && options.bonus_if_no_move;
         if !another_try && !bonus_anyway {
             self.pass_turn();
@@ -106,14 +114,20 @@ impl Game {
     /// very position, without checking it: the fast path for simulations and bots.
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub fn play_unchecked(&mut self, m: &Move) {
+        self.play_by(Own, m);
+    }
+
+    /// [`Game::play_unchecked`] with the rules read from `rules` (see [`Game::roll_by`]).
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    pub fn play_by<R: Rulebook>(&mut self, rules: R, m: &Move) {
         let seat = self.turn.seat;
-        self.apply(seat, m);
-        let finished = self.geometry.is_finished(m.to.raw());
-        if finished && self.all_finished(seat) {
+        self.apply(rules, seat, m);
+        let finished = rules.geometry(self).is_finished(m.to.raw());
+        if finished && self.all_finished(rules, seat) {
             self.seat_done(seat);
             return;
         }
-        let options = self.options();
+        let options = rules.options(self);
         // In phase `move` the bonus streak counts the throw in play exactly when it is a bonus
         // throw (`roll_unchecked` sets it so, and positions are checked for it).
         let again = self.turn.bonus_streak > 0
@@ -131,16 +145,16 @@ impl Game {
     /// played for `seat` — the pieces moved and captured, the turn left as it is.
     pub fn with_move(&self, seat: Colour, m: &Move) -> Game {
         let mut next = *self;
-        next.apply(seat, m);
+        next.apply(Own, seat, m);
         next
     }
 
     /// Moves the piece and sends the captured pieces back to their bases.
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    fn apply(&mut self, seat: Colour, m: &Move) {
-        self.put(seat, m.piece as usize, m.to);
+    fn apply<R: Rulebook>(&mut self, rules: R, seat: Colour, m: &Move) {
+        self.put(rules, seat, m.piece as usize, m.to);
         for (colour, index) in m.captures.iter() {
-            self.put(colour, index, Progress::BASE);
+            self.put(rules, colour, index, Progress::BASE);
         }
     }
 
@@ -197,7 +211,7 @@ impl Game {
     fn auto_exit(&mut self, seat: Colour) {
         let exit = self.moves_for_exit(seat);
         if let Some(m) = exit {
-            self.apply(seat, &m);
+            self.apply(Own, seat, &m);
         }
         self.pass_turn();
     }
@@ -212,7 +226,7 @@ impl Game {
             (Some(f), _) => Throw::two(f, if f == 1 { 2 } else { 1 }),
             (None, _) => Throw::two(1, 1),
         };
-        self.moves_for(seat, throw).of_piece(lowest).copied()
+        self.moves_for(Own, seat, throw).of_piece(lowest).copied()
     }
 
     /// The turn passes to the next seat in seat order that is not done.
