@@ -302,7 +302,10 @@ async fn idle(args: &Args, count: usize) -> Result<bool, String> {
     Ok(true)
 }
 
-#[tokio::main]
+/// One thread drives every bot: the tool shares the machine with the server it measures, and on
+/// one thread it spends about a tenth less CPU an action than on two (no waking of a second
+/// thread, and each wait for the network returns many bots' messages at once).
+#[tokio::main(flavor = "current_thread")]
 async fn main() -> std::process::ExitCode {
     let args = Args::parse();
     let outcome = match args.idle {

@@ -130,13 +130,32 @@ pub struct Search {
 }
 
 impl Search {
-    /// The search `expert` plays with.
-    pub const EXPERT: Search = Search {
+    /// The search `expert` plays with against `medium` (and people): rollouts of four of its
+    /// own moves.
+    pub const AGAINST_MEDIUM: Search = Search {
         margin: 0.05,
         candidates: 4,
         samples: 64,
         decisions: 4,
     };
+
+    /// The search `expert` plays with against three `random` players: each rollout lasts until
+    /// its own next move. Against opponents who move at random, the network's value just after
+    /// the others' turns says more than where longer rollouts end, whose dice add noise and no
+    /// insight (measured on 2,000-game seeds: 85.5% of wins with eight moves on one seed, 87.4%
+    /// with four on two, 88.6% with two on three, 88.8% with one on four).
+    pub const AGAINST_RANDOM: Search = Search {
+        decisions: 1,
+        ..Search::AGAINST_MEDIUM
+    };
+
+    /// The search for opponents modelled as `model`.
+    pub const fn of(model: Model) -> Search {
+        match model {
+            Model::Medium => Search::AGAINST_MEDIUM,
+            Model::Random => Search::AGAINST_RANDOM,
+        }
+    }
 
     /// The close moves and rollouts as [`crate::rollout::sample_by`] reads them: the mean of
     /// the rollouts alone decides (the network's value of the move itself adds nothing), and
@@ -152,31 +171,24 @@ impl Search {
     }
 }
 
-/// The `expert` player.
+/// The `expert` player: its opponents are modelled as `medium` until it is told otherwise
+/// ([`Player::facing`]).
 #[derive(Clone, Debug)]
 pub struct ExpertPlayer {
     model: Model,
-    search: Search,
     hard: HardPlayer,
 }
 
 impl Default for ExpertPlayer {
     fn default() -> Self {
-        ExpertPlayer::new(Search::EXPERT)
+        ExpertPlayer {
+            model: Model::Medium,
+            hard: HardPlayer::default(),
+        }
     }
 }
 
 impl ExpertPlayer {
-    /// An `expert` with this search, its opponents modelled as `medium` until it is told
-    /// otherwise ([`Player::facing`]).
-    pub fn new(search: Search) -> ExpertPlayer {
-        ExpertPlayer {
-            model: Model::Medium,
-            search,
-            hard: HardPlayer::default(),
-        }
-    }
-
     /// Whom it models its opponents as.
     pub fn model(&self) -> Model {
         self.model
@@ -284,8 +296,9 @@ impl Player for ExpertPlayer {
             .iter()
             .map(|m| (value_after(net, game, m, me, &mut active), *m))
             .collect();
-        let (model, decisions) = (self.model, self.search.decisions);
-        sample_by(game, &valued, &self.search.sampling(), rng, |next, seed| {
+        let (model, search) = (self.model, Search::of(self.model));
+        let decisions = search.decisions;
+        sample_by(game, &valued, &search.sampling(), rng, |next, seed| {
             let (mut dice, mut choices) = (Rng::new(seed), Rng::new(!seed));
             roll_out(net, model, next, me, (&mut dice, &mut choices), decisions)
         })
@@ -355,6 +368,9 @@ mod tests {
         assert_eq!(expert.model(), Model::Medium);
         expert.facing(&[random; 3]);
         assert_eq!(expert.model(), Model::Random);
+        // Against random players the rollouts are shorter.
+        assert_eq!(Search::of(Model::Random).decisions, 1);
+        assert_eq!(Search::of(Model::Medium).decisions, 4);
     }
 
     #[test]
