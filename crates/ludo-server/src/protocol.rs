@@ -115,6 +115,14 @@ pub enum ClientMsg {
     },
 }
 
+impl ClientMsg {
+    /// Whether this is a throw or a move: an action in the game rather than a change to the
+    /// table.
+    pub fn is_game_action(&self) -> bool {
+        matches!(self, ClientMsg::Roll { .. } | ClientMsg::Move { .. })
+    }
+}
+
 /// Reads a field that is present, even as `null` (a field left out stays `None`).
 fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
     d: D,

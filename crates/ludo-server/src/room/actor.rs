@@ -241,10 +241,14 @@ impl Room {
             Command::Release => {}
             Command::Client { conn, msg } => {
                 // A refusal changes nothing, even when it comes after a change (one that could
-                // not be stored): the table goes back to what it was.
-                let before = self.state.clone();
+                // not be stored): the table goes back to what it was. A throw or a move changes
+                // the table only after it is stored (when it ends the game), so it is refused
+                // with the table untouched, and the table is not copied for it.
+                let before = (!msg.is_game_action()).then(|| self.state.clone());
                 if let Err(refusal) = self.request(conn, msg).await {
-                    self.state = before;
+                    if let Some(before) = before {
+                        self.state = before;
+                    }
                     let stale = refusal.code == RefusalCode::StaleVersion;
                     self.send(conn, &refusal.into());
                     if stale && let Some(game) = self.game_view() {

@@ -81,6 +81,12 @@ impl SqliteBackend {
         Ok(())
     }
 
+    /// Runs one statement that returns no rows, prepared once and kept: the statements every
+    /// group of writes runs (and every job in it) are not parsed again each time.
+    fn run_cached(&self, sql: &str) -> rusqlite::Result<()> {
+        self.db.prepare_cached(sql)?.execute([]).map(drop)
+    }
+
     fn load_game(&mut self, id: &str) -> StoreResult<Option<StoredGame>> {
         let row = self
             .db
@@ -133,30 +139,27 @@ impl Backend for SqliteBackend {
 
     fn begin_group(&mut self) -> StoreResult<()> {
         // The write lock is taken at once: a group never fails half-way for want of it.
-        self.db
-            .execute_batch("BEGIN IMMEDIATE")
+        self.run_cached("BEGIN IMMEDIATE")
             .map_err(fail("beginning a group of writes"))
     }
 
     fn begin_job(&mut self) -> StoreResult<()> {
-        self.db
-            .execute_batch("SAVEPOINT job")
+        self.run_cached("SAVEPOINT job")
             .map_err(fail("beginning a job"))
     }
 
     fn end_job(&mut self, keep: bool) -> StoreResult<()> {
-        let sql = if keep {
-            "RELEASE job"
+        if keep {
+            self.run_cached("RELEASE job")
         } else {
-            "ROLLBACK TO job; RELEASE job"
-        };
-        self.db.execute_batch(sql).map_err(fail("ending a job"))
+            self.db.execute_batch("ROLLBACK TO job; RELEASE job")
+        }
+        .map_err(fail("ending a job"))
     }
 
     fn commit_group(&mut self) -> StoreResult<()> {
         let committed = self
-            .db
-            .execute_batch("COMMIT")
+            .run_cached("COMMIT")
             .map_err(fail("committing a group of writes"));
         if committed.is_err() {
             let _ = self.abandon_group();
