@@ -28,8 +28,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use futures_util::task::AtomicWaker;
 use ludo_rules::Colour;
-use tokio::sync::{Notify, mpsc};
+use tokio::sync::mpsc;
 
 use crate::ids::RoomCode;
 use crate::protocol::{ClientMsg, Settings};
@@ -80,8 +81,9 @@ struct OutboxShared {
     max_bytes: usize,
     /// Set once a message did not fit.
     overflowed: AtomicBool,
-    /// Wakes the writer when the outbox overflows.
-    wake: Notify,
+    /// Wakes the writer when the outbox overflows. Registering with it takes a few atomic
+    /// operations, no lock: the writer registers each time it waits for a message.
+    wake: AtomicWaker,
 }
 
 /// Why a message was not queued.
@@ -102,7 +104,7 @@ impl Outbox {
             bytes: AtomicUsize::new(0),
             max_bytes: bytes,
             overflowed: AtomicBool::new(false),
-            wake: Notify::new(),
+            wake: AtomicWaker::new(),
         });
         let outbox = Outbox {
             queue,
@@ -142,7 +144,7 @@ impl Outbox {
 
     fn overflow(&self) {
         if !self.shared.overflowed.swap(true, Ordering::AcqRel) {
-            self.shared.wake.notify_one();
+            self.shared.wake.wake();
         }
     }
 }
@@ -167,15 +169,17 @@ pub struct OutboxReceiver {
 impl OutboxReceiver {
     /// The next message, waiting for one; [`Next::Overflowed`] as soon as the outbox overflows.
     pub async fn next(&mut self) -> Next {
-        if self.shared.overflowed.load(Ordering::Acquire) {
-            return Next::Overflowed;
-        }
-        let shared = &self.shared;
-        tokio::select! {
-            biased;
-            () = shared.wake.notified() => Next::Overflowed,
-            text = self.receiver.recv() => taken(shared, text),
-        }
+        std::future::poll_fn(|cx| {
+            // Registered before the flag is read: an overflow after the read wakes this wait.
+            self.shared.wake.register(cx.waker());
+            if self.shared.overflowed.load(Ordering::Acquire) {
+                return std::task::Poll::Ready(Next::Overflowed);
+            }
+            self.receiver
+                .poll_recv(cx)
+                .map(|text| taken(&self.shared, text))
+        })
+        .await
     }
 
     /// The next message if one is queued now; [`Next::Closed`] if none is (and
@@ -580,6 +584,21 @@ mod tests {
         out.send(text(60)).unwrap();
         assert_eq!(out.send(text(41)), Err(Undelivered::Overflowed));
         assert!(matches!(inbox.next().await, Next::Overflowed));
+    }
+
+    #[tokio::test]
+    async fn a_writer_waiting_for_a_message_learns_at_once_that_its_outbox_overflowed() {
+        let (out, mut inbox) = Outbox::bounded(100, 100);
+        let waiting = tokio::spawn(async move { inbox.next().await });
+        // Let the writer start waiting before the message that does not fit comes.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(!waiting.is_finished());
+        assert_eq!(out.send(text(101)), Err(Undelivered::Overflowed));
+        let next = tokio::time::timeout(Duration::from_secs(5), waiting)
+            .await
+            .expect("the waiting writer is woken")
+            .unwrap();
+        assert!(matches!(next, Next::Overflowed), "{next:?}");
     }
 
     #[tokio::test]
