@@ -37,7 +37,7 @@ use axum::response::Response;
 use axum::routing::get;
 use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
-use tokio::sync::watch;
+use tokio::sync::oneshot;
 use tokio::time::timeout;
 
 use crate::AppState;
@@ -266,7 +266,7 @@ async fn stopped(room: Option<&RoomHandle>) {
 async fn write(
     mut sink: SplitSink<WebSocket, Message>,
     mut outbox: OutboxReceiver,
-    mut closing: watch::Receiver<Option<Closing>>,
+    mut closing: oneshot::Receiver<Closing>,
     write_timeout: Duration,
 ) {
     let send = async |sink: &mut SplitSink<WebSocket, Message>, text: Text| {
@@ -276,12 +276,11 @@ async fn write(
     let reason = loop {
         let next = tokio::select! {
             biased;
-            changed = closing.changed() => {
-                let how = if changed.is_ok() {
-                    closing.borrow_and_update().as_ref().and_then(Closing::frame)
-                } else {
-                    None
-                };
+            // A one-shot channel: polling it again and again, once for each message sent,
+            // takes no lock (a watch's `changed` would register a waiter and drop it, under a
+            // lock, each time).
+            closed = &mut closing => {
+                let how = closed.ok().as_ref().and_then(Closing::frame);
                 // The reader is done: send what is already queued (all of it within one write
                 // timeout), then close.
                 let finish = async {
@@ -334,7 +333,7 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
     state.metrics.connections.fetch_add(1, Ordering::Relaxed);
     let (sink, mut stream) = socket.split();
     let (out, outbox) = Outbox::bounded(limits.outbox_messages, limits.outbox_bytes);
-    let (close_with, closing) = watch::channel(None);
+    let (close_with, closing) = oneshot::channel();
     let mut writer = tokio::spawn(write(sink, outbox, closing, limits.write_timeout));
     let mut writer_done = false;
     let hello_deadline = tokio::time::sleep(limits.hello_timeout);
@@ -343,6 +342,10 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
     let mut seeking = false;
     let mut limit = RateLimit::new(limits.rate, limits.rate_refusals);
     let mut stopping = state.stopping.clone();
+    // Made once and polled with every message: waiting anew for each message would register
+    // a waiter and drop it again each time.
+    let server_stops = stopping.wait_for(|&stop| stop);
+    tokio::pin!(server_stops);
     let mut ending = Closing::Normal;
     loop {
         let message = tokio::select! {
@@ -350,7 +353,7 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
                 Some(Ok(message)) => message,
                 _ => break,
             },
-            _ = stopping.wait_for(|&stop| stop) => {
+            _ = &mut server_stops => {
                 let _ = out.send(Text::from(ServerMsg::Bye.to_json()));
                 ending = Closing::GoingAway;
                 break;
@@ -558,7 +561,7 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
     // close frame: closing a socket with its messages unread would reset the connection under
     // the last messages sent to it.
     let linger = !matches!(ending, Closing::Normal);
-    let _ = close_with.send(Some(ending));
+    let _ = close_with.send(ending);
     if let Some(handle) = room {
         handle.send(Command::Leave { conn });
     }
