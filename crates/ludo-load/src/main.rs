@@ -1,10 +1,11 @@
 //! `ludo-load`: drives rooms of four bot clients over real WebSockets against a running Ludo
 //! server, as fast as the server answers, then checks every game's stored record against what
 //! the clients saw; or holds many idle connections. Reports actions/s, latency percentiles,
-//! reconnections and the server's memory.
+//! reconnections, the server's memory and the CPU an action costs the server and the tool.
 
 mod check;
 mod client;
+mod cpu;
 mod http;
 mod message;
 mod seen;
@@ -37,7 +38,7 @@ struct Args {
     /// Instead of playing: hold this many idle connections (each has said hello).
     #[arg(long)]
     idle: Option<usize>,
-    /// The server's process id, to report its memory.
+    /// The server's process id, to report its memory and the CPU it spends an action.
     #[arg(long)]
     pid: Option<u32>,
     /// Reconnect (and say hello again) when a connection is lost, for up to 60 s.
@@ -151,10 +152,47 @@ struct Report {
     longest_to_welcome_ms: u64,
     longest_to_action_ms: u64,
     findings: Findings,
+    /// Microseconds of CPU an action while the bots played: the server's (with `--pid`), and
+    /// this tool's.
+    cpu_per_action: CpuPerAction,
+}
+
+/// The CPU time an action cost, in microseconds, where it could be measured.
+struct CpuPerAction {
+    server: Option<f64>,
+    tool: Option<f64>,
+}
+
+/// CPU time used so far by the server (with `--pid`) and by this tool.
+struct CpuReading {
+    server: Option<Duration>,
+    tool: Option<Duration>,
+}
+
+impl CpuReading {
+    fn now(args: &Args) -> CpuReading {
+        CpuReading {
+            server: args.pid.and_then(|pid| cpu::used(&pid.to_string())),
+            tool: cpu::used("self"),
+        }
+    }
+
+    /// The CPU each spent an action from `self` to `later`.
+    fn per_action(&self, later: &CpuReading, actions: u64) -> CpuPerAction {
+        CpuPerAction {
+            server: cpu::per_action(self.server, later.server, actions),
+            tool: cpu::per_action(self.tool, later.tool, actions),
+        }
+    }
+}
+
+/// A figure in microseconds, or why there is none.
+fn micros(figure: Option<f64>, missing: &str) -> String {
+    figure.map_or_else(|| missing.to_owned(), |us| format!("{us:.0} µs"))
 }
 
 impl Report {
-    fn new(args: &Args, stats: &Stats, findings: Findings) -> Report {
+    fn new(args: &Args, stats: &Stats, findings: Findings, cpu: [&CpuReading; 2]) -> Report {
         let actions = stats.actions.load(Ordering::Relaxed);
         // Games finished after time is up count their actions over the time they took.
         let mut played = Duration::from_secs(args.seconds);
@@ -171,6 +209,7 @@ impl Report {
             reconnections: stats.reconnections.load(Ordering::Relaxed),
             longest_to_welcome_ms: stats.longest_to_welcome_ms.load(Ordering::Relaxed),
             longest_to_action_ms: stats.longest_to_action_ms.load(Ordering::Relaxed),
+            cpu_per_action: cpu[0].per_action(cpu[1], actions),
             findings,
         }
     }
@@ -204,6 +243,11 @@ impl Report {
             );
         }
         println!("server memory: {memory}");
+        println!(
+            "cpu an action: server {}, this tool {}",
+            micros(self.cpu_per_action.server, "unknown (pass --pid)"),
+            micros(self.cpu_per_action.tool, "unknown")
+        );
         let f = &self.findings;
         println!(
             "records: {} games checked, {} replay to what the clients saw, {} finished",
@@ -239,12 +283,15 @@ impl Report {
             "missing": f.missing,
             "doubled": f.doubled,
             "problems": f.problems,
+            "server_cpu_us_per_action": self.cpu_per_action.server,
+            "tool_cpu_us_per_action": self.cpu_per_action.tool,
         })
     }
 }
 
 async fn play(args: &Args) -> Result<bool, String> {
     let stats = Arc::new(Stats::new());
+    let cpu_before = CpuReading::now(args);
     let plan = RoomPlan {
         addr: args.server,
         until: Instant::now() + Duration::from_secs(args.seconds),
@@ -262,10 +309,12 @@ async fn play(args: &Args) -> Result<bool, String> {
             Err(e) => failures.push(e),
         }
     }
+    // The CPU of play only: the records' check that follows is not part of it.
+    let cpu_after = CpuReading::now(args);
     let memory = server_memory(args.pid);
     let mut findings = check::check_records(args.server, &seen, args.finish_games).await;
     findings.problems.extend(failures);
-    let report = Report::new(args, &stats, findings);
+    let report = Report::new(args, &stats, findings, [&cpu_before, &cpu_after]);
     report.print(args, &memory);
     if args.json {
         println!("{}", report.to_json());

@@ -121,6 +121,8 @@ async fn idle_connections_are_held_and_counted() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_finish_games_every_game_ends_and_the_json_line_has_every_figure() {
+    // The server runs in this test's process: its id is the server's.
+    let server_pid = std::process::id().to_string();
     let (code, printed) = load(&[
         "--rooms",
         "2",
@@ -129,11 +131,20 @@ async fn with_finish_games_every_game_ends_and_the_json_line_has_every_figure() 
         "--finish-games",
         "--reconnect",
         "--json",
+        "--pid",
+        &server_pid,
     ])
     .await;
     assert_eq!(code, Some(0), "{printed}");
     let figures = figures(&printed);
     assert!(figures["actions"].as_u64().unwrap() > 100, "{printed}");
+    for cpu in ["server_cpu_us_per_action", "tool_cpu_us_per_action"] {
+        assert!(
+            figures[cpu].as_f64().is_some_and(|us| us > 0.0),
+            "{cpu}: {printed}"
+        );
+    }
+    assert!(printed.contains("cpu an action: server "), "{printed}");
     assert_eq!(figures["reconnections"], 0, "{printed}");
     assert!(printed.contains("reconnections: 0\n"), "{printed}");
     assert_every_game_finished(&figures, &printed);
