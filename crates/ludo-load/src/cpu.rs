@@ -9,7 +9,7 @@ const TICK: Duration = Duration::from_millis(10);
 
 /// The user and system time process `pid` (`"self"` for this one) has used so far; `None`
 /// where there is no such process or no `/proc`.
-pub fn used(pid: &str) -> Option<Duration> {
+fn used(pid: &str) -> Option<Duration> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     ticks_used(&stat).map(|ticks| TICK * u32::try_from(ticks).unwrap_or(u32::MAX))
 }
@@ -26,9 +26,41 @@ fn ticks_used(stat: &str) -> Option<u64> {
     Some(user + system)
 }
 
+/// CPU time used so far by the server (when its process id is known) and by this tool.
+pub struct Reading {
+    server: Option<Duration>,
+    tool: Option<Duration>,
+}
+
+/// The CPU time an action cost, in microseconds, where it could be measured.
+pub struct PerAction {
+    /// The server's.
+    pub server: Option<f64>,
+    /// This tool's.
+    pub tool: Option<f64>,
+}
+
+impl Reading {
+    /// What the server (process `server_pid`) and this tool have used so far.
+    pub fn now(server_pid: Option<u32>) -> Reading {
+        Reading {
+            server: server_pid.and_then(|pid| used(&pid.to_string())),
+            tool: used("self"),
+        }
+    }
+
+    /// The CPU each spent an action from `self` to `later`, over `actions` actions.
+    pub fn per_action(&self, later: &Reading, actions: u64) -> PerAction {
+        PerAction {
+            server: per_action(self.server, later.server, actions),
+            tool: per_action(self.tool, later.tool, actions),
+        }
+    }
+}
+
 /// The CPU a process used between two readings, in microseconds an action; `None` when either
 /// reading is missing or there were no actions.
-pub fn per_action(before: Option<Duration>, after: Option<Duration>, actions: u64) -> Option<f64> {
+fn per_action(before: Option<Duration>, after: Option<Duration>, actions: u64) -> Option<f64> {
     let spent = after?.checked_sub(before?)?;
     (actions > 0).then(|| spent.as_secs_f64() * 1e6 / actions as f64)
 }

@@ -154,36 +154,7 @@ struct Report {
     findings: Findings,
     /// Microseconds of CPU an action while the bots played: the server's (with `--pid`), and
     /// this tool's.
-    cpu_per_action: CpuPerAction,
-}
-
-/// The CPU time an action cost, in microseconds, where it could be measured.
-struct CpuPerAction {
-    server: Option<f64>,
-    tool: Option<f64>,
-}
-
-/// CPU time used so far by the server (with `--pid`) and by this tool.
-struct CpuReading {
-    server: Option<Duration>,
-    tool: Option<Duration>,
-}
-
-impl CpuReading {
-    fn now(args: &Args) -> CpuReading {
-        CpuReading {
-            server: args.pid.and_then(|pid| cpu::used(&pid.to_string())),
-            tool: cpu::used("self"),
-        }
-    }
-
-    /// The CPU each spent an action from `self` to `later`.
-    fn per_action(&self, later: &CpuReading, actions: u64) -> CpuPerAction {
-        CpuPerAction {
-            server: cpu::per_action(self.server, later.server, actions),
-            tool: cpu::per_action(self.tool, later.tool, actions),
-        }
-    }
+    cpu_per_action: cpu::PerAction,
 }
 
 /// A figure in microseconds, or why there is none.
@@ -192,7 +163,12 @@ fn micros(figure: Option<f64>, missing: &str) -> String {
 }
 
 impl Report {
-    fn new(args: &Args, stats: &Stats, findings: Findings, cpu: [&CpuReading; 2]) -> Report {
+    fn new(
+        args: &Args,
+        stats: &Stats,
+        findings: Findings,
+        cpu_per_action: cpu::PerAction,
+    ) -> Report {
         let actions = stats.actions.load(Ordering::Relaxed);
         // Games finished after time is up count their actions over the time they took.
         let mut played = Duration::from_secs(args.seconds);
@@ -209,7 +185,7 @@ impl Report {
             reconnections: stats.reconnections.load(Ordering::Relaxed),
             longest_to_welcome_ms: stats.longest_to_welcome_ms.load(Ordering::Relaxed),
             longest_to_action_ms: stats.longest_to_action_ms.load(Ordering::Relaxed),
-            cpu_per_action: cpu[0].per_action(cpu[1], actions),
+            cpu_per_action,
             findings,
         }
     }
@@ -291,7 +267,7 @@ impl Report {
 
 async fn play(args: &Args) -> Result<bool, String> {
     let stats = Arc::new(Stats::new());
-    let cpu_before = CpuReading::now(args);
+    let cpu_before = cpu::Reading::now(args.pid);
     let plan = RoomPlan {
         addr: args.server,
         until: Instant::now() + Duration::from_secs(args.seconds),
@@ -310,11 +286,13 @@ async fn play(args: &Args) -> Result<bool, String> {
         }
     }
     // The CPU of play only: the records' check that follows is not part of it.
-    let cpu_after = CpuReading::now(args);
+    let cpu_after = cpu::Reading::now(args.pid);
     let memory = server_memory(args.pid);
     let mut findings = check::check_records(args.server, &seen, args.finish_games).await;
     findings.problems.extend(failures);
-    let report = Report::new(args, &stats, findings, [&cpu_before, &cpu_after]);
+    let actions = stats.actions.load(Ordering::Relaxed);
+    let cpu_per_action = cpu_before.per_action(&cpu_after, actions);
+    let report = Report::new(args, &stats, findings, cpu_per_action);
     report.print(args, &memory);
     if args.json {
         println!("{}", report.to_json());
