@@ -191,6 +191,24 @@ const settled = (page) => page.waitForFunction(() => !document.getAnimations()
 /** Whether two boxes on screen overlap. */
 const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
+test('on a touch screen the guide says a first tap on a piece shows where it goes and a second moves it', async () => {
+  for (const [locale, touch, words] of [
+    ['en', true, /tap it once to see where it lands, and again to move it\.$/],
+    ['vi', true, /chạm một lần để xem (quân|ngựa) sẽ đến đâu, chạm lần nữa để đi\.$/],
+    ['en', false, /tap it to move it by your throw\.$/],
+  ]) {
+    const { page, errors } = await person(browser, '/?cpu-delay=0',
+      { guide: true, locale, viewport: PHONE, hasTouch: touch, isMobile: touch });
+    await page.click('#play-now');
+    await page.locator('#guide').waitFor();
+    await page.click('.guide-next');
+    assert.match(await page.textContent('#guide-text'), words, `${locale}, touch ${touch}`);
+    if (shots) await page.screenshot({ path: `${shots}/guide-pieces-${locale}-${touch ? 'touch' : 'mouse'}.png` });
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  }
+});
+
 test('the guide shows on a first game, points at each thing beside it, and not again', async () => {
   const { page, errors } = await person(browser, '/?cpu-delay=0', { guide: true, viewport: PHONE });
   await page.click('#play-now');

@@ -19,22 +19,39 @@ async function playCpus(page) {
   await page.waitForSelector('#board .base');
 }
 
-test('on a phone every control of the home page, the house rules included, is a 44 px target', async () => {
-  const { page, errors } = await person(browser, '/', { locale: 'ru', viewport: { width: 360, height: 640 } });
-  await page.click('#house-rules summary');
-  const small = await page.evaluate(() => [...document.querySelectorAll('#home select, #home input, #home button, #home summary, header select')]
+/** The targets on the page matching `selector` (shown ones) smaller than 44 px either way. */
+function smallTargets(page, selector) {
+  return page.evaluate((selector) => [...document.querySelectorAll(selector)]
     .filter((e) => e.offsetParent)
     .map((e) => {
       // A box answers for its whole row, its label.
       const target = e.type === 'checkbox' ? e.closest('label') : e;
       const box = target.getBoundingClientRect();
-      return { what: `${e.tagName.toLowerCase()} ${e.name || e.id || e.dataset.option || e.textContent.trim()}`, height: box.height };
+      return { what: `${e.tagName.toLowerCase()} ${e.name || e.id || e.dataset.option || e.textContent.trim()}`,
+        width: Math.round(box.width), height: Math.round(box.height) };
     })
-    .filter(({ height }) => height < 44));
-  assert.deepEqual(small, [], 'targets under 44 px tall');
+    .filter(({ width, height }) => width < 44 || height < 44), selector);
+}
+
+test('on a phone every control and link of the home page, the house rules included, is a 44 px target', async () => {
+  const { page, errors } = await person(browser, '/', { locale: 'ru', viewport: { width: 360, height: 640 } });
+  await page.click('#house-rules summary');
+  const small = await smallTargets(page, '#home select, #home input, #home button, #home summary, #home a, header select');
+  assert.deepEqual(small, [], 'targets under 44 px');
   await page.screenshot({ path: `${shots}/house-rules-360x640-ru.png` });
   assert.deepEqual(errors, []);
   await page.context().close();
+});
+
+test('on a phone the way home from a rules page is a 44 px target', async () => {
+  for (const locale of ['vi', 'ru']) {
+    const { page, errors } = await person(browser, '/rules/vietnamese', { locale, viewport: { width: 360, height: 640 } });
+    await page.waitForSelector('#rules-page .home-link');
+    assert.deepEqual(await smallTargets(page, '#rules-page .home-link'), [], locale);
+    await page.screenshot({ path: `${shots}/rules-top-360x640-${locale}.png` });
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  }
 });
 
 test('a phone held sideways shows the board and the throw button together, without scrolling', async () => {

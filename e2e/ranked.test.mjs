@@ -18,6 +18,26 @@ async function download(page, selector) {
   return { path, text: await readFile(path, 'utf8') };
 }
 
+test('under the Vietnamese rules the ranked search offers only the sizes a table can have, and says why', async () => {
+  for (const [locale, why] of [['en', 'Ranked cờ cá ngựa games are for 2 players.'], ['ru', 'Рейтинговые партии в cờ cá ngựa — на двоих.']]) {
+    const { page, errors } = await open(browser, '/', { locale });
+    const offered = () => page.$$eval('#ranked select[name=size] option', (options) =>
+      options.filter((o) => !o.disabled).map((o) => o.value));
+    assert.ok(await page.isHidden('#ranked-two'));
+    await page.selectOption('#ranked select[name=size]', '4');
+    await page.selectOption('#ranked select[name=rules]', 'vietnamese');
+    assert.deepEqual(await offered(), ['any', '2'], locale);
+    assert.equal(await page.inputValue('#ranked select[name=size]'), '2', 'a size no table has is not kept');
+    assert.equal(await page.textContent('#ranked-two'), why);
+    assert.ok(await page.isVisible('#ranked-two'));
+    await page.selectOption('#ranked select[name=rules]', 'qdan');
+    assert.deepEqual(await offered(), ['any', '2', '3', '4'], locale);
+    assert.ok(await page.isHidden('#ranked-two'));
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  }
+});
+
 test('two browsers find a ranked game, play it, and see ratings, records and the replay', async () => {
   const ana = await person();
   const bo = await person();

@@ -276,6 +276,18 @@ function rankedForm() {
     $('ranked-status').textContent = text;
     if (!on) searching(false);
   };
+  // Ranked cờ cá ngựa tables have two seats (bigger Vietnamese games are always friendly): the
+  // sizes no table could meet are not offered under those rules, and a line says why.
+  const sizes = () => {
+    const twoOnly = form.elements.rules.value === 'vietnamese';
+    for (const option of form.elements.size.options) {
+      option.disabled = twoOnly && ['3', '4'].includes(option.value);
+    }
+    if (form.elements.size.selectedOptions[0]?.disabled) form.elements.size.value = '2';
+    $('ranked-two').hidden = !twoOnly;
+  };
+  form.elements.rules.addEventListener('change', sizes);
+  sizes();
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     setPlayerName(form.elements.name.value);

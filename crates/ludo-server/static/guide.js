@@ -25,7 +25,9 @@ function steps(you) {
   const mine = (selector) => [...board.querySelectorAll(`${selector}[data-colour="${you}"]`)];
   return [
     { key: 'guide.throw', find: () => [document.getElementById('roll')] },
-    { key: 'guide.piece', find: () => {
+    // A finger's first tap on a piece only shows where it goes (see `Table.picked`): on a
+    // touch screen, this step says so.
+    { key: 'guide.piece', touch: true, find: () => {
       const legal = mine('.piece.legal');
       return legal.length ? legal : mine('.piece');
     } },
@@ -103,7 +105,8 @@ export function showGuide(you, t) {
     const step = list[index];
     count.textContent = t('guide.count', { n: index + 1, total: list.length });
     title.textContent = t(`${step.key}.title`);
-    text.textContent = t(`${step.key}.text`);
+    const byTouch = step.touch && matchMedia('(pointer: coarse)').matches;
+    text.textContent = t(`${step.key}.${byTouch ? 'touch' : 'text'}`);
     next.textContent = t(index === list.length - 1 ? 'guide.done' : 'guide.next');
     // What the step points at in view, then the card beside it.
     step.find()[0].scrollIntoView({ block: 'nearest' });

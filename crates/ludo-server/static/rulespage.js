@@ -297,6 +297,7 @@ export function drawRulesPage(page, { preset, options }, choices, engine, knownN
   page.dataset.preset = preset;
   const back = add(add(page, 'p'), 'a', t('home'));
   back.href = '/';
+  back.className = 'home-link';
   back.dataset.nav = '';
   const title = add(page, 'h2', t('rules.title', { preset: t(`preset.${preset}`) }));
   title.tabIndex = -1;

@@ -281,6 +281,12 @@ async fn a_vietnamese_ranked_table_has_two_seats_and_bad_seeks_are_refused() {
     bad.send(json!({"t": "seek", "device": HOST, "name": "", "rules": "qdan", "size": 2}))
         .await;
     assert_eq!(bad.error_code().await, "bad_name");
+    // A search no Vietnamese ranked table could ever meet is refused rather than left waiting.
+    for size in [3, 4] {
+        bad.send(json!({"t": "seek", "device": HOST, "name": "Ana", "rules": "vietnamese", "size": size}))
+            .await;
+        assert_eq!(bad.error_code().await, "bad_message");
+    }
     let mut seekers = Vec::new();
     for i in 0..3 {
         let device = format!("vietnamese-device-{i:04}");

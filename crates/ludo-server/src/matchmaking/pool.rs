@@ -32,6 +32,12 @@ impl SizeWish {
             SizeWish::Any => (2..=4).contains(&seats),
         }
     }
+
+    /// Whether some ranked table under `preset` suits this wish: a Vietnamese search for 3 or 4
+    /// seats never could (see [`largest_ranked_table`]).
+    pub fn can_be_met_under(self, preset: Preset) -> bool {
+        (2..=largest_ranked_table(preset)).any(|seats| self.accepts(seats))
+    }
 }
 
 /// The largest ranked table under `preset`: Vietnamese games of more than two seats are always

@@ -506,6 +506,15 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
                     size,
                 },
             ) if !seeking => {
+                if !size.0.can_be_met_under(rules) {
+                    refuse(
+                        &state,
+                        &out,
+                        RefusalCode::BadMessage,
+                        "size: ranked tables under these rules have 2 seats; ask for 2 or \"any\"",
+                    );
+                    continue;
+                }
                 if !state
                     .per_address
                     .allows(crate::per_address::Ask::Seek, address)
