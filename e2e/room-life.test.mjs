@@ -115,7 +115,7 @@ test('after a game, playing again is an offer: declined or cancelled, the offer 
   // Bo declines: both are told, and no game starts.
   await bo.page.click('#rematch button:text("Refuser")');
   await shows(ana.page, '#rematch', 'Bo declined the new game.');
-  await shows(bo.page, '#rematch', 'Bo a refusé la nouvelle partie.');
+  await shows(bo.page, '#rematch', 'Vous avez refusé la nouvelle partie.');
   assert.ok(await ana.page.isVisible('#rematch button:text("Play again")'), 'a new offer may be made');
   assert.ok(await over(ana.page), 'no new game started');
 
@@ -125,7 +125,7 @@ test('after a game, playing again is an offer: declined or cancelled, the offer 
   await shoot(bo.page, 'rematch-cancel', 'fr', '#rematch');
   await bo.page.click('#rematch button:text("Annuler")');
   await shows(ana.page, '#rematch', 'Bo cancelled the new game.');
-  await shows(bo.page, '#rematch', 'Bo a annulé la nouvelle partie.');
+  await shows(bo.page, '#rematch', 'Vous avez annulé la nouvelle partie.');
   assert.ok(await ana.page.isHidden('#rematch button:text("Accept")'), 'nothing is left to accept');
   await shoot(ana.page, 'rematch-cancelled', 'en', '#rematch');
   assert.ok(await over(ana.page), 'no new game started');
@@ -164,11 +164,14 @@ test('a player leaves a game after confirming: the CPU plays the seat to the end
   await shoot(ana.page, 'leave-confirm', 'en');
   await ana.page.click('#leave-dialog button[value=stay]');
 
+  const notifyOffered = (page) => page.$eval('#notify', (button) => !button.hidden);
+  assert.ok(await notifyOffered(bo.page), 'a seated player may ask to be told of their turn');
   await bo.page.click('#leave-game');
   await bo.page.click('#leave-dialog button[value=leave]');
   await bo.page.waitForFunction(() => document.querySelector('#watching')?.textContent
     .startsWith('Vous avez quitté cette partie'));
   assert.ok(await bo.page.isHidden('#leave-game'), 'nothing more to leave');
+  assert.ok(!(await notifyOffered(bo.page)), 'no turn to be told of once the game is left');
   await ana.page.waitForFunction(() => [...document.querySelectorAll('#log li')]
     .some((li) => li.textContent === 'Bo left; the CPU plays for them'));
   assert.match(await ana.page.textContent('#players li[data-seat=red]'), /left · CPU/);
@@ -213,10 +216,21 @@ test('a player who goes home during a game is offered the way back to it, until 
   await bo.page.waitForSelector('#way-back:not([hidden])');
   assert.equal(await bo.page.textContent('#way-back'), 'Retourner à votre partie');
   await shoot(bo.page, 'way-back', 'fr');
+  // Ana plays on until the CPU has played a turn of Bo's, who is away.
+  const boByCpu = () => ana.page.$$eval('#log li.by-cpu', (items) => items.length);
+  for (let i = 0; i < 400 && (await boByCpu()) < 1; i++) {
+    await step(ana.page);
+    await ana.page.waitForTimeout(25);
+  }
+  assert.ok((await boByCpu()) >= 1, 'the CPU played for Bo');
   await bo.page.click('#way-back');
   await bo.page.waitForURL(`${url}/r/${ana.code}`);
   await bo.page.waitForSelector('#board .base');
   assert.ok(await bo.page.isHidden('#watching'), 'back in their seat');
+  // Back, Bo is told that the CPU played for them while they were away.
+  await bo.page.waitForSelector('#notice:not([hidden])');
+  assert.equal(await bo.page.textContent('#notice'), 'Pendant votre absence, le CPU a joué pour vous.');
+  await shoot(bo.page, 'back-after-away', 'fr');
   // Left for good (after confirming), the game is no longer offered.
   await bo.page.click('#table-settings summary');
   await bo.page.click('#leave-game');

@@ -71,7 +71,7 @@ test('the host sets two house rules at the table, a guest sees them in French, a
   assert.equal((await settingsOf(code)).clock, 60);
 
   // A contradictory mix is refused in the host's words, and the room keeps its rules.
-  // The house rules are folded away until opened.
+  // The house rules are opened if they are folded away.
   if (!(await host.page.isVisible('#room-settings select[data-option=dice]'))) {
     await host.page.click('#room-settings .room-form details summary');
   }
@@ -104,5 +104,83 @@ test('the host sets two house rules at the table, a guest sees them in French, a
   assert.equal(await guest.page.textContent('#rules-in-force caption'), 'Qdan, règles locales modifiées : 2');
   assert.equal(await guest.page.$$eval('#rules-in-force tr.changed', (rows) => rows.length), 2);
   assert.ok(await guest.page.isHidden('#room-settings'), 'no settings during a game');
+  assert.deepEqual([...host.errors, ...guest.errors], []);
+});
+
+test('house rules the host has not applied yet stay through other changes, until the host applies them', async () => {
+  // The host, in French on a computer, makes a room.
+  const host = await person(browser, '/', { locale: 'fr-FR', viewport: { width: 1280, height: 800 } });
+  await host.page.fill('#friends input[name=name]', 'Ana');
+  await host.page.click('#friends button[type=submit]');
+  await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
+  const code = host.page.url().split('/').pop();
+  await host.page.waitForSelector('#room-settings .room-form');
+  const before = (await settingsOf(code)).rules;
+  const presetName = TEXTS.fr[`presetName.${before.preset}`];
+
+  // Two house rules changed, not applied.
+  await host.page.click('#room-settings .room-form details summary:text("Règles locales")');
+  await host.page.check('#room-settings input[data-option=rank_everyone]');
+  await host.page.selectOption('#room-settings select[data-option=passing]', '"free"');
+  /** Whether the host's form still shows the two changes, unfolded, ready to be applied. */
+  const stillThere = async () => {
+    assert.ok(await host.page.isChecked('#room-settings input[data-option=rank_everyone]'), 'still ticked');
+    assert.equal(await host.page.inputValue('#room-settings select[data-option=passing]'), '"free"');
+    assert.ok(await host.page.isVisible('#room-settings input[data-option=rank_everyone]'), 'still unfolded');
+    assert.ok(await host.page.isEnabled('#room-settings .apply-rules'), 'still to be applied');
+    assert.equal(await host.page.textContent('#room-settings .room-form details summary'), 'Règles locales');
+    assert.deepEqual((await settingsOf(code)).rules, before, 'nothing applied');
+  };
+  /** Does `change` on the host's page, and waits for the settings to be drawn again. */
+  const redrawnAfter = async (change) => {
+    const form = await host.page.$('#room-settings .room-form');
+    await change();
+    await host.page.waitForFunction((old) => !old.isConnected, form);
+  };
+
+  // A setting that is sent at once, then a CPU at the table: the settings are drawn again each time.
+  await redrawnAfter(() => host.page.selectOption('#room-settings select[name=clock]', '30'));
+  assert.equal((await settingsOf(code)).clock, 30);
+  await stillThere();
+  await host.page.waitForSelector('#seats li[data-seat=yellow] .badge');
+  await redrawnAfter(() => host.page.click('#seats li:nth-child(2) button:text("Ajouter un CPU")'));
+  await host.page.waitForSelector('#seats li:nth-child(2) button:text("Retirer")');
+  await stillThere();
+  if (shots) {
+    await host.page.screenshot({ path: `${shots}/room-settings-draft-host-fr-1280x800.png`, fullPage: true });
+    await host.page.setViewportSize({ width: 360, height: 640 });
+    await host.page.locator('#room-settings .apply-rules').scrollIntoViewIfNeeded();
+    await host.page.screenshot({ path: `${shots}/room-settings-draft-host-fr-360x640.png` });
+    const width = await host.page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 360, `no sideways scrolling on a phone (${width}px)`);
+  }
+
+  // Applied: the host and a guest see the new rules.
+  const guest = await person(browser, `/r/${code}`, { viewport: { width: 360, height: 640 } });
+  await guest.page.waitForSelector('#room-settings .room-rules-details summary');
+  await host.page.click('#room-settings .apply-rules');
+  const changed = TEXTS.fr['rules.withChanges'].replace('{preset}', presetName).replace('{n}', '2');
+  await host.page.waitForFunction((text) => document.querySelector('#room-settings .room-form details summary')
+    ?.textContent === text, changed);
+  assert.deepEqual((await settingsOf(code)).rules, { ...before, rank_everyone: true, passing: 'free' });
+  assert.ok(await host.page.isChecked('#room-settings input[data-option=rank_everyone]'));
+  assert.equal(await host.page.inputValue('#room-settings select[data-option=passing]'), '"free"');
+  await guest.page.waitForFunction((text) => document.querySelector('#room-settings .room-rules-details summary')
+    ?.textContent === text, TEXTS.en['rules.withChanges'].replace('{preset}', TEXTS.en[`presetName.${before.preset}`])
+    .replace('{n}', '2'));
+  assert.equal(await guest.page.$$eval('#room-settings .room-rules tr.changed', (rows) => rows.length), 2);
+
+  // A change not applied yet gives way when the room's rules change under it: another preset
+  // starts from its own rules.
+  const rules = await (await fetch(`${url}/api/rules`)).json();
+  const other = rules.presets.find((p) => p.preset !== before.preset);
+  const passing = rules.choices.passing.find((value) => !['free', other.options.passing].includes(value));
+  await host.page.selectOption('#room-settings select[data-option=passing]', JSON.stringify(passing));
+  await redrawnAfter(() => host.page.selectOption('#room-settings select[name=preset]', other.preset));
+  assert.deepEqual((await settingsOf(code)).rules, { preset: other.preset });
+  assert.equal(await host.page.inputValue('#room-settings select[data-option=passing]'),
+    JSON.stringify(other.options.passing));
+  assert.equal(await host.page.isChecked('#room-settings input[data-option=rank_everyone]'),
+    other.options.rank_everyone);
   assert.deepEqual([...host.errors, ...guest.errors], []);
 });

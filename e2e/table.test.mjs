@@ -142,6 +142,38 @@ test('a turn clock counts down on the seat, keeps counting when someone speaks, 
   assert.deepEqual(host.errors, []);
 });
 
+test('while the CPU plays a turn whose clock ran out, the status never asks the person to act', async () => {
+  // At the pace people see, in two languages; the test server's clock second lasts 200 ms.
+  for (const [locale, name] of [['en', 'Ana'], ['fr-FR', 'Ana']]) {
+    const host = await person(browser, '/', { pace: 1, locale, viewport: { width: 360, height: 640 } });
+    await host.page.fill('#friends input[name=name]', name);
+    await host.page.selectOption('#friends select[name=clock]', '30');
+    await host.page.click('#friends button[type=submit]');
+    await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
+    // Every status shown, and whether the CPU had been said to play for the person by then.
+    await host.page.evaluate(() => {
+      window.statuses = [];
+      const status = document.getElementById('status');
+      new MutationObserver(() => window.statuses.push({ text: status.textContent,
+        standIn: !document.getElementById('notice').hidden })).observe(status, { childList: true, characterData: true, subtree: true });
+    });
+    await startWithCpu(host.page);
+    await host.page.waitForSelector('#notice:not([hidden])', { timeout: 15000 });
+    // The CPU finishes the turn: the turn passes to red.
+    await host.page.waitForSelector('#players li.active[data-seat=red]', { timeout: 15000 });
+    const during = (await host.page.evaluate(() => window.statuses)).filter((s) => s.standIn).map((s) => s.text);
+    const yourTurn = [await words(host.page, 'status.you.roll'), await words(host.page, 'status.you.move')];
+    const youThrew = (await words(host.page, 'status.youThrew', { dice: 'DICE' })).split('DICE')[0];
+    assert.deepEqual(during.filter((text) => yourTurn.includes(text) || text.startsWith(youThrew)), [], locale);
+    const byCpu = (await words(host.page, 'log.byCpu', { line: '' })).trim();
+    const forYou = await words(host.page, 'status.cpuForYou');
+    assert.ok(during.some((text) => text.endsWith(byCpu) || text === forYou), `${locale}: ${JSON.stringify(during)}`);
+    await host.page.screenshot({ path: `${shots}/online-cpu-for-you-360x640-${locale}.png` });
+    assert.deepEqual(host.errors, []);
+    await host.page.context().close();
+  }
+});
+
 /** Lets every server message through to the page except those `drop` picks. */
 async function filterServer(page, drop) {
   await page.routeWebSocket(/\/ws(\?|$)/, (ws) => {

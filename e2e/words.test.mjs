@@ -51,6 +51,7 @@ const NAMING = {
   'log.byCpu': ['cpu'],
   'clock.ranOut': ['cpu'],
   'away.played': ['cpu'],
+  'status.cpuForYou': ['cpu'],
   'home.ranked': ['ranked'],
   'friends.ranked': ['ranked'],
   'records.ranked': ['ranked'],

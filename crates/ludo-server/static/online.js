@@ -184,7 +184,8 @@ export class OnlineRoom {
         this.refused(message);
         break;
       case 'declined': {
-        const text = this.rematch.declined(message.seat, this.occupantName(message.seat));
+        const text = this.rematch.declined(message.seat, this.occupantName(message.seat),
+          message.seat === this.mySeat());
         this.view.announce(text);
         break;
       }
@@ -216,7 +217,15 @@ export class OnlineRoom {
   async restoreLog({ id, version }) {
     const record = await fetch(`/api/games/${id}`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
     if (!record || this.gameId !== id) return;
-    this.table.prependLog(recordLines(this.engine, this.table.voice, record, version));
+    const lines = recordLines(this.engine, this.table.voice, record, version);
+    this.table.prependLog(lines);
+    // Back after being away: if the CPU played the person's latest turn, they are told, as they
+    // would have been had they watched it happen.
+    const you = this.mySeat();
+    const latest = you ? lines.findLast((line) => line.seat === you) : undefined;
+    if (['away', 'clock'].includes(latest?.standIn) && this.game?.position.turn.phase !== 'over') {
+      this.table.notice(this.view.t(latest.standIn === 'clock' ? 'clock.ranOut' : 'away.played'));
+    }
   }
 
   /** An accepted action: handed to the table with the move the engine plays for it. */
@@ -308,6 +317,7 @@ export class OnlineRoom {
     document.body.classList.toggle('playing', Boolean(playing));
     this.drawSeats(playing);
     this.drawWatching(playing);
+    this.drawNotify();
     if (this.view.roomSettings) this.view.roomSettings.hidden = Boolean(playing);
     this.settingsView?.draw(this.room.settings, {
       host: this.room.host === this.you,
@@ -452,16 +462,25 @@ export class OnlineRoom {
     li.append(' ', add, ' ', level);
   }
 
-  /** A button that asks to be told by a notification when it is the person's turn. */
+  /**
+   * A button that asks to be told by a notification when it is the person's turn: offered while
+   * the browser has not been asked yet and the person has a seat (not once they left the game).
+   */
   notifyButton() {
     const button = this.view.notify;
     if (!button) return;
-    const ask = globalThis.Notification && Notification.permission === 'default';
-    button.hidden = !ask;
     button.onclick = async () => {
       const answer = await Notification.requestPermission().catch(() => 'denied');
-      button.hidden = true;
+      this.drawNotify();
       this.view.announce(this.view.t(answer === 'granted' ? 'notify.on' : 'notify.off'));
     };
+    this.drawNotify();
+  }
+
+  drawNotify() {
+    const button = this.view.notify;
+    if (!button) return;
+    const ask = globalThis.Notification && Notification.permission === 'default';
+    button.hidden = !(ask && this.mySeat());
   }
 }

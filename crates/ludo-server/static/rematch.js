@@ -72,12 +72,13 @@ export class Rematch {
   }
 
   /**
-   * The person in `seat` (`name`, perhaps the reader) declined the offer, or cancelled it after
-   * accepting: said until the next offer or game.
+   * The person in `seat` (`name`; `mine` when it is the reader's own seat) declined the offer, or
+   * cancelled it after accepting: said until the next offer or game, to the reader as "you".
    */
-  declined(seat, name) {
+  declined(seat, name, mine = false) {
     const cancelled = this.accepted?.includes(seat);
-    this.declinedText = this.t(cancelled ? 'rematch.cancelled' : 'rematch.declined', { name });
+    const key = `rematch.${mine ? 'you.' : ''}${cancelled ? 'cancelled' : 'declined'}`;
+    this.declinedText = this.t(key, { name });
     this.withdrawing = true;
     return this.declinedText;
   }

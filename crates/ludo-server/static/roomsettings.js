@@ -81,6 +81,9 @@ export class RoomSettings {
   constructor(section, { rules, engine, t, ask, refuse }) {
     Object.assign(this, { section, rules, engine, t, ask, refuse });
     this.drawn = null;
+    // The house rules the host has changed and not applied yet, and the room's rules they were
+    // changed from: they outlive redraws for other changes, not a change of the room's rules.
+    this.draft = null;
   }
 
   /** Draws `settings`; `host` may change them while `open` (no game being played). */
@@ -102,12 +105,17 @@ export class RoomSettings {
       element('summary', { textContent: inForce.caption.textContent }), inForce);
     const heading = element('h2', { textContent: t('room.settings') });
     const focused = this.focusedControl();
+    if (!(host && open) || settings.ranked || this.draft?.from !== JSON.stringify(settings.rules)) {
+      this.draft = null;
+    }
+    // The house rules stay folded or unfolded as the host left them.
+    const unfolded = this.section.querySelector('.room-form details')?.open;
     // The host's controls show every setting themselves, so the host is not shown them twice.
     if (host && open) {
       const houseRulesSummary = inForce.querySelector('tr.changed') ? inForce.caption.textContent
         : t('home.houseRules');
       this.section.replaceChildren(heading,
-        this.form(settings, { preset, defaults, options, cpuSeated, houseRulesSummary }));
+        this.form(settings, { preset, defaults, options, cpuSeated, houseRulesSummary, unfolded }));
     } else {
       this.section.replaceChildren(heading, facts, details);
     }
@@ -123,7 +131,7 @@ export class RoomSettings {
   }
 
   /** The host's controls; each change is sent at once, as the whole of the settings. */
-  form(settings, { preset, defaults, options, cpuSeated, houseRulesSummary }) {
+  form(settings, { preset, defaults, options, cpuSeated, houseRulesSummary, unfolded }) {
     const { t } = this;
     const form = element('form', { className: 'room-form' });
     const presetSelect = element('select', { name: 'preset' },
@@ -140,7 +148,8 @@ export class RoomSettings {
       disabled: settings.ranked });
     const listed = element('input', { type: 'checkbox', name: 'public', checked: settings.public });
     const houseRules = element('div', { className: 'room-house-rules' });
-    drawHouseRules(houseRules, this.rules.choices, defaults, t, options);
+    drawHouseRules(houseRules, this.rules.choices, defaults, t,
+      this.draft ? optionsOf(this.draft.rules, this.rules.presets).options : options);
     for (const control of houseRules.querySelectorAll('[data-option]')) control.disabled = settings.ranked;
     // House rules are applied together: one change alone may contradict the rest until the next.
     const apply = element('button', { type: 'button', className: 'apply-rules', textContent: t('room.apply'),
@@ -152,7 +161,7 @@ export class RoomSettings {
       label(t('friends.ranked'), ranked),
       label(t('home.rotate'), rotate),
       label(t('room.public'), listed),
-      element('details', { open: Object.keys(settings.rules).length > 1 && !settings.ranked },
+      element('details', { open: !settings.ranked && (unfolded ?? Object.keys(settings.rules).length > 1) },
         element('summary', { textContent: houseRulesSummary }), houseRules, apply),
     );
     const send = (rules) => {
@@ -172,7 +181,11 @@ export class RoomSettings {
       send(readHouseRules(houseRules, preset, presetDefaults));
     };
     form.onchange = (event) => {
-      if (houseRules.contains(event.target)) return;
+      if (houseRules.contains(event.target)) {
+        const rules = readHouseRules(houseRules, preset, defaults);
+        this.draft = { from: JSON.stringify(settings.rules), rules };
+        return;
+      }
       // A new preset starts from its own rules; a ranked table plays them and always rotates.
       send(ranked.checked || event.target === presetSelect ? { preset: presetSelect.value }
         : settings.rules);

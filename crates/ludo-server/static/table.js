@@ -641,6 +641,8 @@ export class Table {
     if (p.turn.phase === 'over') return this.endWords(p);
     const seat = p.turn.seat;
     const phase = p.turn.phase;
+    // The person's turn goes on without them: not "your turn" with controls they cannot use.
+    if (seat === this.who.you && this.standingIn === seat) return t('status.cpuForYou');
     if (this.plays(seat) && this.autoplaying === this.state && phase === 'move') return t('status.autoplay');
     if (this.plays(seat) && seat === this.who.you) return t(`status.you.${phase}`);
     if (this.plays(seat)) return t(`status.hot.${phase}`, { seat: t(`seat.${seat}`) });
@@ -649,14 +651,21 @@ export class Table {
 
   throwWords(seat, dice) {
     const { t } = this.view;
-    return seat === this.who.you ? t('status.youThrew', { dice: dice.join(' + ') })
-      : t('status.threw', { seat: t(`seat.${seat}`), dice: dice.join(' + ') });
+    // A seat is named as the log names it: a person by name and mark, a CPU by its colour.
+    const words = { seat: this.voice.seat(seat), dice: dice.join(' + ') };
+    if (this.standingIn === seat) return t('log.byCpu', { line: t('status.threw', words) });
+    return seat === this.who.you ? t('status.youThrew', words) : t('status.threw', words);
   }
 
-  /** What a throw with no move did, and for a person whose pieces cannot leave the base, why. */
+  /**
+   * What a throw with no move did, and for a person whose pieces cannot leave the base, why. A
+   * throw the CPU made for a person is told of the seat, marked as the log marks it: never "throw
+   * again" to someone whose turn the CPU is playing.
+   */
   noMoveWords(seat, dice, outcome, before) {
     const { t } = this.view;
-    const words = { seat: t(`seat.${seat}`), dice: dice.join(' + ') };
+    const words = { seat: this.voice.seat(seat), dice: dice.join(' + ') };
+    if (this.standingIn === seat) return t('log.byCpu', { line: t(`status.${outcome.kind}`, words) });
     const you = seat === this.who.you ? 'you.' : '';
     const text = t(`status.${you}${outcome.kind}`, words);
     const hint = this.plays(seat) ? this.exitHint(before.position, seat, dice) : null;

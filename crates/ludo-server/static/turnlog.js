@@ -86,7 +86,8 @@ export function moveLines(voiced, seat, move, after, finishedFrom) {
 /**
  * The log of the first `count` actions of a game (`rules`, `seats`, `actions` and `stand_ins` as
  * in its record), replayed with the engine: what a page that was not there sees of the game so
- * far, the actions the CPU played for a person marked as the live log marks them.
+ * far, the actions the CPU played for a person marked as the live log marks them. Each line names
+ * the `seat` that acted, and a line the CPU played for a person its `standIn` reason.
  */
 export function recordLines(engine, voiced, { rules, seats, actions, stand_ins: standIns = {} },
   count = actions.length) {
@@ -107,14 +108,15 @@ export function recordLines(engine, voiced, { rules, seats, actions, stand_ins: 
       said = moveLines(voiced, seat, move, after, finishedFrom);
       position = after;
     }
-    lines.push(...(index in standIns ? said.map((line) => byCpu(voiced.t, line)) : said));
+    const marked = index in standIns ? said.map((line) => byCpu(voiced.t, line, standIns[index])) : said;
+    lines.push(...marked.map((line) => ({ ...line, seat })));
   });
   return lines;
 }
 
 /** A log line marked as played by the CPU for a person. */
-export function byCpu(t, line) {
-  return { ...line, text: t('log.byCpu', { line: line.text }), cpu: true };
+export function byCpu(t, line, standIn = undefined) {
+  return { ...line, text: t('log.byCpu', { line: line.text }), cpu: true, standIn };
 }
 
 /**
