@@ -223,9 +223,7 @@ export class OnlineRoom {
     // would have been had they watched it happen.
     const you = this.mySeat();
     const latest = you ? lines.findLast((line) => line.seat === you) : undefined;
-    if (['away', 'clock'].includes(latest?.standIn) && this.game?.position.turn.phase !== 'over') {
-      this.table.notice(this.view.t(latest.standIn === 'clock' ? 'clock.ranOut' : 'away.played'));
-    }
+    if (latest && this.game?.position.turn.phase !== 'over') this.table.standInNotice(latest);
   }
 
   /** An accepted action: handed to the table with the move the engine plays for it. */

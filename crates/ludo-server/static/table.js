@@ -713,7 +713,10 @@ export class Table {
     return t('end.won', { names });
   }
 
-  /** The CPU played for the person: said where they will see it. */
+  /**
+   * The CPU played for the person: said where they will see it. `event` is an action, or a line
+   * of a log rebuilt from the game's record; both name their `seat` and `standIn` reason.
+   */
   standInNotice(event) {
     if (!['clock', 'away'].includes(event.standIn) || event.seat !== this.who.you) return;
     const text = this.view.t(event.standIn === 'clock' ? 'clock.ranOut' : 'away.played');
