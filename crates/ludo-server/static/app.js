@@ -344,15 +344,15 @@ async function main() {
     $('play').hidden = false;
     $('after-game').hidden = !game.game.actions;
     $('play-again-local').hidden = false;
-    // The replay's module (which writes the file) loads with the game, not with the home page.
-    const replay = import('./replay.js');
-    $('export-local').onclick = () => replay.then(({ downloadRecord, localRecord }) => downloadRecord(localRecord(game.game)));
+    // The replay's module (which writes the file) loads when it is asked for, not with the game.
+    const replay = () => import('./replay.js');
+    $('export-local').onclick = () => replay().then(({ downloadRecord, localRecord }) => downloadRecord(localRecord(game.game)));
     // Once the game is over, "Replay" opens it in the viewer (kept for this tab, so that a reload
     // of the viewer shows it again).
     $('replay-link').href = '/replay';
     $('replay-link').onclick = (event) => {
       event.preventDefault();
-      replay.then(({ localRecord }) => {
+      replay().then(({ localRecord }) => {
         sessionStorage.setItem(LOCAL_REPLAY_KEY, JSON.stringify(localRecord(game.game)));
         location.assign('/replay');
       });
