@@ -174,6 +174,30 @@ test('while the CPU plays a turn whose clock ran out, the status never asks the 
   }
 });
 
+test('when the person’s clock reaches nothing, the controls go and the status says the CPU plays, before its first throw arrives', async () => {
+  for (const [locale, name] of [['en', 'Ana'], ['ru-RU', 'Ana']]) {
+    const host = await person(browser, '/', { locale, viewport: { width: 360, height: 640 } });
+    // The server's throws for the person never reach this page: what it shows comes from its own
+    // clock alone.
+    await filterServer(host.page, (m) => m.t === 'action' && m.stand_in);
+    await host.page.fill('#friends input[name=name]', name);
+    await host.page.selectOption('#friends select[name=clock]', '30');
+    await host.page.click('#friends button[type=submit]');
+    await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
+    await startWithCpu(host.page);
+    await host.page.waitForSelector('#players li.active.you .clock-left');
+    assert.equal(await host.page.textContent('#status'), await words(host.page, 'status.you.roll'), locale);
+    const forYou = await words(host.page, 'status.cpuForYou');
+    await host.page.waitForFunction((text) => document.getElementById('status').textContent === text, forYou,
+      { timeout: 15000 });
+    assert.ok(await host.page.isDisabled('#roll'), `${locale}: the throw button is off`);
+    assert.equal(parseInt(await host.page.textContent('#players li.active.you .clock-left'), 10), 0, locale);
+    await host.page.screenshot({ path: `${shots}/online-time-up-360x640-${locale}.png` });
+    assert.deepEqual(host.errors, []);
+    await host.page.context().close();
+  }
+});
+
 /** Lets every server message through to the page except those `drop` picks. */
 async function filterServer(page, drop) {
   await page.routeWebSocket(/\/ws(\?|$)/, (ws) => {

@@ -10,13 +10,15 @@ export class Countdown {
     this.timer = null;
     this.deadline = null;
     this.warned = null;
+    this.expired = null;
   }
 
   /**
    * Counts down to `deadline` in `element` (emptied), over a turn of `totalMs`. `onWarning` is
-   * called once per deadline when ten seconds or fewer are left. `null` stops it.
+   * called once per deadline when ten seconds or fewer are left, and `onTimeUp` once per deadline
+   * when none are. `null` stops it.
    */
-  show(element, deadline, totalMs, onWarning = () => {}) {
+  show(element, deadline, totalMs, onWarning = () => {}, onTimeUp = () => {}) {
     clearInterval(this.timer);
     this.timer = null;
     if (!element || !deadline) return;
@@ -49,6 +51,10 @@ export class Countdown {
       if (ms === 0) {
         clearInterval(this.timer);
         this.timer = null;
+        if (this.expired !== deadline) {
+          this.expired = deadline;
+          onTimeUp();
+        }
       }
     };
     tick();

@@ -597,7 +597,19 @@ export class Table {
     const clockBox = items.find((li) => li.dataset.seat === active)?.querySelector('.seat-clock');
     const yours = p.turn.seat === this.who.you;
     this.countdown.show(ticking ? clockBox : null, deadline, this.who.clockMs ?? deadline - Date.now(),
-      () => yours && sound.play('warning'));
+      () => yours && sound.play('warning'), () => yours && this.timeUp(p.turn.seat));
+  }
+
+  /**
+   * The person's clock ran out here: the server's CPU plays this turn, so the controls go and the
+   * status says so at once, not "your turn" until the CPU's first throw arrives. Should the
+   * server have taken the person's last action in time, that action's event gives the turn back.
+   */
+  timeUp(seat) {
+    if (this.running || this.pending || !this.plays(seat)) return;
+    this.standingIn = seat;
+    this.render({ interactive: true });
+    this.view.announce(this.view.t('status.cpuForYou'));
   }
 
   /** At the end: the words for the person, and the places with "you" marked. */
