@@ -107,6 +107,25 @@ test('the host sets two house rules at the table, a guest sees them in French, a
   assert.deepEqual([...host.errors, ...guest.errors], []);
 });
 
+/**
+ * The choices shown cut off in the lists `selector` finds on `page`: a list's chosen words,
+ * measured in its own font, wider than the list without its arrow.
+ */
+const cutOff = (page, selector) => page.$$eval(selector, (selects) => {
+  const context = document.createElement('canvas').getContext('2d');
+  return selects.filter((select) => {
+    const style = getComputedStyle(select);
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const words = select.selectedOptions[0]?.textContent ?? '';
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+    return context.measureText(words).width > room;
+  }).map((select) => select.selectedOptions[0].textContent);
+});
+
+/** The "changed" marks by the house rules on `page`'s room settings, one for each rule set apart from the preset. */
+const changedMarks = (page) => page.$$eval('#room-settings .room-house-rules label.changed .changed-mark',
+  (marks) => marks.map((mark) => mark.textContent.trim()));
+
 test('house rules the host has not applied yet stay through other changes, until the host applies them', async () => {
   // The host, in French on a computer, makes a room.
   const host = await person(browser, '/', { locale: 'fr-FR', viewport: { width: 1280, height: 800 } });
@@ -118,10 +137,16 @@ test('house rules the host has not applied yet stay through other changes, until
   const before = (await settingsOf(code)).rules;
   const presetName = TEXTS.fr[`presetName.${before.preset}`];
 
-  // Two house rules changed, not applied.
+  // Two house rules changed, not applied: each is marked as changed as soon as it is, and the host
+  // is told that another preset would reset them.
+  assert.ok(await host.page.isHidden('#room-settings .room-form .hint'), 'no house rule to lose yet');
   await host.page.click('#room-settings .room-form details summary:text("Règles locales")');
+  assert.deepEqual(await changedMarks(host.page), []);
   await host.page.check('#room-settings input[data-option=rank_everyone]');
   await host.page.selectOption('#room-settings select[data-option=passing]', '"free"');
+  assert.deepEqual(await changedMarks(host.page), [`(${TEXTS.fr['rules.changedMark']})`, `(${TEXTS.fr['rules.changedMark']})`]);
+  assert.equal(await host.page.textContent('#room-settings .room-form .hint'), TEXTS.fr['room.presetResets']);
+  assert.ok(await host.page.isVisible('#room-settings .room-form .hint'));
   /** Whether the host's form still shows the two changes, unfolded, ready to be applied. */
   const stillThere = async () => {
     assert.ok(await host.page.isChecked('#room-settings input[data-option=rank_everyone]'), 'still ticked');
@@ -146,6 +171,8 @@ test('house rules the host has not applied yet stay through other changes, until
   await redrawnAfter(() => host.page.click('#seats li:nth-child(2) button:text("Ajouter un CPU")'));
   await host.page.waitForSelector('#seats li:nth-child(2) button:text("Retirer")');
   await stillThere();
+  // On a computer, each list shows its choice whole: "Lancer comme d’habitude (par défaut)".
+  assert.deepEqual(await cutOff(host.page, '#room-settings select'), []);
   if (shots) {
     await host.page.screenshot({ path: `${shots}/room-settings-draft-host-fr-1280x800.png`, fullPage: true });
     await host.page.setViewportSize({ width: 360, height: 640 });
@@ -182,5 +209,7 @@ test('house rules the host has not applied yet stay through other changes, until
     JSON.stringify(other.options.passing));
   assert.equal(await host.page.isChecked('#room-settings input[data-option=rank_everyone]'),
     other.options.rank_everyone);
+  assert.deepEqual(await changedMarks(host.page), [], 'the new preset\'s own rules, none marked');
+  assert.ok(await host.page.isHidden('#room-settings .room-form .hint'), 'nothing left to lose');
   assert.deepEqual([...host.errors, ...guest.errors], []);
 });

@@ -10,18 +10,28 @@ import { errorText } from './texts-errors.js';
 /**
  * One control per house rule in `container`, set to `values` (the preset's own by default):
  * a checkbox for yes/no options, a list for the others, the preset's value marked as default.
+ * A rule set apart from the preset's own is marked "changed" as the rules in force mark it, as
+ * soon as it is changed: a tick box cannot say its default the way a list does.
  */
 export function drawHouseRules(container, choices, defaults, t, values = defaults) {
   const rows = ordered(choices).map(([name, options]) => {
     const label = document.createElement('label');
     const text = document.createElement('span');
     text.textContent = optionLabel(name, t);
+    const mark = Object.assign(document.createElement('small'), { className: 'changed-mark' });
+    text.append(mark);
     label.append(text);
+    const markChanged = (value) => {
+      const changed = JSON.stringify(value) !== JSON.stringify(defaults[name]);
+      label.classList.toggle('changed', changed);
+      mark.textContent = changed ? ` (${t('rules.changedMark')})` : '';
+    };
     if (options.length === 2 && options.includes(true)) {
       const box = document.createElement('input');
       box.type = 'checkbox';
       box.checked = values[name];
       box.dataset.option = name;
+      box.addEventListener('change', () => markChanged(box.checked));
       label.append(box);
     } else {
       const select = document.createElement('select');
@@ -33,8 +43,10 @@ export function drawHouseRules(container, choices, defaults, t, values = default
         const chosen = json === JSON.stringify(values[name]);
         select.append(new Option(isDefault ? `${shown} (${t('default')})` : shown, json, false, chosen));
       }
+      select.addEventListener('change', () => markChanged(JSON.parse(select.value)));
       label.append(select);
     }
+    markChanged(values[name]);
     return label;
   });
   container.replaceChildren(...rows);
@@ -155,8 +167,12 @@ export class RoomSettings {
     const apply = element('button', { type: 'button', className: 'apply-rules', textContent: t('room.apply'),
       disabled: settings.ranked });
     const label = (text, control) => element('label', {}, element('span', { textContent: text }), control);
+    // Another preset starts from its own rules: a host who has changed some is told before choosing.
+    const presetResets = element('p', { className: 'hint', textContent: t('room.presetResets'),
+      hidden: !(this.draft || Object.keys(settings.rules).length > 1) });
     form.append(
       label(t('home.rules'), presetSelect),
+      presetResets,
       label(t('friends.clock'), clock),
       label(t('friends.ranked'), ranked),
       label(t('home.rotate'), rotate),
@@ -184,6 +200,7 @@ export class RoomSettings {
       if (houseRules.contains(event.target)) {
         const rules = readHouseRules(houseRules, preset, defaults);
         this.draft = { from: JSON.stringify(settings.rules), rules };
+        presetResets.hidden = false;
         return;
       }
       // A new preset starts from its own rules; a ranked table plays them and always rotates.
