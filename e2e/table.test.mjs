@@ -177,15 +177,18 @@ test('while the CPU plays a turn whose clock ran out, the status never asks the 
 test('when the person’s clock reaches nothing, the controls go and the status says the CPU plays, before its first throw arrives', async () => {
   for (const [locale, name] of [['en', 'Ana'], ['ru-RU', 'Ana']]) {
     const host = await person(browser, '/', { locale, viewport: { width: 360, height: 640 } });
-    // The server's throws for the person never reach this page: what it shows comes from its own
+    // Once the person's turn shows, nothing more from the server reaches this page (neither the
+    // CPU's throws for the person nor the next seat's turn): what it shows comes from its own
     // clock alone.
-    await filterServer(host.page, (m) => m.t === 'action' && m.stand_in);
+    let frozen = false;
+    await filterServer(host.page, () => frozen);
     await host.page.fill('#friends input[name=name]', name);
     await host.page.selectOption('#friends select[name=clock]', '30');
     await host.page.click('#friends button[type=submit]');
     await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
     await startWithCpu(host.page);
     await host.page.waitForSelector('#players li.active.you .clock-left');
+    frozen = true;
     assert.equal(await host.page.textContent('#status'), await words(host.page, 'status.you.roll'), locale);
     const forYou = await words(host.page, 'status.cpuForYou');
     await host.page.waitForFunction((text) => document.getElementById('status').textContent === text, forYou,
