@@ -48,7 +48,7 @@ test('Play starts a game against three medium CPUs at once, then with the last s
   // A game against the CPU with other settings: Play starts that one next time.
   await page.selectOption('#vs-cpu select[name=opponents]', '1');
   await page.selectOption('#vs-cpu select[name=level]', 'hard');
-  await page.selectOption('#vs-cpu select[name=preset]', 'classic');
+  await page.selectOption('#rules-choice select[name=preset]', 'classic');
   await page.click('#vs-cpu button[type=submit]');
   await page.waitForSelector('#play:not([hidden])');
   await home(page);
@@ -71,12 +71,41 @@ test('Play starts a game against three medium CPUs at once, then with the last s
 test('a Vietnamese browser plays the Vietnamese rules by default', async () => {
   const { page, errors } = await person(browser, '/?cpu-delay=0', { locale: 'vi-VN', viewport: PHONE });
   assert.equal(await page.getAttribute('html', 'lang'), 'vi');
-  assert.equal(await page.inputValue('#vs-cpu select[name=preset]'), 'vietnamese');
+  assert.equal(await page.inputValue('#rules-choice select[name=preset]'), 'vietnamese');
   await page.click('#play-now');
   await page.waitForSelector('#play:not([hidden])');
   const game = await savedGame(page);
   assert.deepEqual(game.rules, { preset: 'vietnamese' });
   assert.equal(Object.values(game.players).filter((p) => p === 'medium').length, 3);
+  // Its lists mark the rules it offers first as the default, the ranked game's too.
+  await home(page);
+  const chosen = (select) => page.$eval(select, (s) => s.selectedOptions[0].textContent);
+  assert.equal(await chosen('#rules-choice select[name=preset]'), 'Cờ cá ngựa Việt Nam (mặc định)');
+  assert.equal(await chosen('#ranked select[name=rules]'), 'Cờ cá ngựa Việt Nam (mặc định)');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('one choice of rules, apart from the ways to play, is what a game on this device plays too', async () => {
+  const { page, errors } = await person(browser, '/?cpu-delay=0', { viewport: DESKTOP });
+  // Above the ways to play, saying which games it is for; not inside one of them.
+  assert.equal(await page.$('#vs-cpu select[name=preset]'), null);
+  assert.equal(await page.getAttribute('#rules-choice select[name=preset]', 'form'), 'vs-cpu');
+  assert.equal(await page.textContent('#rules-for'),
+    'For the games below against the CPU, on this device and with friends. Ranked games play their own rules.');
+  const top = (selector) => page.$eval(selector, (n) => n.getBoundingClientRect().top);
+  assert.ok(await top('#rules-choice') < await top('#vs-cpu'), 'the rules come before the ways to play');
+  await page.selectOption('#rules-choice select[name=preset]', 'vietnamese');
+  await page.selectOption('#hot-seat select[name=people]', '2');
+  await page.click('#hot-seat button[type=submit]');
+  await throwOnce(page);
+  const game = await savedGame(page);
+  assert.deepEqual(game.rules, { preset: 'vietnamese' });
+  assert.deepEqual(game.players, { yellow: 'human', red: 'human' });
+  if (shots) {
+    await home(page);
+    await page.screenshot({ path: `${shots}/home-rules-choice-en.png`, fullPage: true });
+  }
   assert.deepEqual(errors, []);
   await page.context().close();
 });
@@ -176,7 +205,8 @@ test('the three rulesets each show a picture of their board and link to their ru
   })));
   assert.deepEqual(rulesets.map((r) => r.href), ['/rules/qdan', '/rules/classic', '/rules/vietnamese']);
   assert.ok(rulesets.every((r) => r.picture), 'a board drawn in each');
-  assert.match(rulesets[0].text, /Qdan rules pages/, 'what Qdan is');
+  // What Qdan is, in words a newcomer knows: how a piece comes out first.
+  assert.match(rulesets[0].text, /The Ludo most people know: a 6 brings a piece out/, 'what Qdan is');
   await page.click('#rulesets a[href="/rules/vietnamese"]');
   await page.waitForSelector('#rules-page:not([hidden]) h2');
   assert.equal(await page.getAttribute('#rules-page', 'data-preset'), 'vietnamese');
@@ -204,6 +234,25 @@ test('on a touch screen the guide says a first tap on a piece shows where it goe
     await page.click('.guide-next');
     assert.match(await page.textContent('#guide-text'), words, `${locale}, touch ${touch}`);
     if (shots) await page.screenshot({ path: `${shots}/guide-pieces-${locale}-${touch ? 'touch' : 'mouse'}.png` });
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  }
+});
+
+test('the guide says at the start what brings a piece out under the game\'s rules', async () => {
+  for (const [locale, words] of [
+    ['en', /clockwise\. A piece leaves the base only on a 6\.$/],
+    // Vietnamese rules on a Vietnamese page: either die showing 1 or 6, or a double.
+    ['vi', /Ngựa ra khỏi chuồng khi một xúc xắc ra 1 hoặc 6, hoặc khi gieo đôi\.$/],
+    ['ru', /С базы выводит только 6\.$/],
+  ]) {
+    const { page, errors } = await person(browser, '/?cpu-delay=0', { guide: true, locale, viewport: PHONE });
+    await page.click('#play-now');
+    await page.locator('#guide').waitFor();
+    await page.click('.guide-next');
+    await page.click('.guide-next');
+    assert.match(await page.textContent('#guide-text'), words, locale);
+    if (shots) await page.screenshot({ path: `${shots}/guide-start-${locale}.png` });
     assert.deepEqual(errors, []);
     await page.context().close();
   }

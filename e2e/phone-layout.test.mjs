@@ -155,7 +155,7 @@ test('on a phone a throw that cannot bring a piece out says why without pushing 
     await page.waitForSelector('body[data-ready=true]');
     // Qdan (a Vietnamese page offers the Vietnamese rules first, where a double of 3 brings a
     // horse out).
-    await page.selectOption('#vs-cpu select[name=preset]', 'qdan');
+    await page.selectOption('#rules-choice select[name=preset]', 'qdan');
     await playCpus(page);
     const boardTop = () => page.evaluate(() => document.getElementById('board').getBoundingClientRect().top);
     const before = await boardTop();

@@ -400,7 +400,18 @@ test('someone opening an invitation without a saved name is asked for one, and t
   await shoot(bo.page, 'name-asked', 'en', '#room-name');
   // Above the seats, each is told what to do next: the host starts, the others sit, then wait.
   assert.equal(await ana.page.textContent('#lobby-status'), 'Start the game when everyone is seated');
-  assert.equal(await bo.page.textContent('#lobby-status'), 'Choose a free seat to play');
+  assert.equal(await bo.page.textContent('#lobby-status'), 'Ana invites you to play: Qdan. Choose a free seat.',
+    'someone invited is told whose table it is and what it plays');
+  // Before a game, the lobby has its own way home; the table's Home button shows once one starts.
+  for (const { page } of [ana, bo]) {
+    assert.ok(await page.isVisible('#lobby-home'), 'a way home from the lobby');
+    assert.equal(await page.getAttribute('#lobby-home', 'href'), '/');
+  }
+  // Someone invited finds the seats before the link to pass on.
+  const above = (page, a, b) => page.evaluate(([a, b]) => document.querySelector(a).getBoundingClientRect().top
+    < document.querySelector(b).getBoundingClientRect().top, [a, b]);
+  assert.ok(await above(bo.page, '#seats', '#invite'), 'the guest sees the seats before the invitation');
+  assert.ok(await above(ana.page, '#invite', '#seats'), 'the host sees the link to send first');
   assert.equal(await ana.page.textContent('#invite-words'), 'Send this link to your friends:');
   assert.equal(await bo.page.textContent('#invite-words'), 'Invite others with this link:');
   // Seated first under the default name with this device's number, then named: the host sees
@@ -445,6 +456,8 @@ test('someone opening an invitation without a saved name is asked for one, and t
   await start(ana, bo);
   assert.ok(await bo.page.isHidden('#room-name'), 'the name waits while a game is played');
   assert.ok(await bo.page.isHidden('#lobby-status'));
+  assert.ok(await bo.page.isHidden('#lobby-home'), 'the table has its own Home button');
+  assert.ok(await bo.page.isVisible('#back'));
   assert.deepEqual(ana.errors, []);
   assert.deepEqual(bo.errors, []);
   assert.deepEqual(cy.errors, []);

@@ -164,6 +164,12 @@ test('in Vietnamese the Ludo-board texts say quân and never ngựa, but for the
   assert.deepEqual(pieces.map((key) => `${key}: “${vi[key]}”`), []);
 });
 
+test('in Vietnamese the CPU is Máy in every text, never CPU', () => {
+  const wrong = Object.entries(vi).filter(([, text]) => /\bCPU\b/u.test(text));
+  assert.deepEqual(wrong.map(([key, text]) => `${key}: “${text}”`), []);
+  assert.equal(vi.cpu, 'Máy');
+});
+
 test('the board is named for what it is in Vietnamese', () => {
   assert.equal(vi.board, 'Bàn cờ Ludo');
   assert.equal(vi['board@horse'], 'Bàn cờ cá ngựa');

@@ -2,7 +2,7 @@
 
 import { loadEngine } from './engine.js';
 import { LocalGame } from './local.js';
-import { drawRulesets, drawSavedGames, guideSeen, playSettings, rememberSettings, settingsText } from './home.js';
+import { drawRulesets, drawSavedGames, guideSeen, homePreset, playSettings, rememberSettings, settingsText } from './home.js';
 import { forget, savedGames } from './saves.js';
 import { LANGUAGES, chooseLanguage, pickLanguage, setBoard, t } from './i18n.js';
 import { COLOURS } from './board.js';
@@ -286,6 +286,7 @@ function rankedForm() {
     if (form.elements.size.selectedOptions[0]?.disabled) form.elements.size.value = '2';
     $('ranked-two').hidden = !twoOnly;
   };
+  form.elements.rules.value = homePreset(document.documentElement.lang);
   form.elements.rules.addEventListener('change', sizes);
   sizes();
   form.addEventListener('submit', (event) => {
@@ -369,7 +370,8 @@ async function main() {
       const asked = guideAsked;
       guideAsked = false;
       if (asked || !guideSeen()) {
-        import('./guide.js').then(({ showGuide }) => showGuide(game.table.who.you ?? game.position.turn.seat, t));
+        import('./guide.js').then(({ showGuide }) => showGuide(game.table.who.you ?? game.position.turn.seat, t,
+          { 'guide.start': game.table.exitRule() }));
       }
     }
   };

@@ -60,10 +60,11 @@ function element(tag, props = {}, ...children) {
 }
 
 /**
- * Shows the guide for the person playing `you`, in the words of `t`; remembers it was shown.
- * Returns a function that closes it.
+ * Shows the guide for the person playing `you`, in the words of `t`, with `more` said after a
+ * step's text (by its key: how a piece leaves the base, after `guide.start`'s); remembers it was
+ * shown. Returns a function that closes it.
  */
-export function showGuide(you, t) {
+export function showGuide(you, t, more = {}) {
   markGuideSeen();
   const list = steps(you);
   const returnTo = document.activeElement;
@@ -106,7 +107,7 @@ export function showGuide(you, t) {
     count.textContent = t('guide.count', { n: index + 1, total: list.length });
     title.textContent = t(`${step.key}.title`);
     const byTouch = step.touch && matchMedia('(pointer: coarse)').matches;
-    text.textContent = t(`${step.key}.${byTouch ? 'touch' : 'text'}`);
+    text.textContent = [t(`${step.key}.${byTouch ? 'touch' : 'text'}`), more[step.key]].filter(Boolean).join(' ');
     next.textContent = t(index === list.length - 1 ? 'guide.done' : 'guide.next');
     // What the step points at in view, then the card beside it.
     step.find()[0].scrollIntoView({ block: 'nearest' });

@@ -22,9 +22,16 @@ export function markGuideSeen() {
 const PRESETS = ['qdan', 'classic', 'vietnamese'];
 
 /**
+ * The rules a page in `language` offers first, and marks as the default in its lists: Vietnamese
+ * rules for a Vietnamese page (whose texts say so), else Qdan.
+ */
+export function homePreset(language) {
+  return language === 'vi' ? 'vietnamese' : 'qdan';
+}
+
+/**
  * What Play starts: the settings of the last game against the CPU (`{opponents, level, rules}`),
- * or, the first time, three medium CPUs under the rules that fit `language` (Vietnamese rules for
- * a Vietnamese page, else Qdan).
+ * or, the first time, three medium CPUs under the rules that fit `language` (`homePreset`).
  */
 export function playSettings(language) {
   try {
@@ -33,7 +40,7 @@ export function playSettings(language) {
   } catch {
     // Settings that do not read are forgotten.
   }
-  return { opponents: 3, level: 'medium', rules: { preset: language === 'vi' ? 'vietnamese' : 'qdan' } };
+  return { opponents: 3, level: 'medium', rules: { preset: homePreset(language) } };
 }
 
 /** Remembers the settings of a game against the CPU, for the next Play. */
@@ -42,7 +49,7 @@ export function rememberSettings(settings) {
 }
 
 /** The rules in words: the preset's short name, and that house rules are changed if they are. */
-function rulesText(rules, t) {
+export function rulesText(rules, t) {
   const { preset, ...changes } = typeof rules === 'string' ? { preset: rules } : rules;
   const name = t(`ruleset.${preset}`);
   return Object.keys(changes).length ? t('saves.withHouseRules', { rules: name }) : name;

@@ -5,6 +5,7 @@
 import { COLOURS } from './board.js';
 import { rememberMe } from './ranked.js';
 import { forgetRoom, rememberRoom } from './rejoin.js';
+import { rulesText } from './home.js';
 import { Table } from './table.js';
 import { recordLines } from './turnlog.js';
 import { RoomSettings } from './roomsettings.js';
@@ -309,6 +310,7 @@ export class OnlineRoom {
     const host = this.room.host === this.you;
     // The host sends the link to friends; someone invited may pass it on.
     const invite = document.getElementById('invite-words');
+    document.body.classList.toggle('guest', !host);
     invite.dataset.t = host ? 'online.invite' : 'online.inviteMore';
     invite.textContent = t(invite.dataset.t);
     document.body.classList.toggle('in-game', Boolean(this.game));
@@ -330,6 +332,11 @@ export class OnlineRoom {
       : this.full() ? null : 'online.pickSeat';
     lobby.hidden = !next;
     lobby.textContent = next ? t(next) : '';
+    // Someone who opened an invitation is told whose table it is, and what it plays.
+    const hostName = this.hostName();
+    if (next === 'online.pickSeat' && hostName) {
+      lobby.textContent = t('room.invited', { name: hostName, rules: rulesText(this.room.settings.rules, t) });
+    }
     if (!this.game) this.view.roll.disabled = true;
     const over = this.game?.position.turn.phase === 'over';
     // A finished game's result comes first, the room (seats, the next game's settings) after it.
@@ -346,6 +353,13 @@ export class OnlineRoom {
     this.view.afterGame.hidden = !over;
     this.view.replayLink.hidden = !over;
     if (this.game) this.view.replayLink.href = `/games/${this.game.id}`;
+  }
+
+  /** The host's name as the room shows it, while the host has a seat. */
+  hostName() {
+    const seat = Object.keys(this.room.seats)
+      .find((s) => this.room.seats[s].occupant.kind === 'person' && this.room.seats[s].occupant.id === this.room.host);
+    return seat ? this.occupantName(seat) : null;
   }
 
   /**

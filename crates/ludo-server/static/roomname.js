@@ -33,6 +33,7 @@ export class RoomName {
     title(saved);
     this.details.append(this.summary, form);
     anchor.after(this.details);
-    if (!saved) input.focus();
+    // On a keyboard the name is typed at once; a phone's keyboard would cover the seats to take.
+    if (!saved && !matchMedia('(pointer: coarse)').matches) input.focus();
   }
 }

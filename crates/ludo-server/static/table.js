@@ -48,8 +48,13 @@ export function setPace(value) {
 const ROLL_MS = 450;
 /** How long a throw's result shows before anything else happens. */
 const LANDED_MS = 550;
-/** How long "4 — no move" shows before the turn passes. */
+/** How long "4 — no move" shows before the turn passes, when this device plays the seat. */
 const NO_MOVE_MS = 1000;
+/**
+ * The same for a seat played elsewhere (the CPU, a friend online): the throw and its result are
+ * seen on that seat's base, and the person waits for their own turn no longer than that takes.
+ */
+const OTHERS_NO_MOVE_MS = 450;
 /** The pause after a move. */
 const MOVED_MS = 250;
 /** How long a move that plays itself shows where it goes first. */
@@ -289,7 +294,8 @@ export class Table {
     const words = outcome.kind === 'rolloff' ? event.lines[0].text : this.noMoveWords(seat, dice, outcome, before);
     this.render({ diceSeat: seat, diceValues: dice, status: words, interactive: false });
     this.view.announce(statusString(words));
-    await wait((outcome.kind === 'rolloff' ? LANDED_MS : NO_MOVE_MS) * pace());
+    const shown = outcome.kind === 'rolloff' ? LANDED_MS : this.plays(seat) ? NO_MOVE_MS : OTHERS_NO_MOVE_MS;
+    await wait(shown * pace());
   }
 
   async showMoveEvent(event, current) {
@@ -712,6 +718,21 @@ export class Table {
     const exits = options.exit_values ?? [];
     if (!allInBase || options.dice !== 1 || !exits.length || exits.includes(dice[0])) return null;
     return this.view.t('hint.exit', { faces: either(exits) });
+  }
+
+  /**
+   * How a piece leaves the base under this game's rules, in a sentence ("A piece leaves the base
+   * only on a 6."), for the first-game guide.
+   */
+  exitRule() {
+    const { t } = this.view;
+    const { options } = this.numbers(this.state.position).inForce;
+    const exits = options.exit_values ?? [];
+    const faces = either(exits);
+    // The engine refuses rules without a way out, and a double with one die.
+    if (options.dice === 1) return exits.length ? `${t('hint.exit', { faces })}.` : '';
+    if (!exits.length) return t('guide.exit.double');
+    return t(options.exit_on_double ? 'guide.exit.eitherOrDouble' : 'guide.exit.either', { faces });
   }
 
   /** "You won!", "You came 2nd", or who won, for hot-seat games and watchers. */

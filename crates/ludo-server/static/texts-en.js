@@ -282,6 +282,7 @@ export default {
   'room.watching': 'You are watching. A seat belongs to the device that took it: to play in this seat, open the invitation on that device.',
   'room.watchingFull': 'You are watching: every seat is taken.',
   'room.hostStarts': 'Start the game when everyone is seated',
+  'room.invited': '{name} invites you to play: {rules}. Choose a free seat.',
   'refusal.other': 'The server refused that request.',
   // Errors and refusals (chosen by texts-errors.js)
   'engine.savedGame': 'The saved game cannot be resumed: {why}',
@@ -344,9 +345,10 @@ export default {
   // The home screen's saved games, the guide and public tables
   'home.play': 'Play',
   'home.ways': 'Ways to play',
-  'home.houseRulesHint': 'Change the rules one by one. They apply to the games started above (against the CPU, on this device, with friends), not to ranked games.',
+  'home.rulesFor': 'For the games below against the CPU, on this device and with friends. Ranked games play their own rules.',
+  'home.houseRulesHint': 'Change the rules one by one, for the same games.',
   'home.compare': 'Compare the rules side by side',
-  'home.about.qdan': 'Our default: Ludo as the Qdan rules pages tell it — safe starts and stars, blockades, another throw for a capture.',
+  'home.about.qdan': 'The Ludo most people know: a 6 brings a piece out and throws again, starts and stars are safe, two pieces make a blockade, a capture earns another throw.',
   'home.about.classic': 'Ludo as the classic box tells it: the highest throw starts, no opponent’s piece can be passed, everyone is placed.',
   'home.about.vietnamese': 'Cờ cá ngựa, the Vietnamese horse race: two dice, and no horse may jump another.',
   'ruleset.qdan': 'Qdan',
@@ -377,6 +379,9 @@ export default {
   'guide.safe.text': 'No piece can be captured on a safe square.',
   'guide.home.title': 'Your home column',
   'guide.home.text': 'Only your pieces enter it. At its end is the finish.',
+  'guide.exit.either': 'A piece leaves the base when a die shows a {faces}.',
+  'guide.exit.eitherOrDouble': 'A piece leaves the base when a die shows a {faces}, or on a double.',
+  'guide.exit.double': 'A piece leaves the base on a double.',
   // A room: seats, settings, offers, phrases
   'rematch.offered': '{names} would like to play again.',
   'rematch.waiting': 'Waiting for {names}…',

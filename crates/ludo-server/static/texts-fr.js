@@ -282,6 +282,7 @@ export default {
   'room.watching': 'Vous regardez la partie. Une place appartient à l’appareil qui l’a prise : pour y jouer, ouvrez l’invitation sur cet appareil.',
   'room.watchingFull': 'Vous regardez : toutes les places sont prises.',
   'room.hostStarts': 'Commencez la partie quand tout le monde est assis',
+  'room.invited': '{name} vous invite à jouer : {rules}. Choisissez une place libre.',
   'refusal.other': 'Le serveur a refusé cette demande.',
   // Errors and refusals (chosen by texts-errors.js)
   'engine.savedGame': 'La partie enregistrée ne peut pas reprendre : {why}',
@@ -344,9 +345,10 @@ export default {
   // The home screen's saved games, the guide and public tables
   'home.play': 'Jouer',
   'home.ways': 'Les façons de jouer',
-  'home.houseRulesHint': 'Changez les règles une à une. Elles valent pour les parties lancées ci-dessus (contre le CPU, sur cet appareil, avec des amis), pas pour les parties classées.',
+  'home.rulesFor': 'Pour les parties ci-dessous contre le CPU, sur cet appareil et avec des amis. Les parties classées suivent leurs propres règles.',
+  'home.houseRulesHint': 'Changez les règles une à une, pour ces mêmes parties.',
   'home.compare': 'Comparer les règles côte à côte',
-  'home.about.qdan': 'Notre jeu par défaut : le Ludo des pages de règles Qdan — départs et étoiles sûrs, barrages, nouveau lancer après une capture.',
+  'home.about.qdan': 'Le Ludo que la plupart connaissent : un 6 fait sortir une pièce et fait relancer, départs et étoiles sont des cases sûres, deux pièces font un barrage, capturer fait relancer.',
   'home.about.classic': 'Le Ludo de la boîte classique : le plus haut lancer commence, on ne dépasse aucune pièce adverse, tout le monde est classé.',
   'home.about.vietnamese': 'Cờ cá ngựa, la course de chevaux vietnamienne : deux dés, et aucun cheval ne peut en sauter un autre.',
   'ruleset.qdan': 'Qdan',
@@ -377,6 +379,9 @@ export default {
   'guide.safe.text': 'Aucune pièce ne peut être capturée sur une case sûre.',
   'guide.home.title': 'Votre couloir d’arrivée',
   'guide.home.text': 'Seules vos pièces y entrent. Au bout, c’est l’arrivée.',
+  'guide.exit.either': 'Une pièce sort de la base quand un dé montre un {faces}.',
+  'guide.exit.eitherOrDouble': 'Une pièce sort de la base quand un dé montre un {faces}, ou sur un double.',
+  'guide.exit.double': 'Une pièce sort de la base sur un double.',
   // A room: seats, settings, offers, phrases
   'rematch.offered': 'Rejouer ? Déjà d’accord : {names}.',
   'rematch.waiting': 'En attente de {names}…',
