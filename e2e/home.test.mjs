@@ -68,6 +68,21 @@ test('Play starts a game against three medium CPUs at once, then with the last s
   await page.context().close();
 });
 
+test('Play says and starts what the CPU\'s card and the rules are changed to', async () => {
+  const { page, errors } = await person(browser, '/?cpu-delay=0', { viewport: PHONE, locale: 'fr-FR' });
+  assert.equal(await page.textContent('#play-now-what'), 'Qdan · vous + 3 CPU · Moyen');
+  await page.selectOption('#vs-cpu select[name=level]', 'hard');
+  await page.selectOption('#rules-choice select[name=preset]', 'classic');
+  assert.equal(await page.textContent('#play-now-what'), 'Classique · vous + 3 CPU · Difficile');
+  await page.click('#play-now');
+  await throwOnce(page);
+  const game = await savedGame(page);
+  assert.deepEqual(game.rules, { preset: 'classic' });
+  assert.deepEqual(Object.values(game.players).filter((p) => p !== 'human'), ['hard', 'hard', 'hard']);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
 test('a Vietnamese browser plays the Vietnamese rules by default', async () => {
   const { page, errors } = await person(browser, '/?cpu-delay=0', { locale: 'vi-VN', viewport: PHONE });
   assert.equal(await page.getAttribute('html', 'lang'), 'vi');

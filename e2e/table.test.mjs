@@ -51,6 +51,59 @@ async function startWithCpu(page) {
 const words = (page, key, values = {}) => page.evaluate(async ([k, v]) => (await import('/i18n.js')).t(k, v),
   [key, values]);
 
+/** How long each status matching `pattern` showed before the highlighted seat changed, in ms. */
+const noMoveTimes = (seen, pattern) => seen.flatMap((s, i) => {
+  if (!pattern.test(s.status) || s.status === seen[i - 1]?.status) return [];
+  const next = seen.findIndex((later, j) => j > i && later.active !== s.active);
+  return next > 0 ? [seen[next].at - s.at] : [];
+});
+
+/** Records every status and highlighted seat the page shows, with when, in `globalThis.seen`. */
+const watchStatus = (page) => page.evaluate(() => {
+  globalThis.seen = [];
+  const snap = () => globalThis.seen.push({
+    at: performance.now(),
+    status: document.querySelector('#status').textContent,
+    active: document.querySelector('#players li.active')?.dataset.seat ?? null,
+  });
+  new MutationObserver(snap).observe(document.querySelector('#play'),
+    { childList: true, subtree: true, characterData: true, attributes: true });
+  snap();
+});
+
+test('the person\'s own throw without a move shows long enough to read, a CPU\'s only as long as it takes to see', async () => {
+  // Every die shows 3 (the browser's random bytes are fixed): under Qdan nobody has a move.
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  await context.addInitScript(() => {
+    crypto.getRandomValues = (bytes) => bytes.fill(2);
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${url}/`);
+  await page.waitForSelector('body[data-ready=true]');
+  await page.selectOption('select[name=level]', 'random');
+  await page.click('#vs-cpu button[type=submit]');
+  await page.waitForSelector('#roll:not([disabled])', { timeout: 15000 });
+  await watchStatus(page);
+  for (let round = 0; round < 2; round++) {
+    await page.click('#roll');
+    await page.waitForSelector('#roll[disabled]');
+    await page.waitForSelector('#roll:not([disabled])', { timeout: 30000 });
+  }
+  const seen = await page.evaluate(() => globalThis.seen);
+  const mine = noMoveTimes(seen, /^You threw 3 — no move(\. |$)/);
+  const theirs = noMoveTimes(seen, /^(blue|red|green) .*: 3 — no move$/);
+  assert.equal(mine.length, 2, `the person's: ${mine}`);
+  assert.equal(theirs.length, 6, `the CPUs': ${theirs}`);
+  for (const ms of mine) assert.ok(ms >= 900, `the person's "no move" shows for ${ms.toFixed(0)} ms`);
+  for (const ms of theirs) assert.ok(ms >= 400, `a CPU's "no move" shows for ${ms.toFixed(0)} ms`);
+  const median = [...theirs].sort((a, b) => a - b)[theirs.length >> 1];
+  assert.ok(median < 800, `a CPU's "no move" shows for ${median.toFixed(0)} ms (median of ${theirs.length})`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the status, the highlighted seat and the dice change together, only once a throw has landed', async () => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
@@ -98,20 +151,10 @@ test('the status, the highlighted seat and the dice change together, only once a
     assert.ok(landed, `${was}'s throw showed before ${now}'s turn`);
   }
   assert.ok(passes >= 3, `the turn passed ${passes} times`);
-  // A throw with no move says so before the turn passes: the person's own long enough to read
-  // (with why), a CPU's only as long as it takes to see it, so that the person's turn comes soon.
-  const shownFor = (pattern) => seen.flatMap((s, i) => {
-    if (!pattern.test(s.status) || s.status === seen[i - 1]?.status) return [];
-    const next = seen.findIndex((later, j) => j > i && later.active !== s.active);
-    return next > 0 ? [seen[next].at - s.at] : [];
-  });
-  const mine = shownFor(/^You threw \d — no move(\. |$)/);
-  const theirs = shownFor(/^(blue|red|green) .*: \d — no move$/);
-  assert.ok(mine.length && theirs.length, `no move said for the person (${mine}) and the CPU (${theirs})`);
-  for (const ms of mine) assert.ok(ms >= 900, `the person's "no move" shows for ${ms.toFixed(0)} ms`);
-  for (const ms of theirs) assert.ok(ms >= 400, `a CPU's "no move" shows for ${ms.toFixed(0)} ms`);
-  const median = [...theirs].sort((a, b) => a - b)[Math.floor(theirs.length / 2)];
-  assert.ok(median < 800, `a CPU's "no move" shows for ${median.toFixed(0)} ms (median of ${theirs.length})`);
+  // A throw with no move says so, long enough to see, before the turn passes.
+  const noMoves = noMoveTimes(seen, /— no move/);
+  assert.ok(noMoves.length, 'a throw with no move is said');
+  for (const ms of noMoves) assert.ok(ms >= 400, `"no move" shows for ${ms.toFixed(0)} ms`);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -217,6 +260,74 @@ async function filterServer(page, drop) {
     });
   });
 }
+
+test('while the connection is down the controls wait and the status says so; back, the person plays on', async () => {
+  for (const [locale, name] of [['en', 'Ana'], ['pt-PT', 'Ana']]) {
+    const host = await person(browser, '/', { locale, viewport: { width: 360, height: 640 } });
+    // The page's connections go through here: while `down`, the one open is closed and every new
+    // one refused, as when the network drops.
+    let down = false;
+    const open = [];
+    await host.page.routeWebSocket(/\/ws(\?|$)/, (ws) => {
+      if (down) {
+        ws.close();
+        return;
+      }
+      const server = ws.connectToServer();
+      ws.onMessage((message) => server.send(message));
+      server.onMessage((message) => ws.send(message));
+      open.push(ws);
+    });
+    await host.page.fill('#friends input[name=name]', name);
+    await host.page.click('#friends button[type=submit]');
+    await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
+    await startWithCpu(host.page);
+    const yourTurn = await words(host.page, 'status.you.roll');
+    await host.page.waitForFunction((text) => document.getElementById('status').textContent === text
+      && !document.getElementById('roll').disabled, yourTurn, { timeout: 15000 });
+    down = true;
+    for (const ws of open.splice(0)) ws.close();
+    const lost = await words(host.page, 'online.reconnecting');
+    await host.page.waitForFunction((text) => document.getElementById('status').textContent === text, lost);
+    assert.ok(await host.page.isDisabled('#roll'), `${locale}: no throw that would not arrive`);
+    assert.equal(await host.page.$('#die.ready'), null, `${locale}: the dice wait too`);
+    await host.page.screenshot({ path: `${shots}/online-connection-lost-360x640-${locale}.png` });
+    down = false;
+    await host.page.waitForFunction((text) => document.getElementById('status').textContent === text
+      && !document.getElementById('roll').disabled, yourTurn, { timeout: 15000 });
+    // The throw reaches the server and its answer the page (the throw itself, or, had the CPU's
+    // stand-in for the time away just played, the refusal saying the game moved on).
+    await host.page.click('#roll');
+    await host.page.waitForFunction((text) => document.getElementById('status').textContent !== text
+      || !document.getElementById('notice').hidden, yourTurn, { timeout: 15000 });
+    assert.deepEqual(host.errors, []);
+    await host.page.context().close();
+  }
+});
+
+test('a piece of the person\'s captured is said over the board, not only in the log', async () => {
+  for (const [locale, words] of [['en', 'red △ captured your piece: it goes back to your base'],
+    ['fr-FR', 'rouge △ a capturé votre pièce : elle retourne à votre base']]) {
+    // Every die shows 3 (the browser's random bytes are fixed): red's piece on its progress 1
+    // lands on yellow's, on yellow's progress 30, the same square.
+    const context = await browser.newContext({ locale, viewport: { width: 360, height: 640 } });
+    await context.addInitScript(() => {
+      crypto.getRandomValues = (bytes) => bytes.fill(2);
+    });
+    const position = yellowToMove(30, 1);
+    position.turn = { seat: 'red', phase: 'roll', roll: null, bonus_streak: 0, throws: 0 };
+    const { page, errors } = await resume(context, position, { players: { yellow: 'human', red: 'random' } });
+    await page.waitForSelector('#notice:not([hidden])', { timeout: 15000 });
+    assert.equal(await page.textContent('#notice'), words, locale);
+    await page.screenshot({ path: `${shots}/captured-notice-360x640-${locale}.png` });
+    // Gone once the person plays on.
+    await page.waitForSelector('#roll:not([disabled])', { timeout: 15000 });
+    await page.click('#roll');
+    await page.waitForSelector('#notice', { state: 'hidden' });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
 
 test('refusals are shown in the reader’s language by the control that caused them', async () => {
   const french = { locale: 'fr-FR' };

@@ -472,13 +472,20 @@ async function main() {
     if (saved) continueGame(saved);
     else history.replaceState(null, '');
   };
-  // Play: a game against the CPU at once, as the last one (the form below shows those settings).
-  const settings = playSettings(language);
+  // Play: a game against the CPU at once, as the last one (the form below shows those settings),
+  // or as the CPU's card and the rules say once either is changed: Play starts what it says.
+  let settings = playSettings(language);
   const cpuForm = $('vs-cpu').elements;
   cpuForm.opponents.value = String(settings.opponents);
   cpuForm.level.value = settings.level;
   cpuForm.preset.value = settings.rules.preset;
   $('play-now-what').textContent = settingsText(settings, t);
+  const follow = () => {
+    settings = { opponents: Number(cpuForm.opponents.value), level: cpuForm.level.value, rules: chosenRules() };
+    $('play-now-what').textContent = settingsText(settings, t);
+  };
+  $('vs-cpu').addEventListener('change', follow);
+  $('rules-choice').addEventListener('change', follow);
   $('play-now').onclick = () => playCpu(settings);
   $('how-to-play').onclick = () => {
     guideAsked = true;

@@ -111,6 +111,7 @@ export class OnlineRoom {
     };
     this.socket.onmessage = (event) => this.receive(JSON.parse(event.data));
     this.socket.onclose = () => {
+      this.table.setOffline(true);
       this.view.connection.classList.remove('ok');
       this.view.connection.textContent = this.view.t('online.reconnecting');
       const wait = Math.min(5000, 300 * 2 ** this.retry++);
@@ -158,7 +159,14 @@ export class OnlineRoom {
         this.gameId = this.game?.id;
         this.view.connection.textContent = this.view.t('online.connected');
         this.view.connection.classList.add('ok');
-        if (this.game) this.showGame();
+        if (this.game) {
+          // Back online with the game as it is now: the table is drawn from it, never from the
+          // state it showed before the connection dropped.
+          this.table.offline = false;
+          this.showGame();
+        } else {
+          this.table.setOffline(false);
+        }
         break;
       case 'room':
         if (this.room && this.room.host !== this.you

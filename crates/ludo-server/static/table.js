@@ -115,6 +115,7 @@ export class Table {
     this.countdown = new Countdown();
     this.onIdle = () => {};
     this.pending = false;
+    this.offline = false;
     this.tapped = null;
     this.autoplayTimer = null;
     this.settledState = null;
@@ -315,6 +316,12 @@ export class Table {
     await wait(walk.ms);
     if (!current()) return;
     sound.play(move.captures.length ? 'capture' : finished ? 'finish' : 'step');
+    // A piece of the person's sent back is said over the board, not only in a log line that a
+    // phone soon scrolls away.
+    const you = this.who.you;
+    if (you && seat !== you && move.captures.some((c) => c.seat === you)) {
+      this.notice(this.view.t('notice.captured', { seat: this.voice.seat(seat) }));
+    }
     // The game ended before the person's eyes: the end may be celebrated once the piece rests.
     if (event.after.position.turn.phase === 'over') this.endSeen = event.after;
     this.shownLines += event.lines.length;
@@ -408,7 +415,17 @@ export class Table {
 
   /** Whether the person on this device plays `seat` now (not while the CPU finishes their turn). */
   plays(seat) {
-    return this.who.controls(seat) && this.standingIn !== seat;
+    return !this.offline && this.who.controls(seat) && this.standingIn !== seat;
+  }
+
+  /**
+   * Whether the connection to the room is down: nothing the person did would arrive, so the
+   * controls wait and the status says so until it is back.
+   */
+  setOffline(offline) {
+    if (this.offline === offline) return;
+    this.offline = offline;
+    if (this.state && !this.running) this.render({ interactive: true });
   }
 
   canThrow() {
@@ -657,6 +674,7 @@ export class Table {
   statusWords(p) {
     const { t } = this.view;
     if (p.turn.phase === 'over') return this.endWords(p);
+    if (this.offline) return t('online.reconnecting');
     const seat = p.turn.seat;
     const phase = p.turn.phase;
     // The person's turn goes on without them: not "your turn" with controls they cannot use.

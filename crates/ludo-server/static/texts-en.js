@@ -244,6 +244,7 @@ export default {
   'places.byProgress@horse': 'The game ends when the first player is done; the others are placed by horses home, then horses out of the base, then total progress.',
   'title.yourTurn': 'Your turn — Ludo',
   'clock.ranOut': 'Time ran out — the CPU played this turn for you.',
+  'notice.captured': '{seat} captured your piece: it goes back to your base',
   'away.played': 'You were away — the CPU played for you.',
   'notify.ask': 'Tell me when it is my turn',
   'notify.on': 'You will be told when it is your turn.',

@@ -244,6 +244,7 @@ export default {
   'places.byProgress@horse': 'La partie s’arrête quand le premier joueur a fini ; les autres sont classés par chevaux rentrés, puis par chevaux sortis de la base, puis par chemin parcouru.',
   'title.yourTurn': 'À vous — Ludo',
   'clock.ranOut': 'Temps écoulé — le CPU a joué ce tour pour vous.',
+  'notice.captured': '{seat} a capturé votre pièce : elle retourne à votre base',
   'away.played': 'Pendant votre absence, le CPU a joué pour vous.',
   'notify.ask': 'Me prévenir quand c’est mon tour',
   'notify.on': 'On vous préviendra quand ce sera votre tour.',

@@ -244,6 +244,7 @@ export default {
   'places.byProgress@horse': 'A partida acaba quando o primeiro jogador termina; os outros ficam classificados por cavalos em casa, depois por cavalos fora da base, depois pelo caminho percorrido.',
   'title.yourTurn': 'É a tua vez — Ludo',
   'clock.ranOut': 'Acabou o tempo — a CPU jogou esta vez por ti.',
+  'notice.captured': '{seat} capturou a tua peça: volta para a tua base',
   'away.played': 'Estiveste ausente — a CPU jogou por ti.',
   'notify.ask': 'Avisar-me quando for a minha vez',
   'notify.on': 'Vamos avisar-te quando for a tua vez.',
@@ -345,7 +346,7 @@ export default {
   // The home screen's saved games, the guide and public tables
   'home.play': 'Jogar',
   'home.ways': 'Formas de jogar',
-  'home.rulesFor': 'Para os jogos abaixo contra a CPU, neste dispositivo e com amigos. As partidas classificadas seguem as suas próprias regras.',
+  'home.rulesFor': 'Para os jogos abaixo contra a CPU, neste dispositivo e com amigos. As partidas classificadas têm regras próprias.',
   'home.houseRulesHint': 'Muda as regras uma a uma, para esses mesmos jogos.',
   'home.compare': 'Comparar as regras lado a lado',
   'home.about.qdan': 'O Ludo que quase todos conhecem: um 6 tira uma peça da base e dá outro lançamento, saídas e estrelas são casas seguras, duas peças fazem um bloqueio, capturar dá outro lançamento.',

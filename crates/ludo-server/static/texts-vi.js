@@ -266,6 +266,8 @@ export default {
   'places.byProgress@horse': 'Ván kết thúc khi người đầu tiên về đích hết; những người còn lại xếp hạng theo số ngựa đã về đích, rồi số ngựa đã ra khỏi chuồng, rồi tổng quãng đường đã đi.',
   'title.yourTurn': 'Lượt của bạn — Cờ cá ngựa',
   'clock.ranOut': 'Hết giờ — máy đã đi lượt này thay bạn.',
+  'notice.captured': '{seat} đã đá quân của bạn về chuồng',
+  'notice.captured@horse': '{seat} đã đá ngựa của bạn về chuồng',
   'away.played': 'Bạn vắng mặt — máy đã chơi thay bạn.',
   'notify.ask': 'Báo cho tôi khi đến lượt',
   'notify.on': 'Bạn sẽ được báo khi đến lượt.',
