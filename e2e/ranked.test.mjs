@@ -4,7 +4,7 @@
 // A local game is exported and replayed too.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, over, person as open, step, url } from './browser.mjs';
+import { launch, over, person as open, personsTurn, step, url } from './browser.mjs';
 
 const browser = await launch();
 after(() => browser.close());
@@ -112,7 +112,8 @@ test('a local game is exported and replayed in the viewer', async () => {
   const me = await person('/?cpu-delay=0');
   await me.page.selectOption('#vs-cpu select[name=opponents]', '1');
   await me.page.click('#vs-cpu button[type=submit]');
-  for (let i = 0; i < 30; i++) await step(me.page);
+  // Fifteen turns of the person's, each waited for (a busy machine's CPU thinks slowly).
+  for (let i = 0; i < 15 && (await personsTurn(me.page)) !== 'over'; i++) await step(me.page);
   const exported = await download(me.page, '#export-local');
   const record = JSON.parse(exported.text);
   assert.ok(record.actions.length > 10, `${record.actions.length} actions`);

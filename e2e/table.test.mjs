@@ -51,6 +51,18 @@ async function startWithCpu(page) {
 const words = (page, key, values = {}) => page.evaluate(async ([k, v]) => (await import('/i18n.js')).t(k, v),
   [key, values]);
 
+/** A page of `context` playing a local game against three random CPUs, and its errors. */
+async function againstRandomCpus(context) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${url}/`);
+  await page.waitForSelector('body[data-ready=true]');
+  await page.selectOption('select[name=level]', 'random');
+  await page.click('#vs-cpu button[type=submit]');
+  return { page, errors };
+}
+
 /** How long each status matching `pattern` showed before the highlighted seat changed, in ms. */
 const noMoveTimes = (seen, pattern) => seen.flatMap((s, i) => {
   if (!pattern.test(s.status) || s.status === seen[i - 1]?.status) return [];
@@ -77,13 +89,7 @@ test('the person\'s own throw without a move shows long enough to read, a CPU\'s
   await context.addInitScript(() => {
     crypto.getRandomValues = (bytes) => bytes.fill(2);
   });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${url}/`);
-  await page.waitForSelector('body[data-ready=true]');
-  await page.selectOption('select[name=level]', 'random');
-  await page.click('#vs-cpu button[type=submit]');
+  const { page, errors } = await againstRandomCpus(context);
   await page.waitForSelector('#roll:not([disabled])', { timeout: 15000 });
   await watchStatus(page);
   for (let round = 0; round < 2; round++) {
@@ -106,13 +112,7 @@ test('the person\'s own throw without a move shows long enough to read, a CPU\'s
 
 test('the status, the highlighted seat and the dice change together, only once a throw has landed', async () => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${url}/`);
-  await page.waitForSelector('body[data-ready=true]');
-  await page.selectOption('select[name=level]', 'random');
-  await page.click('#vs-cpu button[type=submit]');
+  const { page, errors } = await againstRandomCpus(context);
   await page.evaluate(() => {
     globalThis.seen = [];
     const snap = () => {
@@ -295,11 +295,14 @@ test('while the connection is down the controls wait and the status says so; bac
     down = false;
     await host.page.waitForFunction((text) => document.getElementById('status').textContent === text
       && !document.getElementById('roll').disabled, yourTurn, { timeout: 15000 });
-    // The throw reaches the server and its answer the page (the throw itself, or, had the CPU's
-    // stand-in for the time away just played, the refusal saying the game moved on).
+    // The throw reaches the server and its answer the page: the throw's line in the log (the
+    // turn may be the person's again by the time it is drawn), pieces to choose from, or, had the
+    // CPU's stand-in for the time away just played, the refusal saying the game moved on.
+    const lines = await host.page.$$eval('#log li', (items) => items.length);
     await host.page.click('#roll');
-    await host.page.waitForFunction((text) => document.getElementById('status').textContent !== text
-      || !document.getElementById('notice').hidden, yourTurn, { timeout: 15000 });
+    await host.page.waitForFunction((before) => document.querySelectorAll('#log li').length > before
+      || document.querySelector('#board .piece.legal') || !document.getElementById('notice').hidden,
+    lines, { timeout: 15000 });
     assert.deepEqual(host.errors, []);
     await host.page.context().close();
   }
