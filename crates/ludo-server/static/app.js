@@ -60,7 +60,11 @@ const LOCAL_REPLAY_KEY = 'ludo.replay';
  */
 const TABLE_ENTRY = 'localGame';
 
-/** The rules chosen: the preset, and every house rule changed from its value. */
+/**
+ * The rules chosen: the preset, and every house rule changed from its value. The preset's list
+ * stands above the ways to play, for all of them but ranked games (which pick their own), and
+ * belongs to the CPU card's form (`form="vs-cpu"`), where every game started here reads it.
+ */
 function chosenRules() {
   const preset = new FormData($('vs-cpu')).get('preset');
   const defaults = presets.find((p) => p.preset === preset)?.options ?? {};
