@@ -125,6 +125,29 @@ test('one choice of rules, apart from the ways to play, is what a game on this d
   await page.context().close();
 });
 
+test('ticking "ranked" for a table with friends shows its turn clock, and clearing it gives the clock back', async () => {
+  const { page, errors } = await person(browser, '/', { viewport: PHONE });
+  const clock = '#friends select[name=clock]';
+  const noneOffered = () => page.$eval(`${clock} option[value=""]`, (o) => !o.disabled);
+  assert.equal(await page.inputValue(clock), '');
+  assert.match(await page.textContent('#friends'), /always a turn clock/);
+  assert.doesNotMatch(await page.textContent('#friends'), /unless 30/, 'no promise the clock beside it contradicts');
+  await page.check('#friends input[name=ranked]');
+  assert.equal(await page.inputValue(clock), '60', 'a ranked table plays 60 seconds a turn unless 30 is chosen');
+  assert.equal(await noneOffered(), false);
+  await page.uncheck('#friends input[name=ranked]');
+  assert.equal(await page.inputValue(clock), '', 'the clock is none again, as it was');
+  assert.equal(await noneOffered(), true);
+  // A clock chosen by the person stays when the box is cleared.
+  await page.check('#friends input[name=ranked]');
+  await page.selectOption(clock, '30');
+  await page.uncheck('#friends input[name=ranked]');
+  assert.equal(await page.inputValue(clock), '30');
+  // The ranked card says how it differs: strangers near one's rating, found for you.
+  assert.equal(await page.textContent('#ranked .hint'), 'Against people rated close to you, found for you.');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
 test('two games started one after the other are both kept, continue each where it was, and one can be deleted', async () => {
   const { page, errors } = await person(browser, '/?cpu-delay=0', { viewport: PHONE });
   // A: two people on this device, one throw. B: against the CPU, one throw.
@@ -225,6 +248,23 @@ test('the three rulesets each show a picture of their board and link to their ru
   await page.click('#rulesets a[href="/rules/vietnamese"]');
   await page.waitForSelector('#rules-page:not([hidden]) h2');
   assert.equal(await page.getAttribute('#rules-page', 'data-preset'), 'vietnamese');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('on a phone the rules compared side by side fit the screen, in the language with the longest names', async () => {
+  const { page, errors } = await person(browser, '/', { viewport: PHONE, locale: 'ru-RU' });
+  await page.click('#compare summary');
+  const cells = await page.$$eval('#rules th, #rules td', (all) => all.filter((c) => c.offsetParent)
+    .map((c) => { const box = c.getBoundingClientRect(); return { text: c.textContent, left: box.left, right: box.right }; }));
+  const past = cells.filter((c) => c.left < 0 || c.right > PHONE.width);
+  assert.deepEqual(past, [], 'no value hides past the screen\'s edge');
+  assert.ok(cells.some((c) => c.text === 'Вьетнамские (cờ cá ngựa)'), 'the third ruleset is there');
+  // A house rule's name takes its own line above the values: it is read before them.
+  const [name, ...values] = await page.$$eval('#rules tbody tr:nth-child(3) > *', (row) =>
+    row.map((c) => c.getBoundingClientRect()));
+  assert.ok(values.every((v) => v.top >= name.bottom - 1), 'the values are under the name');
+  if (shots) await page.screenshot({ path: `${shots}/compare-ru-phone.png` });
   assert.deepEqual(errors, []);
   await page.context().close();
 });

@@ -252,6 +252,26 @@ function tableSettings() {
   $('speed').onchange = () => setPace(Number($('speed').value));
 }
 
+/**
+ * A ranked table always has a turn clock (60 seconds unless 30 is chosen): while `ranked` is
+ * ticked, `clock` offers no "None" and shows 60 when it showed none, and shows none again when
+ * the box is cleared.
+ */
+function clockFollowsRanked(ranked, clock) {
+  let chosenForRanked = false;
+  ranked.addEventListener('change', () => {
+    clock.options[0].disabled = ranked.checked;
+    if (ranked.checked && !clock.value) {
+      clock.value = '60';
+      chosenForRanked = true;
+    } else if (!ranked.checked && chosenForRanked) {
+      clock.value = '';
+      chosenForRanked = false;
+    }
+  });
+  clock.addEventListener('change', () => { chosenForRanked = false; });
+}
+
 /** Quick ranked play from the home screen. */
 function rankedForm() {
   const form = $('ranked');
@@ -414,6 +434,7 @@ async function main() {
   });
   const friends = $('friends');
   friends.elements.name.value = playerName();
+  clockFollowsRanked(friends.elements.ranked, friends.elements.clock);
   friends.addEventListener('submit', async (event) => {
     event.preventDefault();
     setPlayerName(friends.elements.name.value);

@@ -119,6 +119,24 @@ export function byCpu(t, line, standIn = undefined) {
   return { ...line, text: t('log.byCpu', { line: line.text }), cpu: true, standIn };
 }
 
+/** A seat's mark and the word before it ("yellow ○", "Ana ○"). */
+const MARKED_WORD = new RegExp(`(\\S+ [${Object.values(MARK).join('')}])`, 'u');
+
+/**
+ * `text` as nodes where each seat's mark stays on one line with the word before it, so that a
+ * narrow log never starts a line with a lone "○"; the text reads the same.
+ */
+function keepMarksWithWords(text) {
+  // Split by a capturing pattern: the parts at odd places are the marked words.
+  return text.split(MARKED_WORD).map((part, i) => {
+    if (i % 2 === 0) return part;
+    const words = document.createElement('span');
+    words.className = 'seat-words';
+    words.textContent = part;
+    return words;
+  }).filter((part) => part !== '');
+}
+
 /**
  * Fills the list `log` with `lines` (newest last) and keeps its newest line in view. Only the
  * lines not drawn yet are added, so a long game's log costs nothing per action.
@@ -128,7 +146,7 @@ export function drawLog(log, lines) {
   for (const line of lines.slice(log.childElementCount)) {
     const { text, kind, cpu } = typeof line === 'string' ? { text: line, kind: '' } : line;
     const li = document.createElement('li');
-    li.textContent = text;
+    li.append(...keepMarksWithWords(text));
     if (kind) li.className = kind;
     if (cpu) li.classList.add('by-cpu');
     log.append(li);
