@@ -248,6 +248,28 @@ test('a player who goes home during a game is offered the way back to it, until 
   for (const who of [ana, bo, other]) await who.page.context().close();
 });
 
+test('a guest who goes home from the lobby is offered the way back to their seat, until they leave it', async () => {
+  const ana = await hostRoom('Ana', {}, { viewport: DESKTOP });
+  const bo = await guest(ana.code, 'Bo', 'red', { ...FRENCH, viewport: PHONE });
+  await bo.page.click('#lobby-home');
+  await bo.page.waitForSelector('#way-back:not([hidden])');
+  assert.equal(await bo.page.textContent('#way-back'), 'Retourner à votre table', 'no game yet: the table');
+  await bo.page.click('#way-back');
+  await bo.page.waitForURL(`${url}/r/${ana.code}`);
+  await bo.page.waitForFunction(() => document.querySelector('#seats li[data-seat=red] span')
+    ?.textContent.startsWith('rouge △ : Bo'));
+  // Up from the seat, the table is no longer offered.
+  await bo.page.click('#seats li[data-seat=red] button');
+  await bo.page.waitForFunction(() => !document.querySelector('#seats li[data-seat=red] span')
+    ?.textContent.includes('Bo'));
+  await bo.page.click('#lobby-home');
+  await bo.page.waitForSelector('#play-now');
+  await bo.page.waitForLoadState('networkidle');
+  assert.ok(await bo.page.isHidden('#way-back'));
+  assert.deepEqual([...ana.errors, ...bo.errors], []);
+  for (const who of [ana, bo]) await who.page.context().close();
+});
+
 test('quick phrases show in each reader\'s language by the sender\'s seat and in the log, and can be muted', async () => {
   const ana = await hostRoom('Ana', {}, { viewport: DESKTOP });
   const bo = await guest(ana.code, 'Bo', 'red', { ...FRENCH, viewport: PHONE });

@@ -470,7 +470,7 @@ async function main() {
     return;
   }
   showPublicTables($('public-tables'), t, () => !$('home').hidden);
-  offerWayBack($('way-back'), myId());
+  offerWayBack($('way-back'), myId(), t);
   const language = document.documentElement.lang;
   /** Continues a saved game; one the engine no longer reads is said, and not offered again. */
   const continueGame = (game) => {

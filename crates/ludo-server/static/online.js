@@ -349,8 +349,8 @@ export class OnlineRoom {
     const over = this.game?.position.turn.phase === 'over';
     // A finished game's result comes first, the room (seats, the next game's settings) after it.
     document.body.classList.toggle('finished', over);
-    // A game this device plays can be come back to from the home screen.
-    if (this.game && !over && this.mySeat()) rememberRoom(this.code);
+    // A table this device sits at, waiting or playing, can be come back to from the home screen.
+    if (!over && this.mySeat()) rememberRoom(this.code, Boolean(this.game));
     else forgetRoom(this.code);
     this.rematch.draw(this.room, this.mySeat(), over, (seat) => this.occupantName(seat));
     this.leaveGame.draw(playing && Boolean(this.mySeat()), this.game?.ranked);

@@ -50,6 +50,7 @@ export default {
   'online.reconnecting': 'Connection lost, reconnecting…',
   'online.waiting': 'Waiting for the host to start',
   'rejoin.back': 'Back to your game',
+  'rejoin.table': 'Back to your table',
   'online.pickSeat': 'Choose a free seat to play',
   'online.free': 'free',
   'online.away': 'away',

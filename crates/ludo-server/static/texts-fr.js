@@ -50,6 +50,7 @@ export default {
   'online.reconnecting': 'Connexion perdue, reconnexion…',
   'online.waiting': 'En attente de l’hôte',
   'rejoin.back': 'Retourner à votre partie',
+  'rejoin.table': 'Retourner à votre table',
   'online.pickSeat': 'Choisissez une place libre pour jouer',
   'online.free': 'libre',
   'online.away': 'absent',

@@ -50,6 +50,7 @@ export default {
   'online.reconnecting': 'Ligação perdida, a voltar a ligar…',
   'online.waiting': 'A aguardar que o anfitrião comece',
   'rejoin.back': 'Voltar à tua partida',
+  'rejoin.table': 'Voltar à tua mesa',
   'online.pickSeat': 'Escolhe um lugar livre para jogar',
   'online.free': 'livre',
   'online.away': 'ausente',

@@ -50,6 +50,7 @@ export default {
   'online.reconnecting': 'Связь потеряна, переподключение…',
   'online.waiting': 'Ждём, пока хозяин начнёт',
   'rejoin.back': 'Вернуться к вашей игре',
+  'rejoin.table': 'Вернуться к вашему столу',
   'online.pickSeat': 'Выберите свободное место, чтобы играть',
   'online.free': 'свободно',
   'online.away': 'нет на месте',

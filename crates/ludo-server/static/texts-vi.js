@@ -51,6 +51,7 @@ export default {
   'online.reconnecting': 'Mất kết nối, đang kết nối lại…',
   'online.waiting': 'Chờ chủ phòng bắt đầu',
   'rejoin.back': 'Quay lại ván đang chơi',
+  'rejoin.table': 'Quay lại bàn của bạn',
   'online.pickSeat': 'Chọn một chỗ trống để chơi',
   'online.free': 'trống',
   'online.away': 'vắng mặt',
