@@ -252,6 +252,19 @@ test('the three rulesets each show a picture of their board and link to their ru
   await page.context().close();
 });
 
+test('beside the guided first game, "Read the rules" opens the page of the rules chosen', async () => {
+  const { page, errors } = await person(browser, '/', { viewport: PHONE });
+  assert.equal(await page.textContent('#how-to-play'), 'Learn by playing', 'says it starts a game');
+  await page.selectOption('#rules-choice select[name=preset]', 'vietnamese');
+  await page.click('#read-rules');
+  await page.waitForSelector('#rules-page:not([hidden]) h2');
+  assert.equal(await page.getAttribute('#rules-page', 'data-preset'), 'vietnamese');
+  assert.equal(new URL(page.url()).pathname, '/rules/vietnamese');
+  assert.ok(await page.isHidden('#home'), 'the home screen makes way for the page');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
 test('on a phone the rules compared side by side fit the screen, in the language with the longest names', async () => {
   const { page, errors } = await person(browser, '/', { viewport: PHONE, locale: 'ru-RU' });
   await page.click('#compare summary');

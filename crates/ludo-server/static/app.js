@@ -511,6 +511,10 @@ async function main() {
   };
   $('vs-cpu').addEventListener('change', follow);
   $('rules-choice').addEventListener('change', follow);
+  // "Read the rules" opens the page of the rules chosen.
+  const readRules = () => $('read-rules').setAttribute('href', `/rules/${cpuForm.preset.value}`);
+  readRules();
+  $('rules-choice').addEventListener('change', readRules);
   $('play-now').onclick = () => playCpu(settings);
   $('how-to-play').onclick = () => {
     guideAsked = true;
