@@ -509,6 +509,23 @@ test('on a 360×640 phone the board, dice, status and latest log line show witho
   await context.close();
 });
 
+
+test('at a phone\'s table the longest site name keeps to one line beside the language menu, which keeps its name', async () => {
+  const context = await browser.newContext({ viewport: { width: 360, height: 640 }, locale: 'vi-VN' });
+  await context.addInitScript(() => localStorage.setItem('ludo.guide', 'seen'));
+  const page = await context.newPage();
+  await page.goto(`${url}/?cpu-delay=0`);
+  await page.waitForSelector('body[data-ready=true]');
+  await page.click('#play-now');
+  await page.waitForSelector('#board rect');
+  const title = await page.$eval('header h1', (h) => ({ text: h.textContent, lines: h.getClientRects().length,
+    height: h.getBoundingClientRect().height, lineHeight: parseFloat(getComputedStyle(h).lineHeight) }));
+  assert.equal(title.text, 'Cờ cá ngựa\u00a0· Ludo');
+  assert.ok(title.height < 1.5 * title.lineHeight, `one line: ${title.height} px at ${title.lineHeight} px a line`);
+  const menu = await page.$eval('#language', (s) => s.labels[0].querySelector('span').textContent);
+  assert.equal(menu, 'Ngôn ngữ', 'the menu is still named for screen readers');
+  await context.close();
+});
 test('a hidden tab catches up at once, and its title and a notification say it is the person’s turn', async () => {
   const context = await browser.newContext({ permissions: ['notifications'] });
   await context.addInitScript(() => {
