@@ -542,3 +542,19 @@ test('the invitation link is copied with a visible "copied", selected when copyi
   assert.deepEqual(bo.errors, []);
   for (const context of [ana.page.context(), bo.page.context(), cy]) await context.close();
 });
+
+test('a link to no room says so, with the way home, and stops trying to connect', async () => {
+  const { page, errors } = await person(browser, '/r/zzzzzzzz', { viewport: PHONE });
+  const said = 'There is no such room. Check the link you were sent, or start a new table from the home page.';
+  await page.waitForFunction((text) => document.getElementById('connection').textContent === text, said);
+  assert.ok(await page.isVisible('#lobby-home'), 'the way home');
+  for (const gone of ['#invite', '#room-name', '#roll', '#board']) {
+    assert.ok(await page.isHidden(gone), `${gone} is not offered`);
+  }
+  // No reconnection follows: the words stay.
+  await page.waitForTimeout(1500);
+  assert.equal(await page.textContent('#connection'), said);
+  if (shots) await page.screenshot({ path: `${shots}/no-such-room-en.png` });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

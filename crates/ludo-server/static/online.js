@@ -190,6 +190,11 @@ export class OnlineRoom {
         this.showRatings(message.changes);
         break;
       case 'error':
+        // A room that does not exist (a mistyped or very old link) answers the hello so.
+        if (!this.room && message.code === 'no_such_room') {
+          this.noSuchRoom();
+          return;
+        }
         this.refused(message);
         break;
       case 'declined': {
@@ -214,6 +219,19 @@ export class OnlineRoom {
         break;
     }
     this.drawRoom();
+  }
+
+  /**
+   * The link leads to no room: said in place of the table, with the way home, and no more
+   * attempts to connect.
+   */
+  noSuchRoom() {
+    const { t } = this.view;
+    this.socket.onclose = null;
+    this.socket.close();
+    document.body.classList.add('no-room');
+    this.view.connection.classList.remove('ok');
+    this.view.connection.textContent = `${t('refusal.no_such_room')} ${t('room.noSuchRoomHint')}`;
   }
 
   /** Shows the game as the server sent it whole; the log is kept when it is the same game. */

@@ -46,6 +46,7 @@ export default {
   'online.share': 'Share',
   'online.shareText': 'Come and play Ludo with me',
   'online.connecting': 'Connecting…',
+  'room.noSuchRoomHint': 'Check the link you were sent, or start a new table from the home page.',
   'online.connected': 'Connected',
   'online.reconnecting': 'Connection lost, reconnecting…',
   'online.waiting': 'Waiting for the host to start',

@@ -46,6 +46,7 @@ export default {
   'online.share': 'Partager',
   'online.shareText': 'Viens jouer au Ludo avec moi',
   'online.connecting': 'Connexion…',
+  'room.noSuchRoomHint': 'Vérifiez le lien reçu, ou ouvrez une nouvelle table depuis l’accueil.',
   'online.connected': 'Connecté',
   'online.reconnecting': 'Connexion perdue, reconnexion…',
   'online.waiting': 'En attente de l’hôte',

@@ -46,6 +46,7 @@ export default {
   'online.share': 'Partilhar',
   'online.shareText': 'Vem jogar Ludo comigo',
   'online.connecting': 'A ligar…',
+  'room.noSuchRoomHint': 'Confirma a ligação que recebeste, ou abre uma nova mesa a partir do início.',
   'online.connected': 'Ligado',
   'online.reconnecting': 'Ligação perdida, a voltar a ligar…',
   'online.waiting': 'A aguardar que o anfitrião comece',

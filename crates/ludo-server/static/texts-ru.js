@@ -46,6 +46,7 @@ export default {
   'online.share': 'Поделиться',
   'online.shareText': 'Сыграем в лудо?',
   'online.connecting': 'Подключение…',
+  'room.noSuchRoomHint': 'Проверьте полученную ссылку или создайте новый стол на главной странице.',
   'online.connected': 'Подключено',
   'online.reconnecting': 'Связь потеряна, переподключение…',
   'online.waiting': 'Ждём, пока хозяин начнёт',

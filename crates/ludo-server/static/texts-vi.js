@@ -47,6 +47,7 @@ export default {
   'online.share': 'Chia sẻ',
   'online.shareText': 'Vào chơi cùng mình nhé',
   'online.connecting': 'Đang kết nối…',
+  'room.noSuchRoomHint': 'Hãy kiểm tra lại đường link bạn nhận được, hoặc mở bàn mới từ trang chủ.',
   'online.connected': 'Đã kết nối',
   'online.reconnecting': 'Mất kết nối, đang kết nối lại…',
   'online.waiting': 'Chờ chủ phòng bắt đầu',
