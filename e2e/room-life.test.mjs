@@ -558,3 +558,21 @@ test('a link to no room says so, with the way home, and stops trying to connect'
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test('names of 24 letters without a space never push a phone\'s page sideways, at the table or at the end', async () => {
+  const long = 'W'.repeat(24);
+  const longer = 'Ы'.repeat(24);
+  const ana = await hostRoom(long, {}, { viewport: PHONE });
+  const bo = await guest(ana.code, longer, 'red', { locale: 'ru-RU', viewport: PHONE });
+  await start(ana, bo);
+  const width = (page) => page.evaluate(() => document.documentElement.scrollWidth);
+  for (const page of [ana.page, bo.page]) assert.ok(await width(page) <= PHONE.width, `at the table: ${await width(page)} px`);
+  await playToTheEnd(ana.page, bo.page);
+  for (const page of [ana.page, bo.page]) {
+    await page.waitForSelector('#end', { state: 'visible' });
+    assert.ok(await width(page) <= PHONE.width, `at the end: ${await width(page)} px`);
+  }
+  if (shots) await bo.page.screenshot({ path: `${shots}/long-names-end-ru.png`, fullPage: true });
+  assert.deepEqual([...ana.errors, ...bo.errors], []);
+  for (const who of [ana, bo]) await who.page.context().close();
+});

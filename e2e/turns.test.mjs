@@ -75,16 +75,19 @@ test('a capture walks the piece, sends the other home and is marked on the board
   assert.equal(seen.walking, 2, 'the capturing piece and the captured one walk');
   assert.ok(seen.flashes.includes('capture'), `flashes: ${seen.flashes}`);
   assert.equal(await page.textContent('#log li.capture'), 'yellow ○ moves 3 and captures red △');
-  // However narrow the line, a seat's mark stays with its word: here the line is made narrower
-  // than "yellow ○" itself.
+  // However narrow the line, a seat's mark stays with the end of its word: here the line is made
+  // narrower than "yellow ○" itself.
   const lines = await page.$$eval('#log li.capture .seat-words', (all) => {
     const line = all[0].closest('li');
-    line.style.width = `${all[0].getBoundingClientRect().width - 2}px`;
+    const range = document.createRange();
+    range.setStart(line.firstChild, 0);
+    range.setEndAfter(all[0]);
+    line.style.width = `${range.getBoundingClientRect().width - 2}px`;
     // The line's first letter is a box of its own (it is capitalised): count the lines, not the boxes.
     const linesOf = (words) => new Set([...words.getClientRects()].map((box) => Math.round(box.bottom))).size;
     return all.map((words) => [words.textContent, linesOf(words)]);
   });
-  assert.deepEqual(lines, [['yellow ○', 1], ['red △', 1]], 'each seat\'s words on one line');
+  assert.deepEqual(lines, [['w ○', 1], ['d △', 1]], 'each seat\'s mark on the line of its word\'s end');
   assert.match(await page.textContent('#announce'), /captures/);
   assert.deepEqual(errors, []);
   await context.close();

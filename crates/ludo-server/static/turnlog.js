@@ -119,12 +119,13 @@ export function byCpu(t, line, standIn = undefined) {
   return { ...line, text: t('log.byCpu', { line: line.text }), cpu: true, standIn };
 }
 
-/** A seat's mark and the word before it ("yellow ○", "Ana ○"). */
-const MARKED_WORD = new RegExp(`(\\S+ [${Object.values(MARK).join('')}])`, 'u');
+/** A seat's mark and the letter before it (the end of "yellow ○", "Ana ○"). */
+const MARKED_WORD = new RegExp(`(\\S [${Object.values(MARK).join('')}])`, 'u');
 
 /**
- * `text` as nodes where each seat's mark stays on one line with the word before it, so that a
- * narrow log never starts a line with a lone "○"; the text reads the same.
+ * `text` as nodes where each seat's mark stays on one line with the end of the word before it,
+ * so that a narrow log never starts a line with a lone "○" (while a long name may still break
+ * before its last letter); the text reads the same.
  */
 function keepMarksWithWords(text) {
   // Split by a capturing pattern: the parts at odd places are the marked words.
