@@ -576,3 +576,22 @@ test('names of 24 letters without a space never push a phone\'s page sideways, a
   assert.deepEqual([...ana.errors, ...bo.errors], []);
   for (const who of [ana, bo]) await who.page.context().close();
 });
+
+test('on a phone a phrase said from a seat in the left column stays on the screen', async () => {
+  const ana = await hostRoom('Ana', {}, { viewport: PHONE, locale: 'ru-RU' });
+  const bo = await guest(ana.code, 'Bo', 'red', { viewport: PHONE });
+  for (const colour of ['blue', 'green']) {
+    await ana.page.click(`#seats li[data-seat=${colour}] button:text("Добавить CPU")`);
+    await ana.page.waitForSelector(`#seats li[data-seat=${colour}].cpu`);
+  }
+  await start(ana, bo);
+  // Red is third of four: the left column of the second row.
+  await bo.page.click('#phrases-button');
+  await bo.page.click('#phrases button:text("Well played!")');
+  await bubbleSays(ana.page, 'red', 'Хорошо сыграно!');
+  const box = await ana.page.$eval('#players li[data-seat=red] .bubble', (b) => b.getBoundingClientRect().toJSON());
+  assert.ok(box.left >= 0 && box.right <= PHONE.width, `the bubble runs ${box.left} to ${box.right} px`);
+  if (shots) await ana.page.screenshot({ path: `${shots}/bubble-left-column-ru.png` });
+  assert.deepEqual([...ana.errors, ...bo.errors], []);
+  for (const who of [ana, bo]) await who.page.context().close();
+});
