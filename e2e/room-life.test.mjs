@@ -202,6 +202,20 @@ test('a player leaves a game after confirming: the CPU plays the seat to the end
   await ana.page.waitForFunction(() => document.querySelector('#seats li[data-seat=red] span')
     ?.textContent === 'red △: free');
   await bo.page.waitForSelector('#end', { state: 'visible' });
+  // The seat is free, but the game's places still name who played it, for Ana and for someone
+  // who opens the room only now.
+  const placesName = (page) => page.$eval('#places tr[data-seat=red] td:last-child', (td) => td.textContent);
+  await ana.page.waitForFunction(() => document.querySelector('#places tr[data-seat=red] td:last-child')?.textContent);
+  assert.equal(await placesName(ana.page), 'Bo');
+  const late = await person(browser, `/r/${ana.code}`, { viewport: PHONE });
+  await late.page.waitForFunction(() => document.querySelector('#places tr[data-seat=red] td:last-child')
+    ?.textContent === 'Bo');
+  assert.ok((await logLines(late.page)).some((line) => /^Bo △ /.test(line)), 'the log names Bo too');
+  assert.deepEqual(late.errors, []);
+  await late.page.context().close();
+  // Alone at the table, Ana is told how to play again rather than offered a game that needs two.
+  assert.equal(await ana.page.$('#rematch button:text("Play again")'), null);
+  assert.match(await ana.page.textContent('#rematch'), /^Everyone else has left the table\. To play again/);
   assert.deepEqual(ana.errors, []);
   assert.deepEqual(bo.errors, []);
   await ana.page.context().close();

@@ -29,6 +29,8 @@ export class OnlineRoom {
    *   `link`, `connection`, `rated`, `afterGame`, `replayLink`, `notify`, `roomSettings`, `tableSettings`
    */
   constructor(engine, code, view) {
+    /** The names of the people of the game shown, by seat (see `keepGameNames`). */
+    this.gameNames = {};
     this.engine = engine;
     this.code = code;
     this.view = view;
@@ -44,7 +46,11 @@ export class OnlineRoom {
       get you() { return room.mySeat() ?? null; },
       name: (seat) => room.occupantName(seat),
       // The log names the people at the table; a CPU's seat goes by its colour.
-      logName: (seat) => (room.room?.seats[seat]?.occupant?.kind === 'person' ? room.occupantName(seat) : null),
+      logName: (seat) => {
+        const occupant = room.room?.seats[seat]?.occupant;
+        if (!occupant) return room.gameNames[seat] ?? null;
+        return occupant.kind === 'person' ? room.occupantName(seat) : null;
+      },
       cpu: (seat) => {
         const occupant = room.room?.seats[seat]?.occupant;
         return occupant?.kind === 'cpu' ? occupant.level : null;
@@ -244,6 +250,12 @@ export class OnlineRoom {
   async restoreLog({ id, version }) {
     const record = await fetch(`/api/games/${id}`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
     if (!record || this.gameId !== id) return;
+    // A game joined after it was played: its record names the people whose seats are free now.
+    this.keepGameNames();
+    for (const [seat, player] of Object.entries(record.players ?? {})) {
+      if (player.kind === 'person') this.gameNames[seat] ??= player.name;
+    }
+    this.table.redrawSeats();
     const lines = recordLines(this.engine, this.table.voice, record, version);
     this.table.prependLog(lines);
     // Back after being away: if the CPU played the person's latest turn, they are told, as they
@@ -295,10 +307,13 @@ export class OnlineRoom {
     this.view.announce(text);
   }
 
-  /** Who sits at a seat, in words. */
+  /**
+   * Who sits at a seat, in words; for a seat freed since (its person left, or was freed while
+   * away), the person who played it in the game shown.
+   */
   occupantName(seat) {
     const occupant = this.room?.seats[seat]?.occupant;
-    if (!occupant) return '';
+    if (!occupant) return this.gameNames[seat] ?? '';
     return occupant.kind === 'cpu' ? this.view.t('cpu.named', { level: this.view.t(`level.${occupant.level}`) })
       : occupant.name;
   }
@@ -328,9 +343,25 @@ export class OnlineRoom {
   }
 
   /** The lobby, the invitation and what follows a game; the table draws the game itself. */
+  /**
+   * Remembers who plays each seat of the game being played, so that a seat freed later (its
+   * person left, or was freed while away) still shows their name at the end.
+   */
+  keepGameNames() {
+    if (this.gameNamesFor !== this.gameId) {
+      this.gameNames = {};
+      this.gameNamesFor = this.gameId;
+    }
+    if (!this.game || !this.room || this.game.position.turn.phase === 'over') return;
+    for (const [seat, { occupant }] of Object.entries(this.room.seats)) {
+      if (occupant.kind === 'person') this.gameNames[seat] = occupant.name;
+    }
+  }
+
   drawRoom() {
     const { t } = this.view;
     if (!this.room) return;
+    this.keepGameNames();
     this.view.link.textContent = `${location.origin}/r/${this.code}`;
     const playing = this.playing();
     const host = this.room.host === this.you;

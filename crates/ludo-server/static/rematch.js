@@ -60,7 +60,10 @@ export class Rematch {
     if (seat && room.rematch && accepted.includes(seat)) {
       buttons.append(button(t('rematch.cancel'), { t: 'decline' }));
     }
-    if (seat && !room.rematch) buttons.append(button(t('online.playAgain'), { t: 'play_again' }, 'primary'));
+    // A game needs two seats: alone at the table, the person is told how to fill one instead.
+    const alone = Object.keys(room.seats).length < 2;
+    if (seat && !room.rematch && alone) line(t('rematch.alone'));
+    if (seat && !room.rematch && !alone) buttons.append(button(t('online.playAgain'), { t: 'play_again' }, 'primary'));
     if (seat && room.rematch && !accepted.includes(seat)) {
       buttons.append(button(t('rematch.accept'), { t: 'play_again' }, 'primary'),
         button(t('rematch.decline'), { t: 'decline' }));

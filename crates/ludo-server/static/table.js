@@ -224,7 +224,10 @@ export class Table {
    * drawn: the seat to play keeps its clock counting.
    */
   redrawSeats() {
-    if (this.seatsShown) this.drawPlayers(...this.seatsShown);
+    if (!this.seatsShown) return;
+    this.drawPlayers(...this.seatsShown);
+    // The end's words and places name the seats too.
+    if (!this.view.end.hidden) this.drawEnd(this.seatsShown[0], true);
   }
 
   // --- the timeline ---------------------------------------------------------------------------

@@ -390,6 +390,7 @@ export default {
   // A room: seats, settings, offers, phrases
   'rematch.offered': '{names} would like to play again.',
   'rematch.waiting': 'Waiting for {names}…',
+  'rematch.alone': 'Everyone else has left the table. To play again, invite someone with the link or add a CPU below.',
   'rematch.accept': 'Accept',
   'rematch.decline': 'Decline',
   'rematch.declined': '{name} declined the new game.',

@@ -390,6 +390,7 @@ export default {
   // A room: seats, settings, offers, phrases
   'rematch.offered': 'Rejouer ? Déjà d’accord : {names}.',
   'rematch.waiting': 'En attente de {names}…',
+  'rematch.alone': 'Tous les autres ont quitté la table. Pour rejouer, invitez quelqu’un avec le lien ou ajoutez un CPU ci-dessous.',
   'rematch.accept': 'Accepter',
   'rematch.decline': 'Refuser',
   'rematch.declined': '{name} a refusé la nouvelle partie.',

@@ -438,6 +438,7 @@ export default {
   // A room: seats, settings, offers, phrases
   'rematch.offered': '{names} muốn chơi lại.',
   'rematch.waiting': 'Đang chờ {names}…',
+  'rematch.alone': 'Những người khác đã rời bàn. Để chơi tiếp, hãy mời ai đó bằng đường link hoặc thêm máy ở bên dưới.',
   'rematch.accept': 'Đồng ý',
   'rematch.decline': 'Từ chối',
   'rematch.declined': '{name} đã từ chối ván mới.',
