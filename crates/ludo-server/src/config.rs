@@ -31,7 +31,8 @@ pub struct Config {
     /// show a throw or a move, so people can follow.
     #[arg(long, env = "LUDO_CPU_DELAY_MS", default_value_t = 1000)]
     pub cpu_delay_ms: u64,
-    /// Milliseconds the CPU waits on the turn of a person who left before playing for them.
+    /// Milliseconds the CPU waits, from when a person's last connection closed, before playing
+    /// their turns (a turn that begins later is played for them at once, at the CPU's pace).
     #[arg(long, env = "LUDO_GRACE_MS", default_value_t = 8000)]
     pub grace_ms: u64,
     /// Milliseconds a person must have been away before the host may free their seat (outside

@@ -390,7 +390,7 @@ export default {
   // A room: seats, settings, offers, phrases
   'rematch.offered': 'Jogar novamente? Já aceitaram: {names}.',
   'rematch.waiting': 'À espera de {names}…',
-  'rematch.alone': 'Todos os outros saíram da mesa. Para jogar outra vez, convida alguém com a ligação ou adiciona uma CPU abaixo.',
+  'rematch.alone': 'Todos os outros saíram da mesa. Para jogar novamente, convida alguém com a ligação ou adiciona uma CPU abaixo.',
   'rematch.accept': 'Aceitar',
   'rematch.decline': 'Recusar',
   'rematch.declined': '{name} recusou a nova partida.',

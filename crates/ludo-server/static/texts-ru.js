@@ -391,7 +391,7 @@ export default {
   // A room: seats, settings, offers, phrases
   'rematch.offered': 'Ещё партия? Согласны: {names}.',
   'rematch.waiting': 'Ждём: {names}…',
-  'rematch.alone': 'Все остальные ушли из-за стола. Чтобы сыграть ещё, пригласите кого-нибудь по ссылке или добавьте CPU ниже.',
+  'rematch.alone': 'Все остальные ушли из-за стола. Чтобы начать ещё одну партию, пригласите кого-нибудь по ссылке или добавьте CPU ниже.',
   'rematch.accept': 'Согласиться',
   'rematch.decline': 'Отказаться',
   'rematch.declined': '{name} отказывается от новой партии.',

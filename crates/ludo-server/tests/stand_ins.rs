@@ -168,3 +168,47 @@ async fn a_cpu_seats_actions_carry_no_stand_in() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_person_away_longer_than_the_grace_period_is_played_for_at_once_on_their_later_turns() {
+    // A grace period of 2 s and CPUs without delay: the first of red's turns waits for the grace
+    // period; the later ones are played as soon as they begin, not 2 s each.
+    let server = spawn_server_with(|c| c.grace_ms = 2000).await;
+    let (_code, mut host, guest) = support::two_player_room(&server, json!({})).await;
+    start_and_lose_red(&mut host, guest).await;
+    let gone = std::time::Instant::now();
+    let mut red_turns = 0;
+    let mut red_to_play_since = None;
+    while red_turns < 3 {
+        let (action, seat) = host_plays_yellow(&mut host).await;
+        let now = std::time::Instant::now();
+        if seat == "red" {
+            assert_eq!(stand_in(&action), Some("away"), "{action}");
+            if let Some(since) = red_to_play_since.take() {
+                let waited = now - since;
+                if red_turns == 0 {
+                    assert!(
+                        now - gone >= std::time::Duration::from_millis(1500),
+                        "{waited:?}"
+                    );
+                } else {
+                    assert!(
+                        waited < std::time::Duration::from_millis(1000),
+                        "{waited:?}"
+                    );
+                }
+            }
+            if turn_passed(&action, "red") {
+                red_turns += 1;
+            }
+        }
+        let (phase, to_act, _) = turn_of(&action["game"]);
+        if phase != "over" && to_act == "red" && (seat != "red" || turn_passed(&action, "red")) {
+            red_to_play_since = Some(now);
+        }
+        if phase == "over" {
+            break;
+        }
+    }
+    assert!(red_turns >= 2, "red played {red_turns} turns");
+}

@@ -48,7 +48,8 @@ impl Schedule<'_> {
             Occupant::Person { .. } if self.left.contains(&seat) => Some(after_last),
             Occupant::Person { .. } => match live.stand_in {
                 Some(_) => Some(after_last),
-                None => self.stand_in_due().map(|(at, _)| at),
+                // Never sooner than a CPU's own pace, so that people can follow.
+                None => self.stand_in_due().map(|(at, _)| at.max(after_last)),
             },
         }
     }
@@ -59,11 +60,13 @@ impl Schedule<'_> {
         let Occupant::Person { id, .. } = live.players.get(&live.game.seat())? else {
             return None;
         };
-        // A short grace period on each turn of a person who is away.
+        // One grace period from when the person went away: the turn they went away in (or the
+        // first one after) waits for it; a turn that begins once it is over is played for them
+        // at the CPU's pace, so that the others are not held up turn after turn.
         let away = self
             .away_since
             .get(id)
-            .map(|&since| since.max(live.turn_began) + self.timing.grace);
+            .map(|&since| (since + self.timing.grace).max(live.turn_began));
         let clock = self.clock.map(|limit| live.turn_began + limit);
         first_due(away, clock)
     }
@@ -196,14 +199,18 @@ mod tests {
     }
 
     #[test]
-    fn a_person_away_is_played_for_after_the_grace_period_counted_from_the_later_of_leaving_and_the_turn()
-     {
+    fn a_person_away_is_played_for_once_one_grace_period_from_leaving_is_over() {
         let live = game();
         let left = BTreeSet::new();
-        // Away since before the turn began: the grace period runs from the turn.
+        // Gone just before the turn began: the grace period runs on into the turn.
+        let away = HashMap::from([("ana".into(), live.turn_began - 3 * SECOND)]);
+        let s = schedule(&live, &left, &away, None);
+        assert_eq!(s.next(), Some(live.turn_began + 5 * SECOND));
+        assert_eq!(s.player(), Some((STAND_IN, Some(StandIn::Away))));
+        // Gone long before: no new grace period on this turn, only the CPU's pace.
         let away = HashMap::from([("ana".into(), live.turn_began - 100 * SECOND)]);
         let s = schedule(&live, &left, &away, None);
-        assert_eq!(s.next(), Some(live.turn_began + 8 * SECOND));
+        assert_eq!(s.next(), Some(live.last_action + SECOND));
         assert_eq!(s.player(), Some((STAND_IN, Some(StandIn::Away))));
         // Gone during the turn: from then.
         let away = HashMap::from([("ana".into(), live.turn_began + 5 * SECOND)]);
