@@ -195,6 +195,12 @@ test('a local game against three CPUs is played to the places table', async () =
   assert.match(await page.textContent('#places-rule'), /^The game ends when the first player is done; the others are placed by pieces finished/);
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 360, `no horizontal scrolling on a phone (${width}px)`);
+  // The end's buttons and links, its replay among them, are 44 px targets for a thumb.
+  assert.ok(await page.isVisible('#replay-link'), 'the replay is offered');
+  const small = await page.$$eval('#end a, #end button, #after-game a, #after-game button', (all) => all
+    .filter((e) => e.offsetParent).map((e) => [e.textContent, e.getBoundingClientRect()])
+    .filter(([, box]) => box.width < 44 || box.height < 44).map(([text, box]) => `${text} ${box.width}×${box.height}`));
+  assert.deepEqual(small, [], 'targets under 44 px');
   // Play again: the same players and rules, the next seat starts.
   await page.click('#play-again-local');
   await page.waitForSelector('#end', { state: 'hidden' });

@@ -605,6 +605,15 @@ test('on a phone a phrase said from a seat in the left column stays on the scree
   await bubbleSays(ana.page, 'red', 'Хорошо сыграно!');
   const box = await ana.page.$eval('#players li[data-seat=red] .bubble', (b) => b.getBoundingClientRect().toJSON());
   assert.ok(box.left >= 0 && box.right <= PHONE.width, `the bubble runs ${box.left} to ${box.right} px`);
+  // Its mute button looks small, but a thumb 5 px off any edge of it still presses it: 44 px.
+  const missed = await ana.page.$eval('#players li[data-seat=red] .bubble-mute', (mute) => {
+    const b = mute.getBoundingClientRect();
+    const around = [[b.left - 5, b.top + b.height / 2], [b.right + 5, b.top + b.height / 2],
+      [b.left + b.width / 2, b.top - 5], [b.left + b.width / 2, b.bottom + 5]];
+    return { size: [b.width, b.height], missed: around.filter(([x, y]) => document.elementFromPoint(x, y) !== mute) };
+  });
+  assert.ok(missed.size[0] + 12 >= 44 && missed.size[1] + 12 >= 44, `the button is ${missed.size}`);
+  assert.deepEqual(missed.missed, [], 'points around the mute button that miss it');
   if (shots) await ana.page.screenshot({ path: `${shots}/bubble-left-column-ru.png` });
   assert.deepEqual([...ana.errors, ...bo.errors], []);
   for (const who of [ana, bo]) await who.page.context().close();
