@@ -143,8 +143,10 @@ test('ticking "ranked" for a table with friends shows its turn clock, and cleari
   await page.selectOption(clock, '30');
   await page.uncheck('#friends input[name=ranked]');
   assert.equal(await page.inputValue(clock), '30');
-  // The ranked card says how it differs: strangers near one's rating, found for you.
-  assert.equal(await page.textContent('#ranked .hint'), 'Against people rated close to you, found for you.');
+  // The ranked card says how it differs: strangers near one's rating, found for you, never two
+  // from one network (the server's rule), so a family on one Wi-Fi knows where to go instead.
+  assert.equal(await page.textContent('#ranked .hint'), 'Against people rated close to you, found for you. '
+    + 'Two devices on the same network are never matched: to play someone beside you, use “Play with friends”.');
   assert.deepEqual(errors, []);
   await page.context().close();
 });

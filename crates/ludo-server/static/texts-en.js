@@ -127,7 +127,7 @@ export default {
   'friends.clock30': '30 seconds',
   'friends.clock60': '60 seconds',
   'friends.ranked': 'Ranked: the result counts for the ratings (people only, no house rules, always a turn clock)',
-  'home.rankedHint': 'Against people rated close to you, found for you.',
+  'home.rankedHint': 'Against people rated close to you, found for you. Two devices on the same network are never matched: to play someone beside you, use “Play with friends”.',
   'ranked.size': 'Players',
   'ranked.any': 'Any number',
   'ranked.twoOnly': 'Ranked cờ cá ngựa games are for 2 players.',

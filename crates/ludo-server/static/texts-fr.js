@@ -127,7 +127,7 @@ export default {
   'friends.clock30': '30 secondes',
   'friends.clock60': '60 secondes',
   'friends.ranked': 'Classée : le résultat compte pour le classement (joueurs humains, sans règles locales, toujours un temps par tour)',
-  'home.rankedHint': 'Contre des joueurs de votre niveau, trouvés pour vous.',
+  'home.rankedHint': 'Contre des joueurs de votre niveau, trouvés pour vous. Deux appareils du même réseau ne sont jamais réunis : pour jouer avec quelqu’un à côté de vous, choisissez « Jouer avec des amis ».',
   'ranked.size': 'Joueurs',
   'ranked.any': 'Peu importe',
   'ranked.twoOnly': 'Les parties classées de cờ cá ngựa se jouent à 2.',

@@ -127,7 +127,7 @@ export default {
   'friends.clock30': '30 segundos',
   'friends.clock60': '60 segundos',
   'friends.ranked': 'Classificada: o resultado conta para a classificação (só pessoas, sem regras locais, sempre com tempo por vez)',
-  'home.rankedHint': 'Contra pessoas com uma classificação perto da tua, encontradas para ti.',
+  'home.rankedHint': 'Contra pessoas com uma classificação perto da tua, encontradas para ti. Dois dispositivos na mesma rede nunca são juntados: para jogar com alguém ao teu lado, usa «Jogar com amigos».',
   'ranked.size': 'Jogadores',
   'ranked.any': 'Qualquer número',
   'ranked.twoOnly': 'As partidas classificadas de cờ cá ngựa são de 2 jogadores.',

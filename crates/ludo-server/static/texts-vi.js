@@ -139,7 +139,7 @@ export default {
   'friends.clock30': '30 giây',
   'friends.clock60': '60 giây',
   'friends.ranked': 'Xếp hạng: kết quả được tính vào bảng xếp hạng (chỉ người chơi, không dùng luật riêng, luôn giới hạn thời gian mỗi lượt)',
-  'home.rankedHint': 'Chơi với người có hạng gần bạn, chúng tôi tìm giúp bạn.',
+  'home.rankedHint': 'Chơi với người có hạng gần bạn, chúng tôi tìm giúp bạn. Hai thiết bị cùng một mạng không bao giờ được ghép với nhau: muốn chơi với người bên cạnh, hãy chọn “Chơi với bạn bè”.',
   'ranked.size': 'Số người chơi',
   'ranked.any': 'Bao nhiêu cũng được',
   'ranked.twoOnly': 'Ván xếp hạng cờ cá ngựa chỉ có 2 người chơi.',
