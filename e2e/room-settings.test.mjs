@@ -67,6 +67,8 @@ test('the host sets two house rules at the table, a guest sees them in French, a
   await host.page.selectOption('#room-settings select[name=clock]', '60');
   await guest.page.waitForFunction(() => document.getElementById('announce').textContent
     === 'L’hôte a changé les réglages.');
+  // Said on the screen too, under the seats, not only to a screen reader.
+  assert.ok(await guest.page.isVisible('#lobby-notice:text("L’hôte a changé les réglages.")'));
   assert.match(await guest.page.textContent('#room-settings .room-facts'), /60 secondes/);
   assert.equal((await settingsOf(code)).clock, 60);
 

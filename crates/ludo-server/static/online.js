@@ -101,7 +101,7 @@ export class OnlineRoom {
     this.settingsView = new RoomSettings(section, {
       rules, engine: this.engine, t: this.view.t,
       ask: (message) => this.ask(message),
-      refuse: (text) => this.lobbyRefusal(text),
+      refuse: (text) => this.sayUnderSeats(text),
     });
     this.drawRoom();
   }
@@ -177,7 +177,8 @@ export class OnlineRoom {
       case 'room':
         if (this.room && this.room.host !== this.you
           && JSON.stringify(this.room.settings) !== JSON.stringify(message.room.settings)) {
-          this.view.announce(this.view.t('room.changed'));
+          // Said where the guest looks, under the seats, as well as to a screen reader.
+          this.sayUnderSeats(this.view.t('room.changed'));
         }
         this.room = message.room;
         this.table.redrawSeats();
@@ -218,7 +219,7 @@ export class OnlineRoom {
         this.phrases.said(message, this.you);
         break;
       case 'cancelled':
-        this.lobbyRefusal(this.view.t('room.cancelled'));
+        this.sayUnderSeats(this.view.t('room.cancelled'));
         break;
       case 'bye':
         this.view.connection.textContent = this.view.t('online.reconnecting');
@@ -285,14 +286,14 @@ export class OnlineRoom {
   /** A refusal, in the reader's words, where the request was made. */
   refused({ code, engine }) {
     const text = errorText({ code, engine }, this.view.t);
-    if (this.asked === 'lobby') this.lobbyRefusal(text);
+    if (this.asked === 'lobby') this.sayUnderSeats(text);
     else if (this.asked === 'phrase') this.phrases.refused(code, text);
     else if (this.asked === 'rematch') this.rematch.refused(text);
     else this.table.refused(text);
   }
 
-  /** A refusal shown under the seats. */
-  lobbyRefusal(text) {
+  /** Said under the seats (a refusal, or news of the room), and to a screen reader. */
+  sayUnderSeats(text) {
     this.view.lobbyNotice.textContent = text;
     this.view.announce(text);
   }
