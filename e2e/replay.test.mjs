@@ -211,14 +211,17 @@ for (const language of ['en', 'fr']) {
       }
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(width <= viewport.width, `the replay fits ${viewport.width}px (${width}px)`);
-      // The whole board and the buttons are in view at once, on a phone too (three seats here).
-      const { board, buttonsEnd } = await page.evaluate(() => ({
+      // The whole board, what happened at the step and the buttons are in view at once, on a
+      // phone too (three seats here).
+      const { board, step, buttonsEnd } = await page.evaluate(() => ({
         board: document.querySelector('#replay-board').getBoundingClientRect().toJSON(),
+        step: document.querySelector('#replay-step').getBoundingClientRect().toJSON(),
         buttonsEnd: Math.max(...[...document.querySelectorAll('.replay-controls button')]
           .map((b) => b.getBoundingClientRect().bottom)),
       }));
       assert.ok(board.bottom <= viewport.height && buttonsEnd <= viewport.height,
         `board to ${board.bottom}px, buttons to ${buttonsEnd}px`);
+      assert.ok(step.height > 0 && step.bottom <= viewport.height, `the step's words end at ${step.bottom}px`);
       await screenshot(page, `replay-${language}-${viewport.width}x${viewport.height}`);
       // Playing, the button says it pauses.
       await page.click('#replay-play');
