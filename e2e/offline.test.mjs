@@ -180,5 +180,24 @@ test('with the server gone, the page loads from its service worker and a game ag
 
   // The page itself reaches no server either: what the worker does not keep fails.
   assert.equal(await page.evaluate(() => fetch('/healthz').then(() => 'answered', (e) => e.name)), 'TypeError');
+
+  // What needs the server says it cannot be reached, rather than that it refused, or nothing.
+  const unreachable = 'The server cannot be reached: check your connection. '
+    + 'Games against the CPU and on this device work without one.';
+  await page.goto(`${server.url}/`);
+  await page.waitForSelector('body[data-ready=true]');
+  await page.click('#friends button[type=submit]');
+  await page.waitForFunction((text) => document.getElementById('friends-error').textContent === text, unreachable);
+  await page.click('#ranked-find');
+  await page.waitForFunction((text) => document.getElementById('ranked-status').textContent === text, unreachable);
+  // A records page is the page's own, from the cache, saying so; not the browser's error page.
+  await page.goto(`${server.url}/leaderboard/qdan`);
+  await page.waitForFunction((text) => document.getElementById('records-view')?.textContent === text, unreachable);
+  // A room's page still shows the link to pass on.
+  await page.goto(`${server.url}/r/abcdefgh`);
+  await page.waitForSelector('body[data-ready=true]');
+  assert.equal(await page.textContent('#link'), `${server.url}/r/abcdefgh`);
+  // The browser reports each refused connection; nothing else went wrong.
+  assert.deepEqual(errors.filter((e) => !e.includes('net::ERR_CONNECTION_REFUSED')), []);
   await context.close();
 });

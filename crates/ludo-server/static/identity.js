@@ -64,6 +64,9 @@ export async function createRoom(rules, clock = null, ranked = false, rotate = t
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ device: deviceSecret(), name: playerName(), rules, clock, ranked, rotate }),
+  }).catch(() => {
+    // No answer at all: offline, or the server is down.
+    throw new Refused('offline', 'the server could not be reached');
   });
   const answer = await response.json();
   if (!response.ok) throw new Refused(answer.code, answer.message, answer.engine);

@@ -34,6 +34,8 @@ export class OnlineRoom {
     this.engine = engine;
     this.code = code;
     this.view = view;
+    // The link to pass on is known from the start, before (or without) a connection.
+    view.link.textContent = `${location.origin}/r/${code}`;
     this.you = null;
     this.room = null;
     this.game = null;

@@ -25,8 +25,10 @@ export function seekRanked({ rules, size }, t, onStatus, onMatched) {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const socket = new WebSocket(`${scheme}://${location.host}/ws`);
   let done = false;
+  let opened = false;
   onStatus(t('online.connecting'), true);
   socket.onopen = () => {
+    opened = true;
     socket.send(JSON.stringify({
       t: 'seek', device: deviceSecret(), name: playerName(), rules,
       size: size === 'any' ? 'any' : Number(size),
@@ -46,7 +48,8 @@ export function seekRanked({ rules, size }, t, onStatus, onMatched) {
     }
   };
   socket.onclose = () => {
-    if (!done) onStatus(t('ranked.stopped'), false);
+    // Never connected: there is no server to ask (offline, or it is down), and that is said.
+    if (!done) onStatus(t(opened ? 'ranked.stopped' : 'refusal.offline'), false);
   };
   return () => {
     done = true;

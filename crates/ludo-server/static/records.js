@@ -15,7 +15,10 @@ function link(href, text) {
 }
 
 async function fetchJson(path) {
-  const response = await fetch(path);
+  const response = await fetch(path).catch(() => {
+    // No answer at all: offline, or the server is down.
+    throw Object.assign(new Error('the server could not be reached'), { code: 'offline' });
+  });
   const answer = await response.json();
   // The server's refusal by its code (`no_such_player`…), for the page to say it in its words.
   if (!response.ok) throw Object.assign(new Error(answer.message), { code: answer.code });

@@ -161,7 +161,12 @@ function playersList(record, seats, t) {
     if (player.cpu) item.classList.add('cpu');
     const colour = document.createElement('span');
     colour.className = 'seat';
-    colour.textContent = t(`seat.${seat}`);
+    // The colour's word apart from its mark ("yellow" and "○"): a narrow screen may keep only the
+    // mark in sight (the seat's border is its colour), and the word for screen readers.
+    const words = t(`seat.${seat}`);
+    const cut = words.lastIndexOf(' ');
+    const word = Object.assign(document.createElement('span'), { className: 'colour-word', textContent: words.slice(0, cut) });
+    colour.append(word, words.slice(cut));
     const name = document.createElement(player.id ? 'a' : 'span');
     name.className = 'who';
     name.textContent = player.name;

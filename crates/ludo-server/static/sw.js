@@ -3,7 +3,7 @@
 // once) and the cache refreshed; offline, the cache answers, and local games carry on. Rooms and
 // the API's other calls are never cached.
 
-const CACHE = 'ludo-v13';
+const CACHE = 'ludo-v14';
 const FILES = ['/', '/app.js', '/app.css', '/engine.js', '/board.js', '/local.js', '/online.js',
   '/animate.js', '/options.js', '/keys.js', '/turnlog.js', '/i18n.js', '/rulespage.js', '/rulespicture.js',
   '/rulestext.js', '/texts-en.js', '/texts-fr.js', '/texts-pt.js', '/texts-ru.js', '/texts-vi.js',
@@ -19,9 +19,14 @@ const FILES = ['/', '/app.js', '/app.css', '/engine.js', '/board.js', '/local.js
  */
 const ON_DEMAND = ['/expert.bin'];
 
-/** Addresses the page draws itself (a room, the replay viewer, a rules page): all answered by `/`. */
+/**
+ * Addresses the page draws itself (a room, the replay viewer, a rules page, the records' pages):
+ * all answered by `/`, so that offline each says what it can (a records page, that the server
+ * cannot be reached) rather than the browser's own error page.
+ */
 function isPage(path) {
-  return path.startsWith('/r/') || path === '/replay' || /^\/rules\/\w+$/.test(path);
+  return path.startsWith('/r/') || path === '/replay' || /^\/rules\/\w+$/.test(path)
+    || /^\/(leaderboard(\/\w+)?|players\/\w+|games\/\w+)$/.test(path);
 }
 
 self.addEventListener('install', (event) => {

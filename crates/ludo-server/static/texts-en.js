@@ -266,6 +266,7 @@ export default {
   'refusal.hello_first': 'Not connected to the room yet — wait a moment.',
   'refusal.bad_name': 'A name has 1 to 24 characters, at least one of them visible, and does not begin with “CPU”.',
   'refusal.no_such_room': 'There is no such room.',
+  'refusal.offline': 'The server cannot be reached: check your connection. Games against the CPU and on this device work without one.',
   'refusal.not_host': 'Only the host can do that.',
   'refusal.seat_taken': 'Someone already sits there.',
   'refusal.game_on': 'The table cannot change while a game is being played.',

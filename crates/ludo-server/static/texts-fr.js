@@ -266,6 +266,7 @@ export default {
   'refusal.hello_first': 'Pas encore connecté au salon — patientez un instant.',
   'refusal.bad_name': 'Un nom compte de 1 à 24 caractères, dont au moins un visible, et ne commence pas par « CPU ».',
   'refusal.no_such_room': 'Ce salon n’existe pas.',
+  'refusal.offline': 'Le serveur est injoignable : vérifiez votre connexion. Les parties contre le CPU et sur cet appareil se jouent sans.',
   'refusal.not_host': 'Seul l’hôte peut faire cela.',
   'refusal.seat_taken': 'Cette place est déjà prise.',
   'refusal.game_on': 'La table ne peut pas changer pendant une partie.',

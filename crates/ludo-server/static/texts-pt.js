@@ -266,6 +266,7 @@ export default {
   'refusal.hello_first': 'Ainda sem ligação à sala — espera um momento.',
   'refusal.bad_name': 'Um nome tem de 1 a 24 caracteres, pelo menos um deles visível, e não começa por «CPU».',
   'refusal.no_such_room': 'Essa sala não existe.',
+  'refusal.offline': 'Não é possível contactar o servidor: verifica se estás ligado à internet. Os jogos contra a CPU e neste dispositivo funcionam sem ela.',
   'refusal.not_host': 'Só o anfitrião pode fazer isso.',
   'refusal.seat_taken': 'Esse lugar já está ocupado.',
   'refusal.game_on': 'A mesa não pode mudar durante uma partida.',

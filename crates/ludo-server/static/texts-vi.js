@@ -289,6 +289,7 @@ export default {
   'refusal.hello_first': 'Chưa vào được phòng — đợi một chút nhé.',
   'refusal.bad_name': 'Tên phải dài từ 1 đến 24 ký tự, có ít nhất một ký tự nhìn thấy được, và không được giống tên của Máy.',
   'refusal.no_such_room': 'Không có phòng này.',
+  'refusal.offline': 'Không kết nối được máy chủ: hãy kiểm tra kết nối mạng. Chơi với máy và chơi trên thiết bị này vẫn được khi không có mạng.',
   'refusal.not_host': 'Chỉ chủ phòng mới làm được việc này.',
   'refusal.seat_taken': 'Chỗ này đã có người ngồi.',
   'refusal.game_on': 'Không thể thay đổi bàn khi ván đang diễn ra.',
