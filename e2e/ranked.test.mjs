@@ -77,6 +77,12 @@ test('two browsers find a ranked game, play it, and see ratings, records and the
   await ana.page.waitForSelector('#player-stats');
   assert.match(await ana.page.textContent('#player-stats'), /^Games: 1 ·/);
   assert.ok(await ana.page.$('svg.chart polyline'), 'a rating chart');
+  // The rules by their name alone; a new rating's "?" explained; the game's players best first.
+  const view = await ana.page.textContent('#records-view');
+  assert.ok(view.includes('Classic') && !view.includes('(default)'), view);
+  assert.match(view, /A rating marked \? is provisional/);
+  const players = await ana.page.$eval('#records-view a[href^="/games/"]', (a) => a.closest('tr').cells[2].textContent);
+  assert.match(players, /^1\. (Ana|Bo), 2\. (Ana|Bo)$/);
   await ana.page.click('#records-view a[href^="/games/"]');
   await ana.page.waitForSelector('#replay-verdict');
   assert.match(await ana.page.textContent('#replay-verdict'), /^Fair dice, checked/);

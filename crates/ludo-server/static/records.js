@@ -50,7 +50,7 @@ export async function showLeaderboard(container, preset, t) {
   const tabs = el('nav');
   tabs.className = 'records-tabs';
   for (const p of PRESETS) {
-    const tab = link(`/leaderboard/${p}`, t(`preset.${p}`));
+    const tab = link(`/leaderboard/${p}`, t(`presetName.${p}`));
     if (p === preset) tab.setAttribute('aria-current', 'page');
     tabs.append(tab);
   }
@@ -111,16 +111,18 @@ export async function showPlayer(container, id, t) {
   if (player.ratings.length) {
     parts.push(table([t('records.rules'), t('records.rating'), t('records.games')],
       player.ratings.map((r) => [
-        link(`/leaderboard/${r.family}`, t(`preset.${r.family}`)),
+        link(`/leaderboard/${r.family}`, t(`presetName.${r.family}`)),
         rating(r.rating) + (r.provisional ? '?' : ''),
         String(r.games),
       ])));
+    // A rating marked "?" is still settling: said here as on the leaderboard.
+    if (player.ratings.some((r) => r.provisional)) parts.push(el('p', t('records.provisional')));
   } else {
     parts.push(el('p', t('records.unrated')));
   }
   for (const family of PRESETS) {
     const points = player.history.filter((p) => p.family === family);
-    if (points.length) parts.push(el('h3', t(`preset.${family}`)), ratingChart(points, t));
+    if (points.length) parts.push(el('h3', t(`presetName.${family}`)), ratingChart(points, t));
   }
   const s = player.stats;
   parts.push(el('p', t('records.stats', {
@@ -135,8 +137,10 @@ export async function showPlayer(container, id, t) {
     parts.push(table([t('records.date'), t('records.rules'), t('records.players'), ''],
       player.recent.map((g) => [
         date(g.finished_at),
-        t(`preset.${g.family}`) + (g.ranked ? ` · ${t('records.ranked')}` : ''),
-        g.seats.map((seat) => `${seat.place ?? '–'}. ${seat.name}`).join(', '),
+        t(`presetName.${g.family}`) + (g.ranked ? ` · ${t('records.ranked')}` : ''),
+        // Best place first: the order the game ended in, not the seats'.
+        [...g.seats].sort((a, b) => (a.place ?? Infinity) - (b.place ?? Infinity))
+          .map((seat) => `${seat.place ?? '–'}. ${seat.name}`).join(', '),
         link(`/games/${g.id}`, t('records.replay')),
       ])));
   } else {
