@@ -55,18 +55,22 @@ export class Refused extends Error {
   }
 }
 
+/** `fetch`, with no answer at all (offline, or the server down) refused as `offline`. */
+export function askServer(path, init = undefined) {
+  return fetch(path, init).catch(() => {
+    throw new Refused('offline', 'the server could not be reached');
+  });
+}
+
 /**
  * Creates a room hosted by this device, with `rules` (a preset, or a preset and house rules);
  * `rotate` says whether each new game starts with the next seat. Its code.
  */
 export async function createRoom(rules, clock = null, ranked = false, rotate = true) {
-  const response = await fetch('/api/rooms', {
+  const response = await askServer('/api/rooms', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ device: deviceSecret(), name: playerName(), rules, clock, ranked, rotate }),
-  }).catch(() => {
-    // No answer at all: offline, or the server is down.
-    throw new Refused('offline', 'the server could not be reached');
   });
   const answer = await response.json();
   if (!response.ok) throw new Refused(answer.code, answer.message, answer.engine);

@@ -345,7 +345,6 @@ export class OnlineRoom {
     return Boolean(this.game && this.game.position.turn.phase !== 'over');
   }
 
-  /** The lobby, the invitation and what follows a game; the table draws the game itself. */
   /**
    * Remembers who plays each seat of the game being played, so that a seat freed later (its
    * person left, or was freed while away) still shows their name at the end.
@@ -361,11 +360,11 @@ export class OnlineRoom {
     }
   }
 
+  /** The lobby, the invitation and what follows a game; the table draws the game itself. */
   drawRoom() {
     const { t } = this.view;
     if (!this.room) return;
     this.keepGameNames();
-    this.view.link.textContent = `${location.origin}/r/${this.code}`;
     const playing = this.playing();
     const host = this.room.host === this.you;
     // The host sends the link to friends; someone invited may pass it on.

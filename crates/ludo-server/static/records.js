@@ -1,5 +1,7 @@
 // Leaderboards and players' pages, drawn from the server's records API.
 
+import { askServer } from './identity.js';
+
 const SVG = 'http://www.w3.org/2000/svg';
 const PRESETS = ['qdan', 'classic', 'vietnamese'];
 
@@ -15,10 +17,7 @@ function link(href, text) {
 }
 
 async function fetchJson(path) {
-  const response = await fetch(path).catch(() => {
-    // No answer at all: offline, or the server is down.
-    throw Object.assign(new Error('the server could not be reached'), { code: 'offline' });
-  });
+  const response = await askServer(path);
   const answer = await response.json();
   // The server's refusal by its code (`no_such_player`…), for the page to say it in its words.
   if (!response.ok) throw Object.assign(new Error(answer.message), { code: answer.code });
