@@ -68,7 +68,26 @@ test('two browsers find a ranked game, play it, and see ratings, records and the
   }
   assert.ok(await over(ana.page), 'the game ended');
   await ana.page.waitForFunction(() => /Ana: 1500 → \d+/.test(document.querySelector('#rated').textContent));
-  assert.match(await ana.page.textContent('#rated'), /Bo: 1500 → \d+/);
+  // Best first, each with what it gained or lost.
+  assert.match(await ana.page.textContent('#rated'), /^(Ana|Bo): 1500 → 1532 \(\+32\) · (Ana|Bo): 1500 → 1468 \(-32\)$/);
+  assert.ok(await ana.page.isVisible('#ranked-pill'), 'the game says it is ranked');
+
+  // The table was found for these two: no link to pass on, no seat to take, no settings to change;
+  // they may play again, or look for a new opponent under the same rules at once.
+  await bo.page.waitForSelector('#rematch a.button');
+  for (const { page } of [ana, bo]) {
+    assert.ok(await page.isHidden('#invite'));
+    assert.equal(await page.$$eval('#seats li', (rows) => rows.length), 2, 'only its people are listed');
+    assert.equal(await page.$('#room-settings select, #room-settings input'), null, 'nothing to change');
+    assert.ok(await page.isVisible('#rematch button.primary'), 'play again');
+  }
+  assert.equal(await bo.page.getAttribute('#rematch a.button', 'href'), '/?seek=classic&size=2');
+  await bo.page.click('#rematch a.button');
+  await bo.page.waitForFunction(() => location.pathname === '/' && !location.search
+    && /^Looking for players rated \d+/.test(document.getElementById('ranked-status').textContent));
+  assert.equal(await bo.page.inputValue('#ranked select[name=rules]'), 'classic');
+  assert.equal(await bo.page.inputValue('#ranked select[name=size]'), '2');
+  await bo.page.click('#ranked-stop');
 
   // The player's page: the rating, its chart, the statistics and the game.
   await ana.page.goto(url + '/');

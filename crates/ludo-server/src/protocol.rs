@@ -321,6 +321,8 @@ pub struct RoomView {
     /// After a game, while a new one is offered: the seats of the people who accepted
     /// (`null` when no offer is on the table).
     pub rematch: Option<Vec<Colour>>,
+    /// Whether matchmaking formed the table: its seats and settings stay as they were formed.
+    pub matched: bool,
 }
 
 /// The game as everyone sees it.
@@ -607,6 +609,8 @@ refusal_codes! {
     NotAway => "not_away",
     /// A quick phrase id that is not one of [`PHRASES`].
     NoSuchPhrase => "no_such_phrase",
+    /// A seat or a settings change at a table matchmaking formed, which keeps its own.
+    MatchedTable => "matched_table",
 }
 
 impl fmt::Display for RefusalCode {

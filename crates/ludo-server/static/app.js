@@ -10,7 +10,7 @@ import { optionLabel, ordered, valueLabel } from './options.js';
 import { createRoom, playerName, savedName, setPlayerName } from './identity.js';
 import { showPublicTables } from './tables.js';
 import { offerWayBack } from './rejoin.js';
-import { myId, seekRanked } from './ranked.js';
+import { MATCHED_KEY, myId, seekRanked } from './ranked.js';
 import { drawHouseRules, readHouseRules } from './roomsettings.js';
 import { muted, setMuted } from './sound.js';
 import { errorText } from './texts-errors.js';
@@ -272,6 +272,25 @@ function clockFollowsRanked(ranked, clock) {
   clock.addEventListener('change', () => { chosenForRanked = false; });
 }
 
+/**
+ * "New opponent" after a game at a matched table opens `/?seek=<rules>&size=<seats>`: the search
+ * starts at once under those rules, for a table of that size (the address is then plain `/`, so
+ * that reloading does not search again).
+ */
+function seekAgain(form, sizes) {
+  const asked = new URLSearchParams(location.search);
+  if (location.pathname !== '/' || !asked.has('seek')) return;
+  history.replaceState(null, '', '/');
+  const offered = (select, value) => [...select.options].some((o) => o.value === value && !o.disabled);
+  if (!offered(form.elements.rules, asked.get('seek'))) return;
+  form.elements.rules.value = asked.get('seek');
+  sizes();
+  if (offered(form.elements.size, asked.get('size'))) form.elements.size.value = asked.get('size');
+  form.requestSubmit();
+  // The whole card in view, its search's status (its last line) included.
+  form.scrollIntoView({ block: 'start' });
+}
+
 /** Quick ranked play from the home screen. */
 function rankedForm() {
   const form = $('ranked');
@@ -324,6 +343,7 @@ function rankedForm() {
   });
   // Stopping says so through `status`, which ends the search on the page.
   $('ranked-stop').onclick = () => stop?.();
+  seekAgain(form, sizes);
   const me = myId();
   if (me) {
     $('my-page').href = `/players/${me}`;
@@ -454,6 +474,9 @@ async function main() {
   rankedForm();
   const invited = location.pathname.match(/^\/r\/([a-z0-9]+)$/);
   if (invited) {
+    // A table matchmaking just formed for this tab has no link to pass on: known before its
+    // room connects (then the room says so itself, see online.js).
+    document.body.classList.toggle('matched', sessionStorage.getItem(MATCHED_KEY) === invited[1]);
     $('home').hidden = true;
     $('play').hidden = false;
     $('online').hidden = false;

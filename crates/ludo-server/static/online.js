@@ -303,11 +303,16 @@ export class OnlineRoom {
   /** The rating changes of a ranked game that just ended. */
   showRatings(changes) {
     const { t } = this.view;
-    const text = changes.map((c) => t('records.change', {
-      name: c.name, before: Math.round(c.before), after: Math.round(c.after),
-    })).join(' · ');
-    this.view.rated.textContent = text;
-    this.view.announce(text);
+    // Best first, each with what it gained or lost, as players read a result.
+    const signed = new Intl.NumberFormat(document.documentElement.lang || 'en', { signDisplay: 'exceptZero' });
+    const texts = [...changes].sort((a, b) => (b.after - b.before) - (a.after - a.before)).map((c) => {
+      const [before, after] = [Math.round(c.before), Math.round(c.after)];
+      return t('rated.change', { name: c.name, before, after, change: signed.format(after - before) });
+    });
+    // Each player's change stays on one line.
+    const spans = texts.map((text) => Object.assign(document.createElement('span'), { textContent: text }));
+    this.view.rated.replaceChildren(...spans.flatMap((span, i) => (i ? [' · ', span] : [span])));
+    this.view.announce(texts.join(' · '));
   }
 
   /**
@@ -367,6 +372,11 @@ export class OnlineRoom {
     this.keepGameNames();
     const playing = this.playing();
     const host = this.room.host === this.you;
+    // A table matchmaking formed keeps its people and settings: no link to pass on, no seat to
+    // take, no settings to change (the server refuses them there).
+    const { matched } = this.room;
+    document.body.classList.toggle('matched', Boolean(matched));
+    document.getElementById('ranked-pill').hidden = !this.game?.ranked;
     // The host sends the link to friends; someone invited may pass it on.
     const invite = document.getElementById('invite-words');
     document.body.classList.toggle('guest', !host);
@@ -379,7 +389,7 @@ export class OnlineRoom {
     this.drawNotify();
     if (this.view.roomSettings) this.view.roomSettings.hidden = Boolean(playing);
     this.settingsView?.draw(this.room.settings, {
-      host: this.room.host === this.you,
+      host: host && !matched,
       open: !playing,
       cpuSeated: Object.values(this.room.seats).some((s) => s.occupant.kind === 'cpu'),
     });
@@ -387,8 +397,8 @@ export class OnlineRoom {
     // Before the first game, what to do next is said above the seats: the host starts, a seated
     // guest waits for that, anyone else picks a free seat (a full room says they watch).
     const lobby = document.getElementById('lobby-status');
-    const next = this.game ? null : host ? 'room.hostStarts' : this.mySeat() ? 'online.waiting'
-      : this.full() ? null : 'online.pickSeat';
+    const next = this.game ? null : matched ? 'room.matchedArriving' : host ? 'room.hostStarts'
+      : this.mySeat() ? 'online.waiting' : this.full() ? null : 'online.pickSeat';
     lobby.hidden = !next;
     lobby.textContent = next ? t(next) : '';
     // Someone who opened an invitation is told whose table it is, and what it plays.
@@ -403,7 +413,8 @@ export class OnlineRoom {
     // A table this device sits at, waiting or playing, can be come back to from the home screen.
     if (!over && this.mySeat()) rememberRoom(this.code, Boolean(this.game));
     else forgetRoom(this.code);
-    this.rematch.draw(this.room, this.mySeat(), over, (seat) => this.occupantName(seat));
+    this.rematch.draw(this.room, this.mySeat(), over, (seat) => this.occupantName(seat),
+      matched && this.newOpponentLink());
     this.leaveGame.draw(playing && Boolean(this.mySeat()), this.game?.ranked);
     this.awaySeats.draw(this.room, { host, playing });
     this.phrases.setPeople(Object.values(this.room.seats)
@@ -412,6 +423,16 @@ export class OnlineRoom {
     this.view.afterGame.hidden = !over;
     this.view.replayLink.hidden = !over;
     if (this.game) this.view.replayLink.href = `/games/${this.game.id}`;
+  }
+
+  /**
+   * Where a player of a matched table looks for another: the home page, searching at once under
+   * the same rules for a table of the same size.
+   */
+  newOpponentLink() {
+    const { preset } = this.room.settings.rules;
+    const size = this.game?.position.seats.length ?? 'any';
+    return `/?seek=${encodeURIComponent(preset)}&size=${size}`;
   }
 
   /** The host's name as the room shows it, while the host has a seat. */
@@ -446,9 +467,11 @@ export class OnlineRoom {
   drawSeats(playing) {
     const { t } = this.view;
     const host = this.room.host === this.you;
-    const ranked = this.room.settings.ranked;
+    const { ranked } = this.room.settings;
+    const { matched } = this.room;
     this.view.seats.hidden = Boolean(playing);
-    const rows = COLOURS.map((colour) => {
+    // A matched table's free seats are nobody's to take: only its people are listed.
+    const rows = COLOURS.filter((colour) => !matched || this.room.seats[colour]).map((colour) => {
       const li = document.createElement('li');
       li.dataset.seat = colour;
       const seat = this.room.seats[colour];
@@ -485,14 +508,14 @@ export class OnlineRoom {
       };
       // Only what can succeed is offered: no CPU at a ranked table, nothing but seats for guests.
       // A seated person may change seats: the button says it is a move, not a second seat.
-      if (!playing && !seat) button(t(this.mySeat() ? 'online.move' : 'online.sit'), { t: 'sit', colour });
+      if (!playing && !seat && !matched) button(t(this.mySeat() ? 'online.move' : 'online.sit'), { t: 'sit', colour });
       if (!playing && !seat && host && !ranked) this.addCpuControls(li, colour);
       if (!playing && seat?.occupant.kind === 'cpu' && host) button(t('online.removeCpu'), { t: 'remove_cpu', colour });
       if (!playing && mine) button(t('room.leaveTable'), { t: 'leave' });
       return li;
     });
     // The first game is the host's to start; after it, playing again is an offer (see rematch.js).
-    if (host && !this.game) {
+    if (host && !this.game && !matched) {
       // The host's one way forward stays in sight below the seats however long they are (a
       // phone shows four free seats' controls and not much more).
       const li = document.createElement('li');

@@ -6,6 +6,9 @@ import { errorText } from './texts-errors.js';
 
 const ME_KEY = 'ludo.me';
 
+/** The code of the table matchmaking last formed for this tab, known before its room connects. */
+export const MATCHED_KEY = 'ludo.matched';
+
 /** This device's public identity id, once the server has told it (or null). */
 export function myId() {
   return localStorage.getItem(ME_KEY);
@@ -41,6 +44,7 @@ export function seekRanked({ rules, size }, t, onStatus, onMatched) {
       onStatus(t('ranked.seeking', { rating: Math.round(message.rating), range: Math.round(message.range) }), true);
     } else if (message.t === 'matched') {
       done = true;
+      sessionStorage.setItem(MATCHED_KEY, message.room);
       socket.close();
       onMatched(message.link);
     } else if (message.t === 'error') {

@@ -22,9 +22,10 @@ export class Rematch {
 
   /**
    * Draws the offer after a game: `room` (the server's), `seat` the reader's (none for a watcher),
-   * `name(seat)` who sits where; nothing while `over` is false.
+   * `name(seat)` who sits where; nothing while `over` is false. At a table matchmaking formed,
+   * `newOpponent` is where a player looks for another table instead.
    */
-  draw(room, seat, over, name) {
+  draw(room, seat, over, name, newOpponent = null) {
     const { t } = this;
     this.box.hidden = !over;
     this.accepted = over ? room.rematch ?? [] : [];
@@ -39,7 +40,7 @@ export class Rematch {
     const people = Object.entries(room.seats).filter(([, s]) => s.occupant.kind === 'person').map(([c]) => c);
     const waitingFor = people.filter((c) => !accepted.includes(c));
     // Drawn again only when something shown changes, so that a button keeps the focus.
-    const key = JSON.stringify([room.rematch, people.map(name), seat, this.declinedText]);
+    const key = JSON.stringify([room.rematch, people.map(name), seat, this.declinedText, newOpponent]);
     if (key === this.drawn) return;
     this.drawn = key;
     const parts = [];
@@ -60,13 +61,19 @@ export class Rematch {
     if (seat && room.rematch && accepted.includes(seat)) {
       buttons.append(button(t('rematch.cancel'), { t: 'decline' }));
     }
-    // A game needs two seats: alone at the table, the person is told how to fill one instead.
+    // A game needs two seats: alone at the table, the person is told how to fill one instead
+    // (at a matched table, nobody else sits: they look for another).
     const alone = Object.keys(room.seats).length < 2;
-    if (seat && !room.rematch && alone) line(t('rematch.alone'));
+    if (seat && !room.rematch && alone) line(t(newOpponent ? 'rematch.aloneMatched' : 'rematch.alone'));
     if (seat && !room.rematch && !alone) buttons.append(button(t('online.playAgain'), { t: 'play_again' }, 'primary'));
     if (seat && room.rematch && !accepted.includes(seat)) {
       buttons.append(button(t('rematch.accept'), { t: 'play_again' }, 'primary'),
         button(t('rematch.decline'), { t: 'decline' }));
+    }
+    if (seat && newOpponent) {
+      buttons.append(Object.assign(document.createElement('a'), {
+        href: newOpponent, className: `button${alone ? ' primary' : ''}`, textContent: t('rematch.newOpponent'),
+      }));
     }
     if (buttons.childElementCount) parts.push(buttons);
     this.status = Object.assign(document.createElement('p'), { className: 'rematch-refusal' });

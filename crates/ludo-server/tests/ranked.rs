@@ -176,6 +176,58 @@ async fn two_seekers_are_matched_and_their_ranked_game_updates_both_ratings() {
 }
 
 #[tokio::test]
+async fn a_matched_table_keeps_its_people_and_settings_and_they_may_play_again() {
+    let server = spawn_server_with(|c| c.grace_ms = 50).await;
+    let mut ana = seek(server.addr, HOST, "Ana", "classic", json!(2)).await;
+    let mut bo = seek(server.addr, GUEST, "Bo", "classic", json!(2)).await;
+    let ((to_ana, _), _) = tokio::join!(matched(&mut ana), matched(&mut bo));
+    let room = to_ana["room"].as_str().unwrap();
+    let mut ana = Client::join(server.addr, room, HOST, "Ana").await;
+    let mut bo = Client::join(server.addr, room, GUEST, "Bo").await;
+    let started = ana.recv_until(|m| m["t"] == "game").await;
+    let first = started["game"]["id"].clone();
+    let (_, view) = http(server.addr, "GET", &format!("/api/rooms/{room}"), None).await;
+    let view: Value = serde_json::from_str(&view).unwrap();
+    assert_eq!(view["matched"], true, "{view}");
+    let colour = seat_of(&json!({"room": view.clone()}), &ana.you);
+    let bo_colour = seat_of(&json!({"room": view.clone()}), &bo.you);
+    tokio::join!(
+        play_until_over(&mut ana, &colour),
+        play_until_over(&mut bo, &bo_colour)
+    );
+
+    // After the game, nobody else sits, nobody moves, and the settings stay as formed.
+    let free = ["yellow", "blue", "red", "green"]
+        .into_iter()
+        .find(|c| view["seats"].get(*c).is_none())
+        .unwrap();
+    let mut cy = Client::join(server.addr, room, "third-device-secret-0003", "Cy").await;
+    cy.send(json!({"t": "sit", "colour": free})).await;
+    assert_eq!(cy.error_code().await, "matched_table");
+    bo.send(json!({"t": "sit", "colour": free})).await;
+    assert_eq!(bo.error_code().await, "matched_table");
+    let host = if view["host"] == ana.you.as_str() {
+        &mut ana
+    } else {
+        &mut bo
+    };
+    host.send(json!({"t": "settings", "public": true})).await;
+    assert_eq!(host.error_code().await, "matched_table");
+    let (_, after) = http(server.addr, "GET", &format!("/api/rooms/{room}"), None).await;
+    let after: Value = serde_json::from_str(&after).unwrap();
+    assert_eq!(after["seats"], view["seats"].clone(), "nothing moved");
+    assert_eq!(after["settings"], view["settings"]);
+
+    // Both accept a new game: it is ranked again, between the same two.
+    ana.send(json!({"t": "play_again"})).await;
+    bo.send(json!({"t": "play_again"})).await;
+    let again = cy
+        .recv_until(|m| m["t"] == "game" && m["game"]["id"] != first)
+        .await;
+    assert_eq!(again["game"]["ranked"], true, "{again}");
+}
+
+#[tokio::test]
 async fn players_far_apart_are_matched_only_once_their_ranges_widen_enough() {
     let server = spawn_server_with(|c| c.match_second_ms = 40).await;
     let (low, high) = ("low-rated-device-0001", "high-rated-device-0002");

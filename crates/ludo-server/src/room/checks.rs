@@ -77,6 +77,18 @@ impl Checks<'_> {
         }
     }
 
+    /// `matched_table` at a table matchmaking formed: it keeps its people and its settings.
+    pub fn not_matched(&self) -> Result<(), Refusal> {
+        if self.state.matched {
+            Err(Refusal::new(
+                RefusalCode::MatchedTable,
+                "a table formed by matchmaking keeps its seats and its settings",
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
     /// `seat_taken` unless `colour` is free.
     pub fn seat_free(&self, colour: Colour) -> Result<(), Refusal> {
         if self.state.seats.contains_key(&colour) {

@@ -493,6 +493,7 @@ impl Rooms {
         let mut state = RoomState::seated(settings, &people);
         let arrival = i64::try_from(self.context.timing.arrival.as_millis()).unwrap_or(i64::MAX);
         state.arrival_ends = Some(crate::ids::now_ms().saturating_add(arrival));
+        state.matched = true;
         let (code, _) = self.open(host, state).await?;
         Ok(code)
     }

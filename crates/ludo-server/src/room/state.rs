@@ -26,6 +26,10 @@ pub struct RoomState {
     /// table still starts after a restart, or on another node.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) arrival_ends: Option<i64>,
+    /// Whether matchmaking formed the table: it keeps the people and the settings it was
+    /// formed with (nobody else sits, nothing is changed) for as long as it lasts.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(super) matched: bool,
 }
 
 impl RoomState {
@@ -38,6 +42,7 @@ impl RoomState {
             last_first: None,
             left: BTreeSet::new(),
             arrival_ends: None,
+            matched: false,
         }
     }
 
@@ -103,6 +108,7 @@ impl RoomState {
             seats,
             watchers: connected.iter().filter(|id| !seated.contains(id)).count(),
             rematch: rematch.map(|accepted| accepted.iter().copied().collect()),
+            matched: self.matched,
         }
     }
 }

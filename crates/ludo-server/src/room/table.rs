@@ -169,7 +169,8 @@ impl Table<'_> {
     }
 
     /// `identity` (named `name`) sits at `colour`, leaving any other seat. Sitting where one
-    /// already sits changes nothing (the host is seated when the room is created).
+    /// already sits changes nothing (the host is seated when the room is created); a table
+    /// matchmaking formed seats nobody else and moves nobody.
     pub fn sit(
         &self,
         identity: &IdentityId,
@@ -183,6 +184,7 @@ impl Table<'_> {
                 ..self.changed(self.state.clone())
             });
         }
+        self.checks().not_matched()?;
         self.checks().seat_free(colour)?;
         let mut state = self.state.clone();
         if let Some(old) = self.seat_of(identity) {
@@ -306,7 +308,8 @@ impl Table<'_> {
     }
 
     /// The host changes the settings (fields left out keep their value): a new game offered is
-    /// withdrawn when they differ, since it was accepted under the old ones.
+    /// withdrawn when they differ, since it was accepted under the old ones. A table
+    /// matchmaking formed keeps the settings it was formed with.
     pub fn change_settings(
         &self,
         host: &IdentityId,
@@ -314,6 +317,7 @@ impl Table<'_> {
     ) -> Result<Decision, Refusal> {
         self.checks().host_only(host)?;
         self.checks().lobby_only()?;
+        self.checks().not_matched()?;
         let settings = self.state.settings.changed(
             change.rules,
             change.clock,
@@ -530,6 +534,48 @@ mod tests {
             refusal(playing.table().sit(&id("cy"), "Cy", Colour::Blue)),
             "game_on"
         );
+    }
+
+    #[test]
+    fn a_matched_table_keeps_its_people_in_their_seats_and_its_settings() {
+        let mut state = table(true, false);
+        state.matched = true;
+        let room = Room::new(state).after_a_game();
+        let stay = room.table().sit(&id("ana"), "Ana", Colour::Yellow).unwrap();
+        assert_eq!(
+            stay.store,
+            Write::Nothing,
+            "sitting where one sits still changes nothing"
+        );
+        assert_eq!(
+            refusal(room.table().sit(&id("cy"), "Cy", Colour::Blue)),
+            "matched_table",
+            "nobody else sits"
+        );
+        assert_eq!(
+            refusal(room.table().sit(&id("bo"), "Bo", Colour::Green)),
+            "matched_table",
+            "nobody moves"
+        );
+        let public = SettingsChange {
+            rules: None,
+            clock: None,
+            ranked: None,
+            rotate: None,
+            public: Some(true),
+        };
+        assert_eq!(
+            refusal(room.table().change_settings(&id("ana"), &public)),
+            "matched_table"
+        );
+        assert_eq!(
+            refusal(room.table().change_settings(&id("bo"), &public)),
+            "not_host",
+            "the host check comes first"
+        );
+        // Playing again, standing up and leaving stay as at any table.
+        assert!(room.table().accept_rematch(&id("bo")).is_ok());
+        assert!(room.table().leave(&id("bo")).is_ok());
     }
 
     #[test]
