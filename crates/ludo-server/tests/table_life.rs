@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use support::{
-    Client, GUEST, HOST, Server, create_room, http, next_request, spawn_server, turn_of,
-    two_player_room,
+    Client, GUEST, HOST, Server, create_room, http, next_request, spawn_server, spawn_server_with,
+    turn_of, two_player_room,
 };
 
 /// Plays a game between two people to its end, each acting for their own seat in turn, and
@@ -335,6 +335,29 @@ async fn until_listed(server: &Server, kind: &str, code: &str, wanted: bool) -> 
         "{code} never {} the {kind} list",
         if wanted { "in" } else { "out of" }
     );
+}
+
+#[tokio::test]
+async fn a_public_game_whose_people_have_all_gone_is_no_game_to_watch_until_one_is_back() {
+    // The CPU takes its time, so that the game is still on while its people are gone.
+    let server = spawn_server_with(|c| c.cpu_delay_ms = 5_000).await;
+    let code = create_room(server.addr, HOST, json!({"public": true})).await;
+    let mut host = Client::join(server.addr, &code, HOST, "Ana").await;
+    host.send(json!({"t": "add_cpu", "colour": "red", "level": "random"}))
+        .await;
+    host.send(json!({"t": "start"})).await;
+    until_listed(&server, "playing", &code, true).await;
+    let watcher = Client::join(server.addr, &code, GUEST, "Bo").await;
+    host.close().await;
+    // Only a watcher and the CPU are left: the game leaves the list, though it goes on.
+    until_listed(&server, "playing", &code, false).await;
+    let (_, view) = http(server.addr, "GET", &format!("/api/rooms/{code}"), None).await;
+    assert!(view.contains("\"watchers\":1"), "{view}");
+    let host = Client::join(server.addr, &code, HOST, "Ana").await;
+    let game = host.game.as_ref().expect("the game goes on");
+    assert_ne!(game["position"]["turn"]["phase"], "over");
+    until_listed(&server, "playing", &code, true).await;
+    drop(watcher);
 }
 
 #[tokio::test]

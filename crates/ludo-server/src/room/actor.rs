@@ -15,12 +15,14 @@ use ludo_rules::{Colour, Phase};
 use tokio::sync::mpsc;
 
 use super::checks::Checks;
-use super::directory::{Directory, Listing};
+use super::directory::{Directory, Listing, Presence};
 use super::leases::Grant;
 use super::live::{Live, Play};
 use super::retry::Backoff;
 use super::schedule::Schedule;
-use super::table::{Away, Decision, SettingsChange, Table, Tell, Then, Write, everyone_accepted};
+use super::table::{
+    self, Away, Decision, SettingsChange, Table, Tell, Then, Write, everyone_accepted,
+};
 use super::{Command, Context, Outbox, Registry, RoomHandle, RoomState, Text, Timing};
 use crate::protocol::{ClientMsg, Occupant, Refusal, RoomView, ServerMsg, StandIn};
 use crate::store::{Store, StoreResult, StoredGame};
@@ -749,8 +751,14 @@ impl Room {
 
     /// Keeps this room's entry in the public lists as it now is (see [`Listing::of`]).
     fn publish(&self) {
-        let someone_here = !self.conns.is_empty();
-        match Listing::of(&self.code, &self.state, self.live.as_ref(), someone_here) {
+        let here = Presence {
+            anyone: !self.conns.is_empty(),
+            player: self.conns.values().any(|c| {
+                table::seat_of(&self.state, &c.identity)
+                    .is_some_and(|seat| !self.state.left.contains(&seat))
+            }),
+        };
+        match Listing::of(&self.code, &self.state, self.live.as_ref(), here) {
             Some(listing) => self.directory.put(listing),
             None => self.directory.remove(&self.code),
         }

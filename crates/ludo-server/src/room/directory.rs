@@ -38,20 +38,34 @@ pub struct Listing {
     pub updated: i64,
 }
 
+/// Who is connected to a room, as its entry in the lists depends on it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Presence {
+    /// Anyone at all, watchers included.
+    pub anyone: bool,
+    /// A person who plays at the table (seated and not gone from the game being played).
+    pub player: bool,
+}
+
 impl Listing {
-    /// The entry of room `code` at table `state` whose latest game is `live`, with
-    /// `someone_here` if anyone is connected: listed while it is public and either plays a
-    /// game or has a free seat and someone at the table; else none.
+    /// The entry of room `code` at table `state` whose latest game is `live`, with `here`
+    /// connected: listed while it is public and either plays a game one of its people is still
+    /// at (one that only the CPU plays on, everyone gone, is no game to watch), or, between
+    /// games, has a free seat and someone at the table; else none.
     pub fn of(
         code: &crate::ids::RoomCode,
         state: &super::RoomState,
         live: Option<&super::live::Live>,
-        someone_here: bool,
+        here: Presence,
     ) -> Option<Listing> {
         let settings = &state.settings;
         let playing = live.filter(|l| !l.game.is_over());
         let free_seat = state.seats.len() < ludo_rules::Colour::ALL.len();
-        if !settings.public || !(playing.is_some() || (free_seat && someone_here)) {
+        let listed = match playing {
+            Some(_) => here.player,
+            None => free_seat && here.anyone,
+        };
+        if !settings.public || !listed {
             return None;
         }
         let players = state
@@ -169,22 +183,33 @@ pub fn page_of(entries: Vec<Listing>, kind: Kind, page: usize) -> Page {
 mod tests {
     use super::super::fixtures::{game, play_to_the_end, table};
     use super::*;
+    use ludo_rules::Colour;
 
     #[test]
     fn a_public_table_with_a_free_seat_is_listed_only_while_someone_is_at_it() {
         let mut state = table(false, true);
         state.settings.public = true;
         let code = crate::ids::RoomCode::from("ROOM");
-        let listed = Listing::of(&code, &state, None, true).expect("listed");
+        let listed = Listing::of(&code, &state, None, ANYONE).expect("listed");
         assert_eq!(listed.taken, 3);
         assert_eq!(listed.players, ["ana", "cpu:easy", "bo"], "seat by seat");
         assert!(!listed.playing());
         assert_eq!(
-            Listing::of(&code, &state, None, false),
+            Listing::of(&code, &state, None, Presence::default()),
             None,
             "nobody there"
         );
     }
+
+    /// Someone connected, a watcher perhaps: not a player.
+    const ANYONE: Presence = Presence {
+        anyone: true,
+        player: false,
+    };
+    const PLAYER: Presence = Presence {
+        anyone: true,
+        player: true,
+    };
 
     #[test]
     fn a_public_game_is_listed_while_it_is_played_and_a_private_one_never() {
@@ -192,19 +217,40 @@ mod tests {
         let mut live = game(&state);
         let code = crate::ids::RoomCode::from("ROOM");
         assert_eq!(
-            Listing::of(&code, &state, Some(&live), false),
+            Listing::of(&code, &state, Some(&live), PLAYER),
             None,
             "private"
         );
         state.settings.public = true;
-        let playing = Listing::of(&code, &state, Some(&live), false).expect("listed");
+        let playing = Listing::of(&code, &state, Some(&live), PLAYER).expect("listed");
         assert_eq!(playing.playing_since, Some(live.started_ms));
         play_to_the_end(&mut live);
         assert_eq!(
-            Listing::of(&code, &state, Some(&live), false),
+            Listing::of(&code, &state, Some(&live), Presence::default()),
             None,
             "over, and nobody at the table"
         );
+    }
+
+    #[test]
+    fn a_public_game_that_only_the_cpu_plays_on_is_not_listed() {
+        let mut state = table(false, false);
+        state.settings.public = true;
+        state.seats.insert(
+            Colour::Green,
+            Occupant::Cpu {
+                level: crate::protocol::LevelName(ludo_bots::Level::Easy),
+            },
+        );
+        let live = game(&state);
+        let code = crate::ids::RoomCode::from("ROOM");
+        for (here, why) in [
+            (Presence::default(), "everyone gone"),
+            (ANYONE, "only watchers"),
+        ] {
+            assert_eq!(Listing::of(&code, &state, Some(&live), here), None, "{why}");
+        }
+        assert!(Listing::of(&code, &state, Some(&live), PLAYER).is_some());
     }
 
     fn listing(code: &str, updated: i64, playing: bool) -> Listing {
