@@ -401,6 +401,13 @@ test('a public room is listed on the home page while a seat is free, then among 
   assert.ok(await bo.page.isDisabled('#roll'), 'a watcher cannot throw');
   for (let i = 0; i < 10; i++) await step(ana.page);
   await bo.page.waitForFunction(() => document.querySelectorAll('#log li').length > 3);
+  // The player sees that someone watches, and a watcher's phrase says it comes from one.
+  await shows(ana.page, '#watchers', 'Watching: 1');
+  await bo.page.click('#phrases-button');
+  await bo.page.click('#phrases button:text("Good luck!")');
+  await ana.page.waitForFunction(() => [...document.querySelectorAll('#log li')]
+    .some((li) => / \(watching\): Good luck!$/.test(li.textContent)));
+  await shoot(ana.page, 'watched', 'en', '#watchers');
   assert.deepEqual(ana.errors, []);
   assert.deepEqual(bo.errors, []);
   assert.deepEqual(cy.errors, []);

@@ -377,6 +377,10 @@ export class OnlineRoom {
     const { matched } = this.room;
     document.body.classList.toggle('matched', Boolean(matched));
     document.getElementById('ranked-pill').hidden = !this.game?.ranked;
+    // The players see that they are watched (the count is of people without a seat).
+    const watchers = document.getElementById('watchers');
+    watchers.hidden = !(this.game && this.room.watchers > 0);
+    watchers.textContent = t('room.watchers', { count: this.room.watchers });
     // The host sends the link to friends; someone invited may pass it on.
     const invite = document.getElementById('invite-words');
     document.body.classList.toggle('guest', !host);

@@ -123,11 +123,14 @@ export class Phrases {
     if (mutedIds().has(from)) return;
     const { t } = this;
     const text = phraseText(phrase, t);
-    this.log({ text: t('phrase.line', { name, phrase: text }), kind: 'said' });
+    // Someone without a seat is marked as watching, in the log as on their bubble.
+    const who = seat ? name : t('phrase.watcher', { name });
+    this.log({ text: t('phrase.line', { name: who, phrase: text }), kind: 'said' });
     const key = seat ?? from;
     this.unshow(key);
     const bubble = element('span', { className: `bubble${seat ? '' : ' watcher'}` },
-      element('span', { textContent: seat ? text : t('phrase.line', { name, phrase: text }) }));
+      seat ? element('span', { textContent: text })
+        : element('span', {}, element('span', { className: 'who', textContent: who }), element('span', { textContent: text })));
     bubble.dataset.from = from;
     if (from !== you) {
       const mute = element('button', { type: 'button', className: 'bubble-mute', innerHTML: speakerIcon(true),
