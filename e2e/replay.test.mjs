@@ -1,6 +1,7 @@
 // The replay viewer of a stored game: a room's game (a person and two CPUs, played to the end
 // over the WebSocket protocol) is opened at /games/<id>. The viewer names who played each seat
-// and, at the end, the places; plays by itself at the speed chosen and stops at the end, a step
+// and, at the end, the places (a CPU by the table's tag and its level; on a phone, four seats'
+// players whole); plays by itself at the speed chosen and stops at the end, a step
 // by hand pausing it; opens at the step its address's hash names and keeps the hash on the step
 // shown; and draws its controls, named in the page's language and big enough to touch.
 // Screenshots go to LUDO_SHOTS when it is set.
@@ -44,17 +45,17 @@ const HOUSE_RULES = { preset: 'classic', exit_values: [1, 6], bonus_on_finish: t
  * against an easy CPU at blue and a hard one at red, Ana taking her first legal move each time.
  * The game's id, and the position the server announced at each version (after that many actions).
  */
-async function playRoomGame() {
+async function playRoomGame(cpus = { blue: 'easy', red: 'hard' }, name = 'Ana') {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(url + '/');
   await page.waitForSelector('body[data-ready=true]');
-  const game = await page.evaluate(async (HOUSE_RULES) => {
+  const game = await page.evaluate(async ({ HOUSE_RULES, cpus, name }) => {
     const device = [...crypto.getRandomValues(new Uint8Array(16))]
       .map((b) => b.toString(16).padStart(2, '0')).join('');
     const response = await fetch('/api/rooms', {
       method: 'POST', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ device, name: 'Ana', rules: HOUSE_RULES }),
+      body: JSON.stringify({ device, name, rules: HOUSE_RULES }),
     });
     const room = await response.json();
     if (!response.ok) throw new Error(`no room: ${JSON.stringify(room)}`);
@@ -63,7 +64,7 @@ async function playRoomGame() {
     return new Promise((resolve, reject) => {
       const positions = {};
       let started = false;
-      socket.onopen = () => send({ t: 'hello', room: room.code, device, name: 'Ana' });
+      socket.onopen = () => send({ t: 'hello', room: room.code, device, name });
       socket.onerror = () => reject(new Error('the socket failed'));
       socket.onmessage = (event) => {
         const message = JSON.parse(event.data);
@@ -71,9 +72,9 @@ async function playRoomGame() {
           reject(new Error(`refused: ${event.data}`));
         } else if (message.t === 'welcome') {
           send({ t: 'sit', colour: 'yellow' });
-          send({ t: 'add_cpu', colour: 'blue', level: 'easy' });
-          send({ t: 'add_cpu', colour: 'red', level: 'hard' });
-        } else if (message.t === 'room' && !started && Object.keys(message.room.seats).length === 3) {
+          for (const [colour, level] of Object.entries(cpus)) send({ t: 'add_cpu', colour, level });
+        } else if (message.t === 'room' && !started
+          && Object.keys(message.room.seats).length === Object.keys(cpus).length + 1) {
           started = true;
           send({ t: 'start' });
         } else if (message.t === 'game' || message.t === 'action') {
@@ -89,7 +90,7 @@ async function playRoomGame() {
         }
       };
     });
-  }, HOUSE_RULES);
+  }, { HOUSE_RULES, cpus, name });
   await context.close();
   return game;
 }
@@ -133,11 +134,15 @@ async function screenshot(page, name) {
   if (shots) await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
 }
 
-/** The seats as the viewer lists them: seat, name, whether marked as a CPU, place shown. */
+/**
+ * The seats as the viewer lists them: seat, name (as heard), what shows of it when a screen reader
+ * hears more (a CPU's level beside its tag), whether marked as a CPU (with the tag), place shown.
+ */
 const listed = (page) => page.$$eval('#replay-players li', (items) => items.map((li) => ({
   seat: li.dataset.seat,
-  name: li.querySelector('.who').textContent,
-  cpu: li.classList.contains('cpu'),
+  name: (li.querySelector('.who .visually-hidden') ?? li.querySelector('.who')).textContent,
+  shown: li.querySelector('.who .cpu-tag + [aria-hidden=true]')?.textContent ?? null,
+  cpu: li.classList.contains('cpu') && Boolean(li.querySelector('.who .cpu-tag')),
   italic: getComputedStyle(li.querySelector('.who')).fontStyle === 'italic',
   link: li.querySelector('.who').getAttribute('href'),
   place: li.querySelector('.place').hidden ? null : li.querySelector('.place').lastChild.textContent,
@@ -160,9 +165,11 @@ for (const language of ['en', 'fr']) {
     const ana = record.players.yellow;
     const seats = await listed(page);
     assert.deepEqual(seats.map(({ placeSaid, ...seat }) => seat), [
-      { seat: 'yellow', name: 'Ana', cpu: false, italic: false, link: `/players/${ana.id}`, place: ordinal('yellow') },
-      { seat: 'blue', name: `CPU · ${words.level.easy}`, cpu: true, italic: true, link: null, place: ordinal('blue') },
-      { seat: 'red', name: `CPU · ${words.level.hard}`, cpu: true, italic: true, link: null, place: ordinal('red') },
+      { seat: 'yellow', name: 'Ana', shown: null, cpu: false, italic: false, link: `/players/${ana.id}`, place: ordinal('yellow') },
+      { seat: 'blue', name: `CPU · ${words.level.easy}`, shown: words.level.easy, cpu: true, italic: true, link: null,
+        place: ordinal('blue') },
+      { seat: 'red', name: `CPU · ${words.level.hard}`, shown: words.level.hard, cpu: true, italic: true, link: null,
+        place: ordinal('red') },
     ]);
     assert.deepEqual(record.players.blue, { kind: 'cpu', level: 'easy' });
     // Those who hear the page are told it is a place.
@@ -329,6 +336,21 @@ const piecesShown = (page) => page.$$eval('#replay-board .piece', (pieces) => {
 /** A position's pieces as the board says them (a piece past the track's squares is finished). */
 const piecesOf = (position, shown) => Object.fromEntries(Object.entries(position.pieces).map(([seat, pieces]) => [
   seat, pieces.map((p, i) => (shown[seat]?.[i] === 'finished' && typeof p === 'number' ? 'finished' : p))]));
+
+test('on a phone, a 4-seat replay shows each seat\'s player whole, in Russian and Vietnamese', async () => {
+  const four = await playRoomGame({ blue: 'random', red: 'expert', green: 'medium' }, 'Анастасия');
+  for (const locale of ['ru', 'vi']) {
+    const context = await browser.newContext({ locale, viewport: PHONE });
+    const page = await context.newPage();
+    await page.goto(`${url}/games/${four.id}`);
+    await page.waitForSelector('#replay-verdict');
+    const cut = await page.$$eval('#replay-players .who', (names) => names
+      .filter((who) => who.scrollWidth > who.clientWidth).map((who) => who.title));
+    await screenshot(page, `replay-4-seats-${locale}-360x640`);
+    assert.deepEqual(cut, [], locale);
+    await context.close();
+  }
+});
 
 test('a link opens at its step, the address follows the step shown, and steps out of range clamp', async () => {
   // A step after a throw and one after a move, each shown as the server announced it.

@@ -139,10 +139,16 @@ function personOf(record, seat) {
   return who?.kind === 'person' && who.name ? who.name : null;
 }
 
-/** Who played `seat` in `record`: a person's name, or a CPU's label with its level. */
+/**
+ * Who played `seat` in `record`: a person's name, or a CPU's level (`label` says "CPU" too, for
+ * the name's tooltip; the list shows the table's CPU tag beside the level).
+ */
 function playerOf(record, seat, t) {
   const who = record.players?.[seat];
-  if (who?.kind === 'cpu') return { cpu: true, name: t('cpu.named', { level: t(`level.${who.level}`) }) };
+  if (who?.kind === 'cpu') {
+    const level = t(`level.${who.level}`);
+    return { cpu: true, name: level, label: t('cpu.named', { level }) };
+  }
   return { cpu: false, name: who?.name ?? t('player.default'), id: who?.id ?? null };
 }
 
@@ -170,7 +176,16 @@ function playersList(record, seats, t) {
     const name = document.createElement(player.id ? 'a' : 'span');
     name.className = 'who';
     name.textContent = player.name;
-    name.title = player.name;
+    name.title = player.label ?? player.name;
+    if (player.cpu) {
+      // The table's tag for a CPU before its level takes less room than "CPU · "; a screen
+      // reader hears the label whole.
+      const tag = Object.assign(document.createElement('span'), { className: 'cpu-tag', textContent: t('cpu') });
+      const shown = Object.assign(document.createElement('span'), { textContent: player.name });
+      const heard = Object.assign(document.createElement('span'), { className: 'visually-hidden', textContent: player.label });
+      for (const part of [tag, shown]) part.setAttribute('aria-hidden', 'true');
+      name.replaceChildren(heard, tag, ' ', shown);
+    }
     if (player.id) name.href = `/players/${encodeURIComponent(player.id)}`;
     const place = document.createElement('span');
     place.className = 'place badge';
