@@ -147,6 +147,11 @@ test('ticking "ranked" for a table with friends shows its turn clock, and cleari
   // from one network (the server's rule), so a family on one Wi-Fi knows where to go instead.
   assert.equal(await page.textContent('#ranked .hint'), 'Against people rated close to you, found for you. '
     + 'Two devices on the same network are never matched: to play someone beside you, use “Play with friends”.');
+  // Both cards ask for the person's name: it is one name, typed in either.
+  await page.fill('#friends input[name=name]', 'Ana');
+  assert.equal(await page.inputValue('#ranked input[name=name]'), 'Ana');
+  await page.fill('#ranked input[name=name]', 'Ana B.');
+  assert.equal(await page.inputValue('#friends input[name=name]'), 'Ana B.');
   assert.deepEqual(errors, []);
   await page.context().close();
 });

@@ -69,7 +69,8 @@ test('two browsers find a ranked game, play it, and see ratings, records and the
   assert.ok(await over(ana.page), 'the game ended');
   await ana.page.waitForFunction(() => /Ana: 1500 → \d+/.test(document.querySelector('#rated').textContent));
   // Best first, each with what it gained or lost.
-  assert.match(await ana.page.textContent('#rated'), /^(Ana|Bo): 1500 → 1532 \(\+32\) · (Ana|Bo): 1500 → 1468 \(-32\)$/);
+  assert.match(await ana.page.textContent('#rated'), /^(Ana|Bo): 1500 → 1532 \(\+32\) · (Ana|Bo): 1500 → 1468 \(−32\)$/);
+  assert.equal(await ana.page.textContent('#rated .mine'), await ana.page.textContent('#rated span:has-text("Ana")'));
   assert.ok(await ana.page.isVisible('#ranked-pill'), 'the game says it is ranked');
 
   // The table was found for these two: no link to pass on, no seat to take, no settings to change;
@@ -81,13 +82,25 @@ test('two browsers find a ranked game, play it, and see ratings, records and the
     assert.equal(await page.$('#room-settings select, #room-settings input'), null, 'nothing to change');
     assert.ok(await page.isVisible('#rematch button.primary'), 'play again');
   }
-  assert.equal(await bo.page.getAttribute('#rematch a.button', 'href'), '/?seek=classic&size=2');
+  // Bo leaves the table: the result still speaks to him as its player, and he may still look for
+  // a new opponent; Ana, alone, is told to look for one too.
+  const boEnd = await bo.page.textContent('#end-title');
+  await bo.page.click('#seats li button:text("Leave the table")');
+  await ana.page.waitForFunction(() => /Look for a new opponent/.test(document.getElementById('rematch').textContent));
+  await bo.page.waitForFunction(() => !document.querySelector('#rematch button'));
+  assert.equal(await bo.page.textContent('#end-title'), boEnd);
+  assert.match(boEnd, /^You (won!|came 2nd)$/);
+  assert.equal(await bo.page.getAttribute('#rematch a.button.primary', 'href'), '/?seek=classic&size=2');
   await bo.page.click('#rematch a.button');
   await bo.page.waitForFunction(() => location.pathname === '/' && !location.search
     && /^Looking for players rated \d+/.test(document.getElementById('ranked-status').textContent));
   assert.equal(await bo.page.inputValue('#ranked select[name=rules]'), 'classic');
   assert.equal(await bo.page.inputValue('#ranked select[name=size]'), '2');
   await bo.page.click('#ranked-stop');
+  // Opened again, the room still shows what the game did to the ratings.
+  const rated = await ana.page.textContent('#rated');
+  await ana.page.reload();
+  await ana.page.waitForFunction((rated) => document.querySelector('#rated')?.textContent === rated, rated);
 
   // The player's page: the rating, its chart, the statistics and the game.
   await ana.page.goto(url + '/');
@@ -129,6 +142,12 @@ test('two browsers find a ranked game, play it, and see ratings, records and the
   await ana.page.waitForSelector('#records-view table');
   const board = await ana.page.textContent('#records-view table');
   assert.ok(board.includes('Ana') && board.includes('Bo'), board);
+  assert.match(await ana.page.textContent('#records-view'), /A rating marked \? is provisional/);
+  // A board nobody is on yet says so, and explains no "?" it does not show.
+  await ana.page.goto(url + '/leaderboard/vietnamese');
+  await ana.page.waitForSelector('#records-view nav');
+  const empty = await ana.page.textContent('#records-view');
+  assert.doesNotMatch(empty, /provisional/, empty);
   assert.deepEqual(ana.errors, []);
   assert.deepEqual(bo.errors, []);
 });

@@ -136,10 +136,15 @@ test('after a game, playing again is an offer: declined or cancelled, the offer 
   assert.ok(!(await ana.page.textContent('#rematch')).includes('cancelled'), 'the old cancel is no longer said');
   await shoot(ana.page, 'rematch-offer', 'en', '#rematch');
   await shoot(bo.page, 'rematch-waiting', 'fr', '#rematch');
+  // Bo reads the offer lower down his phone's page; the new game shows him the table from the top.
+  await bo.page.setViewportSize(PHONE);
+  await bo.page.locator('#rematch').scrollIntoViewIfNeeded();
+  assert.ok(await bo.page.evaluate(() => scrollY) > 0);
   await ana.page.click('#rematch button:text("Accept")');
   await ana.page.waitForFunction(() => /^Bo \(red △\) to throw/.test(document.querySelector('#status').textContent));
   await bo.page.waitForFunction(() => /^À vous/.test(document.querySelector('#status').textContent));
   assert.ok(await ana.page.isHidden('#end'), 'the new game shows');
+  assert.equal(await bo.page.evaluate(() => scrollY), 0, 'from the top');
   assert.deepEqual(ana.errors, []);
   assert.deepEqual(bo.errors, []);
   await ana.page.context().close();
@@ -398,7 +403,7 @@ test('a public room is listed on the home page while a seat is free, then among 
   await bo.page.waitForSelector('#watching:not([hidden])');
   assert.equal(await bo.page.textContent('#watching'), 'You are watching this game.');
   assert.ok(await bo.page.isVisible('#board .base'), 'the board shows');
-  assert.ok(await bo.page.isDisabled('#roll'), 'a watcher cannot throw');
+  assert.ok(await bo.page.isHidden('#roll'), 'a watcher has no die to throw');
   for (let i = 0; i < 10; i++) await step(ana.page);
   await bo.page.waitForFunction(() => document.querySelectorAll('#log li').length > 3);
   // The player sees that someone watches, and a watcher's phrase says it comes from one.

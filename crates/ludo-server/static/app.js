@@ -291,6 +291,15 @@ function seekAgain(form, sizes) {
   form.scrollIntoView({ block: 'start' });
 }
 
+/** The home page asks for the person's name in two cards: it is one name, typed in either. */
+function oneName(...fields) {
+  for (const field of fields) {
+    field.addEventListener('input', () => {
+      for (const other of fields) if (other !== field) other.value = field.value;
+    });
+  }
+}
+
 /** Quick ranked play from the home screen. */
 function rankedForm() {
   const form = $('ranked');
@@ -454,6 +463,7 @@ async function main() {
   });
   const friends = $('friends');
   friends.elements.name.value = playerName();
+  oneName(friends.elements.name, $('ranked').elements.name);
   clockFollowsRanked(friends.elements.ranked, friends.elements.clock);
   friends.addEventListener('submit', async (event) => {
     event.preventDefault();

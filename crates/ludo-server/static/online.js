@@ -29,8 +29,9 @@ export class OnlineRoom {
    *   `link`, `connection`, `rated`, `afterGame`, `replayLink`, `notify`, `roomSettings`, `tableSettings`
    */
   constructor(engine, code, view) {
-    /** The names of the people of the game shown, by seat (see `keepGameNames`). */
+    /** The names and identity ids of the people of the game shown, by seat (see `keepGameNames`). */
     this.gameNames = {};
+    this.gameIds = {};
     this.engine = engine;
     this.code = code;
     this.view = view;
@@ -45,7 +46,9 @@ export class OnlineRoom {
     const room = this;
     this.table = new Table(engine, view, {
       controls: (seat) => seat === room.mySeat(),
-      get you() { return room.mySeat() ?? null; },
+      // After a game, the seat this device played is still its own for the result, though it
+      // has left the table since.
+      get you() { return room.mySeat() ?? (room.playing() ? null : room.yourGameSeat()) ?? null; },
       name: (seat) => room.occupantName(seat),
       // The log names the people at the table; a CPU's seat goes by its colour.
       logName: (seat) => {
@@ -245,6 +248,11 @@ export class OnlineRoom {
 
   /** Shows the game as the server sent it whole; the log is kept when it is the same game. */
   showGame() {
+    // A new game's end will have its own rating changes, if any.
+    if (!this.sameGame) this.view.rated.replaceChildren();
+    // A game starting before one's eyes (after the lobby, or another's end read lower down the
+    // page) is shown from the top: the status, the seats and the board.
+    if (!this.sameGame && this.game.version === 0) window.scrollTo({ top: 0 });
     this.table.reset(stateOf(this.game), this.sameGame ? this.table.log : []);
     if (!this.sameGame && this.game.version > 0) this.restoreLog(this.game);
   }
@@ -256,11 +264,15 @@ export class OnlineRoom {
     // A game joined after it was played: its record names the people whose seats are free now.
     this.keepGameNames();
     for (const [seat, player] of Object.entries(record.players ?? {})) {
-      if (player.kind === 'person') this.gameNames[seat] ??= player.name;
+      if (player.kind !== 'person') continue;
+      this.gameNames[seat] ??= player.name;
+      this.gameIds[seat] ??= player.id;
     }
     this.table.redrawSeats();
     const lines = recordLines(this.engine, this.table.voice, record, version);
     this.table.prependLog(lines);
+    // A ranked game that ended before the page opened: what it did to the ratings.
+    if (record.ratings?.length && !this.view.rated.childElementCount) this.showRatings(record.ratings, false);
     // Back after being away: if the CPU played the person's latest turn, they are told, as they
     // would have been had they watched it happen.
     const you = this.mySeat();
@@ -300,19 +312,26 @@ export class OnlineRoom {
     this.view.announce(text);
   }
 
-  /** The rating changes of a ranked game that just ended. */
-  showRatings(changes) {
+  /**
+   * The rating changes of a ranked game that ended: said as they arrive (`live`), or shown
+   * quietly for a game that ended before the page opened (from its record).
+   */
+  showRatings(changes, live = true) {
     const { t } = this.view;
-    // Best first, each with what it gained or lost, as players read a result.
+    // Best first, each with what it gained or lost (a true minus sign), as players read a result.
     const signed = new Intl.NumberFormat(document.documentElement.lang || 'en', { signDisplay: 'exceptZero' });
-    const texts = [...changes].sort((a, b) => (b.after - b.before) - (a.after - a.before)).map((c) => {
+    const sorted = [...changes].sort((a, b) => (b.after - b.before) - (a.after - a.before));
+    const texts = sorted.map((c) => {
       const [before, after] = [Math.round(c.before), Math.round(c.after)];
-      return t('rated.change', { name: c.name, before, after, change: signed.format(after - before) });
+      const change = signed.format(after - before).replace('-', '\u2212');
+      return t('rated.change', { name: c.name, before, after, change });
     });
-    // Each player's change stays on one line.
-    const spans = texts.map((text) => Object.assign(document.createElement('span'), { textContent: text }));
+    // Each player's change stays on one line; the reader's own stands out.
+    const spans = texts.map((text, i) => Object.assign(document.createElement('span'), {
+      textContent: text, className: sorted[i].id === this.you ? 'mine' : '',
+    }));
     this.view.rated.replaceChildren(...spans.flatMap((span, i) => (i ? [' · ', span] : [span])));
-    this.view.announce(texts.join(' · '));
+    if (live) this.view.announce(texts.join(' · '));
   }
 
   /**
@@ -357,12 +376,18 @@ export class OnlineRoom {
   keepGameNames() {
     if (this.gameNamesFor !== this.gameId) {
       this.gameNames = {};
+      this.gameIds = {};
       this.gameNamesFor = this.gameId;
     }
     if (!this.game || !this.room || this.game.position.turn.phase === 'over') return;
     for (const [seat, { occupant }] of Object.entries(this.room.seats)) {
-      if (occupant.kind === 'person') this.gameNames[seat] = occupant.name;
+      if (occupant.kind === 'person') [this.gameNames[seat], this.gameIds[seat]] = [occupant.name, occupant.id];
     }
+  }
+
+  /** The seat this device's person played in the game shown, even if they left the table since. */
+  yourGameSeat() {
+    return Object.keys(this.gameIds).find((seat) => this.gameIds[seat] === this.you);
   }
 
   /** The lobby, the invitation and what follows a game; the table draws the game itself. */
@@ -377,9 +402,10 @@ export class OnlineRoom {
     const { matched } = this.room;
     document.body.classList.toggle('matched', Boolean(matched));
     document.getElementById('ranked-pill').hidden = !this.game?.ranked;
-    // The players see that they are watched (the count is of people without a seat).
+    // The players see that they are watched while they play (the count is of people without a
+    // seat: after a game, those who left the table would count).
     const watchers = document.getElementById('watchers');
-    watchers.hidden = !(this.game && this.room.watchers > 0);
+    watchers.hidden = !(playing && this.room.watchers > 0);
     watchers.textContent = t('room.watchers', { count: this.room.watchers });
     // The host sends the link to friends; someone invited may pass it on.
     const invite = document.getElementById('invite-words');
@@ -417,8 +443,10 @@ export class OnlineRoom {
     // A table this device sits at, waiting or playing, can be come back to from the home screen.
     if (!over && this.mySeat()) rememberRoom(this.code, Boolean(this.game));
     else forgetRoom(this.code);
+    // Whoever played a matched table's game may look for a new opponent, seated still or not.
+    const played = this.mySeat() ?? this.yourGameSeat();
     this.rematch.draw(this.room, this.mySeat(), over, (seat) => this.occupantName(seat),
-      matched && this.newOpponentLink());
+      matched && played ? this.newOpponentLink() : null);
     this.leaveGame.draw(playing && Boolean(this.mySeat()), this.game?.ranked);
     this.awaySeats.draw(this.room, { host, playing });
     this.phrases.setPeople(Object.values(this.room.seats)
@@ -462,6 +490,8 @@ export class OnlineRoom {
     }
     const watching = !this.mySeat() && (playing || this.full());
     notice.hidden = !watching;
+    // Someone watching a game has no die to throw: the button would only be in the way.
+    document.body.classList.toggle('watcher', watching && Boolean(playing));
     const left = this.room.seats[this.seatOf(this.you)]?.left;
     const why = left ? 'room.youLeft' : !playing ? 'room.watchingFull'
       : this.room.settings.public ? 'room.watchingPublic' : 'room.watching';

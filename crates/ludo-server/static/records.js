@@ -62,8 +62,9 @@ export async function showLeaderboard(container, preset, t) {
   const body = rows.length
     ? table([t('records.rank'), t('records.player'), t('records.rating'), t('records.games')], rows)
     : el('p', t('records.empty'));
-  container.replaceChildren(el('h2', t('records.leaderboard')), tabs, body,
-    el('p', t('records.provisional')));
+  // The "?" is explained where one shows.
+  const provisional = board.players.some((p) => p.provisional) ? [el('p', t('records.provisional'))] : [];
+  container.replaceChildren(el('h2', t('records.leaderboard')), tabs, body, ...provisional);
 }
 
 /** A line chart of a rating history (`[{at, after}]`), as SVG. */

@@ -23,7 +23,7 @@ export class Rematch {
   /**
    * Draws the offer after a game: `room` (the server's), `seat` the reader's (none for a watcher),
    * `name(seat)` who sits where; nothing while `over` is false. At a table matchmaking formed,
-   * `newOpponent` is where a player looks for another table instead.
+   * `newOpponent` is where one of its players (seated still or not) looks for another table.
    */
   draw(room, seat, over, name, newOpponent = null) {
     const { t } = this;
@@ -70,9 +70,9 @@ export class Rematch {
       buttons.append(button(t('rematch.accept'), { t: 'play_again' }, 'primary'),
         button(t('rematch.decline'), { t: 'decline' }));
     }
-    if (seat && newOpponent) {
+    if (newOpponent) {
       buttons.append(Object.assign(document.createElement('a'), {
-        href: newOpponent, className: `button${alone ? ' primary' : ''}`, textContent: t('rematch.newOpponent'),
+        href: newOpponent, className: `button${alone || !seat ? ' primary' : ''}`, textContent: t('rematch.newOpponent'),
       }));
     }
     if (buttons.childElementCount) parts.push(buttons);

@@ -646,9 +646,10 @@ export class Table {
       (seat) => Boolean(this.who.cpu?.(seat)));
     this.view.end.querySelector('h2').textContent = this.endWords(p);
     // Where the game stopped at its first finisher, how the others were placed: "4th" with pieces
-    // still out needs saying.
+    // still out needs saying (not with two seats, where the other is simply second).
     const rule = this.view.end.querySelector('#places-rule');
-    const stoppedAtFirst = p.turn.phase === 'over' && !this.numbers(p).inForce.options.rank_everyone;
+    const stoppedAtFirst = p.turn.phase === 'over' && !this.numbers(p).inForce.options.rank_everyone
+      && p.seats.length > 2;
     rule.hidden = !stoppedAtFirst;
     rule.textContent = stoppedAtFirst ? this.view.t('places.byProgress') : '';
   }
