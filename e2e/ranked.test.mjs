@@ -62,6 +62,10 @@ test('two browsers find a ranked game, play it, and see ratings, records and the
     await who.page.waitForSelector('body[data-ready=true]');
     await who.page.waitForFunction(() => /throw|move/.test(document.querySelector('#status').textContent));
   }
+  // Each player is shown with the rating they bring: new to classic, both 1500 and provisional.
+  await ana.page.waitForFunction(() => document.querySelectorAll('#players .rating').length === 2);
+  assert.deepEqual(await ana.page.$$eval('#players .rating', (all) => all.map((r) => r.textContent)),
+    ['Rating 1500?', 'Rating 1500?']);
   for (let i = 0; i < 4000 && !(await over(ana.page)); i++) {
     await step(ana.page);
     await step(bo.page);

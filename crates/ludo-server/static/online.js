@@ -29,6 +29,8 @@ export class OnlineRoom {
    *   `link`, `connection`, `rated`, `afterGame`, `replayLink`, `notify`, `roomSettings`, `tableSettings`
    */
   constructor(engine, code, view) {
+    /** The ratings of the people at a ranked game, by identity id, as fetched (see `ratingAt`). */
+    this.ratings = new Map();
     /** The names and identity ids of the people of the game shown, by seat (see `keepGameNames`). */
     this.gameNames = {};
     this.gameIds = {};
@@ -62,6 +64,7 @@ export class OnlineRoom {
       },
       away: (seat) => room.room?.seats[seat]?.connected === false && !room.room.seats[seat].left,
       left: (seat) => Boolean(room.room?.seats[seat]?.left),
+      rating: (seat) => room.ratingAt(seat),
       bubble: (seat) => room.phrases.bubbleOf(seat),
       get clockMs() { return room.room?.settings.clock ? room.room.settings.clock * 1000 : null; },
     }, {
@@ -383,6 +386,29 @@ export class OnlineRoom {
     for (const [seat, { occupant }] of Object.entries(this.room.seats)) {
       if (occupant.kind === 'person') [this.gameNames[seat], this.gameIds[seat]] = [occupant.name, occupant.id];
     }
+  }
+
+  /**
+   * During a ranked game, the rating the person at `seat` brought to it under its rules
+   * (`"1532"`, or `"1500?"` while provisional, as the records write it), once fetched from
+   * their player page; null otherwise. The first call for a person fetches it, then redraws.
+   */
+  ratingAt(seat) {
+    const occupant = this.room?.seats[seat]?.occupant;
+    if (!this.game?.ranked || occupant?.kind !== 'person') return null;
+    const key = `${this.gameId}/${occupant.id}`;
+    if (!this.ratings.has(key)) {
+      this.ratings.set(key, null);
+      const family = this.game.position.rules.preset;
+      fetch(`/api/players/${encodeURIComponent(occupant.id)}`).then((r) => (r.ok ? r.json() : null)).catch(() => null)
+        .then((player) => {
+          const found = player?.ratings.find((r) => r.family === family);
+          // Someone without a rated game under these rules starts at 1500, provisional.
+          this.ratings.set(key, found ? `${Math.round(found.rating)}${found.provisional ? '?' : ''}` : '1500?');
+          this.table.redrawSeats();
+        });
+    }
+    return this.ratings.get(key);
   }
 
   /** The seat this device's person played in the game shown, even if they left the table since. */

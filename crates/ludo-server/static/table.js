@@ -584,6 +584,14 @@ export class Table {
       const meta = document.createElement('span');
       meta.className = 'meta';
       li.append(name, meta);
+      // A ranked game's players with the rating each brought to it.
+      const rating = this.who.rating?.(seat);
+      if (rating) {
+        const shown = Object.assign(document.createElement('span'), { className: 'rating' });
+        shown.append(Object.assign(document.createElement('span'), { className: 'visually-hidden',
+          textContent: `${t('records.rating')} ` }), rating);
+        meta.append(shown);
+      }
       if (seat === this.who.you) {
         li.classList.add('you');
         const badge = document.createElement('span');
