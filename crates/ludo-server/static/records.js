@@ -94,14 +94,24 @@ export function ratingChart(points, t) {
     svg.append(node);
   };
   add('line', { x1: left, y1: height - pad, x2: width - pad, y2: height - pad, stroke: '#888' });
-  add('text', { x: left - 8, y: y(high - 10) + 4, 'font-size': 10, 'text-anchor': 'end' }, rating(high - 10));
-  add('text', { x: left - 8, y: y(low + 10) + 4, 'font-size': 10, 'text-anchor': 'end' }, rating(low + 10));
+  add('text', { x: left - 8, y: y(high - 10) + 4, 'font-size': 12, 'text-anchor': 'end' }, rating(high - 10));
+  add('text', { x: left - 8, y: y(low + 10) + 4, 'font-size': 12, 'text-anchor': 'end' }, rating(low + 10));
   add('polyline', {
     points: all.map((v, i) => `${x(i)},${y(v)}`).join(' '),
     fill: 'none', stroke: '#1f6fd1', 'stroke-width': 2,
   });
   all.forEach((v, i) => add('circle', { cx: x(i), cy: y(v), r: 2.5, fill: '#1f6fd1' }));
   return svg;
+}
+
+/** A game's players, best place first ("1. Ana, 2. Bo"), each person a link to their page. */
+function placesOf(seats) {
+  const line = el('span');
+  [...seats].sort((a, b) => (a.place ?? Infinity) - (b.place ?? Infinity)).forEach((seat, i) => {
+    const name = seat.id ? link(`/players/${encodeURIComponent(seat.id)}`, seat.name) : seat.name;
+    line.append(i ? ', ' : '', `${seat.place ?? '–'}. `, name);
+  });
+  return line;
 }
 
 /** A player's page: ratings, rating history, statistics and recent games. */
@@ -138,9 +148,9 @@ export async function showPlayer(container, id, t) {
       player.recent.map((g) => [
         date(g.finished_at),
         t(`presetName.${g.family}`) + (g.ranked ? ` · ${t('records.ranked')}` : ''),
-        // Best place first: the order the game ended in, not the seats'.
-        [...g.seats].sort((a, b) => (a.place ?? Infinity) - (b.place ?? Infinity))
-          .map((seat) => `${seat.place ?? '–'}. ${seat.name}`).join(', '),
+        // Best place first: the order the game ended in, not the seats'; each person a link to
+        // their own page.
+        placesOf(g.seats),
         link(`/games/${g.id}`, t('records.replay')),
       ])));
   } else {
