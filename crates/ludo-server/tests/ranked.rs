@@ -47,6 +47,15 @@ async fn matched(seeker: &mut Seeker) -> (Value, f64) {
     }
 }
 
+/// Ana (the host's device) and Bo (the guest's) both ask for a 2-seat table under `rules`; the
+/// code of the room they are matched to.
+async fn matched_pair(addr: SocketAddr, rules: &str) -> String {
+    let mut ana = seek(addr, HOST, "Ana", rules, json!(2)).await;
+    let mut bo = seek(addr, GUEST, "Bo", rules, json!(2)).await;
+    let ((to_ana, _), _) = tokio::join!(matched(&mut ana), matched(&mut bo));
+    to_ana["room"].as_str().unwrap().to_owned()
+}
+
 /// The identity id of a device, created by opening a room with it.
 async fn identity_of(addr: SocketAddr, device: &str) -> String {
     let body = json!({"device": device, "name": "Someone"}).to_string();
@@ -178,10 +187,7 @@ async fn two_seekers_are_matched_and_their_ranked_game_updates_both_ratings() {
 #[tokio::test]
 async fn a_matched_table_keeps_its_people_and_settings_and_they_may_play_again() {
     let server = spawn_server_with(|c| c.grace_ms = 50).await;
-    let mut ana = seek(server.addr, HOST, "Ana", "classic", json!(2)).await;
-    let mut bo = seek(server.addr, GUEST, "Bo", "classic", json!(2)).await;
-    let ((to_ana, _), _) = tokio::join!(matched(&mut ana), matched(&mut bo));
-    let room = to_ana["room"].as_str().unwrap();
+    let room = &matched_pair(server.addr, "classic").await;
     let mut ana = Client::join(server.addr, room, HOST, "Ana").await;
     let mut bo = Client::join(server.addr, room, GUEST, "Bo").await;
     let started = ana.recv_until(|m| m["t"] == "game").await;
@@ -358,10 +364,7 @@ async fn a_vietnamese_ranked_table_has_two_seats_and_bad_seeks_are_refused() {
 async fn a_matched_table_whose_people_do_not_all_arrive_is_cancelled_unplayed_and_unrated() {
     // One second of matchmaking lasts 20 ms here: the table's people have 600 ms to arrive.
     let server = spawn_server_with(|c| c.match_second_ms = 20).await;
-    let mut ana = seek(server.addr, HOST, "Ana", "qdan", json!(2)).await;
-    let mut bo = seek(server.addr, GUEST, "Bo", "qdan", json!(2)).await;
-    let ((to_ana, _), _) = tokio::join!(matched(&mut ana), matched(&mut bo));
-    let room = to_ana["room"].as_str().unwrap();
+    let room = &matched_pair(server.addr, "qdan").await;
     let mut ana = Client::join(server.addr, room, HOST, "Ana").await;
     let cancelled = ana
         .recv_until(|m| m["t"] == "cancelled" || m["t"] == "game")
