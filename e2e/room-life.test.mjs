@@ -99,6 +99,8 @@ async function shoot(page, name, language, selector) {
 test('after a game, playing again is an offer: declined or cancelled, the offer is gone; accepted by both, the next seat starts', async () => {
   const ana = await hostRoom('Ana', {}, { viewport: DESKTOP });
   const bo = await guest(ana.code, 'Bo', 'red', { ...FRENCH, viewport: PHONE });
+  // Beside the host's Start, who would play: on a phone the seat Bo took may be scrolled under it.
+  await shows(ana.page, '.start-row', 'Playing: Ana and Bo');
   await start(ana, bo);
   assert.match(await ana.page.textContent('#status'), /^Your turn/, 'yellow starts the first game');
   await playToTheEnd(ana.page, bo.page);

@@ -11,7 +11,7 @@ import { recordLines } from './turnlog.js';
 import { RoomSettings } from './roomsettings.js';
 import { errorText } from './texts-errors.js';
 import { Phrases } from './phrases.js';
-import { Rematch } from './rematch.js';
+import { listOf, Rematch } from './rematch.js';
 import { LeaveGame } from './leave.js';
 import { AwaySeats } from './freeseat.js';
 import { RoomName } from './roomname.js';
@@ -587,11 +587,13 @@ export class OnlineRoom {
       const enough = Object.keys(this.room.seats).length >= 2;
       b.disabled = !enough;
       li.append(b);
-      if (!enough) {
-        const hint = document.createElement('span');
-        hint.textContent = ` ${t('online.needTwo')}`;
-        li.append(hint);
-      }
+      // Beside it, who would play: the seats scrolled under it stay known (a friend who just sat).
+      const hint = document.createElement('span');
+      hint.className = 'start-who';
+      hint.textContent = enough
+        ? t('room.wouldPlay', { names: listOf(COLOURS.filter((c) => this.room.seats[c]).map((c) => this.occupantName(c))) })
+        : t('online.needTwo');
+      li.append(hint);
       rows.push(li);
     }
     this.view.seats.replaceChildren(...rows);

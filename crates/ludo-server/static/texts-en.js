@@ -289,6 +289,7 @@ export default {
   'room.watching': 'You are watching. A seat belongs to the device that took it: to play in this seat, open the invitation on that device.',
   'room.watchingFull': 'You are watching: every seat is taken.',
   'room.hostStarts': 'Start the game when everyone is seated',
+  'room.wouldPlay': 'Playing: {names}',
   'room.watchers': 'Watching: {count}',
   'room.matchedArriving': 'Your table is found: the game starts as soon as everyone is here.',
   'room.invited': '{name} invites you to play: {rules}. Choose a free seat.',

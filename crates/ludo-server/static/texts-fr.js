@@ -289,6 +289,7 @@ export default {
   'room.watching': 'Vous regardez la partie. Une place appartient à l’appareil qui l’a prise : pour y jouer, ouvrez l’invitation sur cet appareil.',
   'room.watchingFull': 'Vous regardez : toutes les places sont prises.',
   'room.hostStarts': 'Commencez la partie quand tout le monde est assis',
+  'room.wouldPlay': 'Joueurs : {names}',
   'room.watchers': 'Spectateurs : {count}',
   'room.matchedArriving': 'Votre table est trouvée : la partie commence dès que tout le monde est là.',
   'room.invited': '{name} vous invite à jouer : {rules}. Choisissez une place libre.',

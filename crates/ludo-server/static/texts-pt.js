@@ -289,6 +289,7 @@ export default {
   'room.watching': 'Estás a ver a partida. Um lugar pertence ao dispositivo que o ocupou: para jogar nesse lugar, abre o convite nesse dispositivo.',
   'room.watchingFull': 'Estás a ver: todos os lugares estão ocupados.',
   'room.hostStarts': 'Começa a partida quando todos estiverem sentados',
+  'room.wouldPlay': 'Jogadores: {names}',
   'room.watchers': 'Espectadores: {count}',
   'room.matchedArriving': 'A tua mesa foi encontrada: a partida começa assim que todos chegarem.',
   'room.invited': '{name} convida-te para jogar: {rules}. Escolhe um lugar livre.',

@@ -312,6 +312,7 @@ export default {
   'room.watching': 'Bạn đang xem ván này. Mỗi chỗ ngồi thuộc về thiết bị đã chọn nó: để chơi ở chỗ đó, hãy mở lời mời trên thiết bị ấy.',
   'room.watchingFull': 'Bạn đang xem: mọi chỗ ngồi đã có người.',
   'room.hostStarts': 'Bắt đầu ván khi mọi người đã ngồi',
+  'room.wouldPlay': 'Người chơi: {names}',
   'room.watchers': 'Người xem: {count}',
   'room.matchedArriving': 'Đã tìm được bàn: ván bắt đầu ngay khi mọi người có mặt.',
   'room.invited': '{name} mời bạn chơi: {rules}. Chọn một chỗ trống.',
