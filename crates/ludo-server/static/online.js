@@ -6,6 +6,7 @@ import { COLOURS } from './board.js';
 import { rememberMe } from './ranked.js';
 import { forgetRoom, rememberRoom } from './rejoin.js';
 import { rulesText } from './home.js';
+import { ratingText } from './records.js';
 import { Table } from './table.js';
 import { recordLines } from './turnlog.js';
 import { RoomSettings } from './roomsettings.js';
@@ -29,7 +30,7 @@ export class OnlineRoom {
    *   `link`, `connection`, `rated`, `afterGame`, `replayLink`, `notify`, `roomSettings`, `tableSettings`
    */
   constructor(engine, code, view) {
-    /** The ratings of the people at a ranked game, by identity id, as fetched (see `ratingAt`). */
+    /** The ratings the people of each ranked game brought to it, by game and identity id (see `ratingAt`). */
     this.ratings = new Map();
     /** The names and identity ids of the people of the game shown, by seat (see `keepGameNames`). */
     this.gameNames = {};
@@ -404,7 +405,7 @@ export class OnlineRoom {
         .then((player) => {
           const found = player?.ratings.find((r) => r.family === family);
           // Someone without a rated game under these rules starts at 1500, provisional.
-          this.ratings.set(key, found ? `${Math.round(found.rating)}${found.provisional ? '?' : ''}` : '1500?');
+          this.ratings.set(key, ratingText(found ?? { rating: 1500, provisional: true }));
           this.table.redrawSeats();
         });
     }

@@ -41,6 +41,9 @@ function table(headers, rows) {
 }
 
 const rating = (r) => String(Math.round(r));
+
+/** A rating as the records write it: rounded, with "?" while provisional (`1532`, `1500?`). */
+export const ratingText = ({ rating: r, provisional }) => rating(r) + (provisional ? '?' : '');
 const date = (ms) => new Date(ms).toLocaleDateString(document.documentElement.lang);
 
 /** The leaderboard of `preset` in `container`, with links to the other presets' boards. */
@@ -56,7 +59,7 @@ export async function showLeaderboard(container, preset, t) {
   const rows = board.players.map((p, i) => [
     String(i + 1),
     link(`/players/${p.id}`, p.name),
-    rating(p.rating) + (p.provisional ? '?' : ''),
+    ratingText(p),
     String(p.games),
   ]);
   const body = rows.length
@@ -122,7 +125,7 @@ export async function showPlayer(container, id, t) {
     parts.push(table([t('records.rules'), t('records.rating'), t('records.games')],
       player.ratings.map((r) => [
         link(`/leaderboard/${r.family}`, t(`presetName.${r.family}`)),
-        rating(r.rating) + (r.provisional ? '?' : ''),
+        ratingText(r),
         String(r.games),
       ])));
     // A rating marked "?" is still settling: said here as on the leaderboard.
