@@ -99,7 +99,7 @@ export async function resume(context, position, { autoplay = false, path = '/?cp
   return { page, errors };
 }
 
-/** Where the page keeps its saved local games (static/saves.js): a list, the one played last first. */
+/** Where the page keeps its saved local games (static/home/saves.js): a list, the one played last first. */
 export const SAVES_KEY = 'ludo.games';
 
 /** The Continue button of the saved game played last, on the home screen. */

@@ -17,7 +17,7 @@ const nearTheEnd = (seat = 'yellow') => {
 };
 
 /** How many wins the page played the fanfare for. */
-const fanfares = (page) => page.evaluate(async () => (await import('/sound.js')).played.win ?? 0);
+const fanfares = (page) => page.evaluate(async () => (await import('/game/sound.js')).played.win ?? 0);
 
 /** The confetti on the page now: how many pieces, and their colours. */
 const confetti = (page) => page.$$eval('.celebration i', (pieces) =>
@@ -53,7 +53,7 @@ test('with reduced motion the fanfare plays and nothing falls', async () => {
   const { page, errors } = await resume(context, nearTheEnd());
   await page.click('.piece.legal');
   await page.waitForSelector('#end:not([hidden])');
-  await page.waitForFunction(async () => ((await import('/sound.js')).played.win ?? 0) === 1);
+  await page.waitForFunction(async () => ((await import('/game/sound.js')).played.win ?? 0) === 1);
   assert.equal(await page.$('.celebration'), null);
   assert.deepEqual(errors, []);
   await context.close();

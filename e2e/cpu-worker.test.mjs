@@ -1,4 +1,4 @@
-// The CPU players think in a worker (static/cpu-worker.js, asked by static/cpu.js): a whole game
+// The CPU players think in a worker (static/engine/cpu-worker.js, asked by static/engine/cpu.js): a whole game
 // is played with every CPU move chosen there, the page keeps drawing while a CPU thinks long, an
 // answer that comes after the game was restarted is dropped, and a worker that does not load
 // leaves the choosing to the page's thread; the expert's network is fetched there, once, and only
@@ -91,7 +91,7 @@ test('a local game against three CPUs is played to the end with every CPU move c
   await page.selectOption('select[name=level]', 'hard');
   await page.click('#vs-cpu button[type=submit]');
   await playToTheEnd(page);
-  assert.ok(page.workers().some((w) => new URL(w.url()).pathname === '/cpu-worker.js'), 'the CPU worker runs');
+  assert.ok(page.workers().some((w) => new URL(w.url()).pathname === '/engine/cpu-worker.js'), 'the CPU worker runs');
   const counted = await marks(page);
   assert.ok(counted.worker >= 20, `the worker chose the CPUs' moves (${JSON.stringify(counted)})`);
   assert.equal(counted.page, 0, 'none was chosen on the page\'s thread');
@@ -130,7 +130,7 @@ test('expert CPUs fetch their network once, in the worker, and choose every move
   await page.click('#vs-cpu button[type=submit]');
   await playUntilChosen(page, 20);
   assert.equal(fetched.length, 1, `the network was fetched once (${fetched.length} times)`);
-  assert.ok(page.workers().some((w) => new URL(w.url()).pathname === '/cpu-worker.js'), 'by the worker');
+  assert.ok(page.workers().some((w) => new URL(w.url()).pathname === '/engine/cpu-worker.js'), 'by the worker');
   const counted = await marks(page);
   assert.equal(counted.page, 0, 'no choice was made on the page\'s thread');
   assert.deepEqual(warnings, [], 'the network was installed');
@@ -222,7 +222,7 @@ test('an answer that comes after the game was restarted is dropped, and neither 
   const { context, page, errors } = await open('/?cpu-delay=0', { worker: late });
   await page.evaluate(() => localStorage.setItem('ludo.autoplay', 'no'));
   await continueGame(page, BLUE_TO_MOVE);
-  const worker = () => page.workers().find((w) => new URL(w.url()).pathname === '/cpu-worker.js');
+  const worker = () => page.workers().find((w) => new URL(w.url()).pathname === '/engine/cpu-worker.js');
   // Blue is thinking: the worker has its question.
   for (let i = 0; !(await worker()?.evaluate(() => self.asked).catch(() => 0)); i++) {
     assert.ok(i < 100, 'the worker is asked for blue\'s move');
@@ -259,7 +259,7 @@ for (const [file, whose] of [['cpu-worker.js', 'the worker'], ['cpu.js', 'the mo
     await page.click('#vs-cpu button[type=submit]');
     await playToTheEnd(page);
     assert.match(await page.textContent('#end h2'), /^You (won!|came 2nd)$/);
-    assert.ok(!page.workers().some((w) => new URL(w.url()).pathname === '/cpu-worker.js'), 'no CPU worker runs');
+    assert.ok(!page.workers().some((w) => new URL(w.url()).pathname === '/engine/cpu-worker.js'), 'no CPU worker runs');
     const counted = await marks(page);
     assert.equal(counted.worker, 0, JSON.stringify(counted));
     // (Without cpu.js, nothing marks the choices.)

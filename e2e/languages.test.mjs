@@ -46,7 +46,7 @@ for (const language of LANGUAGES) {
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(width <= 360, `the ${preset} rules page fits a phone in ${language} (${width}px)`);
     }
-    const missing = await page.evaluate(async () => (await import('/i18n.js')).missingKeys());
+    const missing = await page.evaluate(async () => (await import('/i18n/i18n.js')).missingKeys());
     assert.deepEqual(missing, [], `keys ${language} lacks`);
     const raw = (await page.evaluate(texts)).filter((s) => /^(option|value|log|home|seat|turn|online)\.[a-z_]+$/.test(s));
     assert.deepEqual(raw, []);

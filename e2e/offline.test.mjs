@@ -97,7 +97,7 @@ test('with the server gone, the page loads from its service worker and a game ag
   assert.equal(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL), `${server.url}/sw.js`,
     'after a reload the service worker controls the page');
   const needed = ownFiles(online);
-  for (const file of ['/', '/app.js', '/app.css', '/engine.js', '/table.js', '/engine.wasm', '/api/rules']) {
+  for (const file of ['/', '/app.js', '/app.css', '/engine/engine.js', '/game/table.js', '/engine.wasm', '/api/rules']) {
     assert.ok(needed.includes(file), `the page loads ${file} (${needed})`);
   }
 
@@ -170,7 +170,7 @@ test('with the server gone, the page loads from its service worker and a game ag
 
   // The CPU players' worker loads offline too (its script, and the engine it loads), and chooses.
   const cpu = await page.evaluate(async (position) => {
-    const [{ loadEngine }, { choose }] = await Promise.all([import('/engine.js'), import('/cpu.js')]);
+    const [{ loadEngine }, { choose }] = await Promise.all([import('/engine/engine.js'), import('/engine/cpu.js')]);
     const choice = await choose(await loadEngine(), position, 'hard', 1);
     return { choice, worker: performance.getEntriesByName('ludo.cpu.worker').length,
       page: performance.getEntriesByName('ludo.cpu.page').length };

@@ -28,7 +28,7 @@ test('the first load is small, a local game is ready fast, and hard moves quickl
     return entries.reduce((sum, e) => sum + e.transferSize, 0);
   });
   const micros = await page.evaluate(async () => {
-    const { loadEngine } = await import('/engine.js');
+    const { loadEngine } = await import('/engine/engine.js');
     const engine = await loadEngine();
     let position = engine.newGame('qdan', ['yellow', 'blue', 'red', 'green']);
     const times = [];

@@ -104,7 +104,7 @@ test('a game started from far down the home page is seen from the top of the tab
 test('the turn clock writes its seconds as the page\'s language does', async () => {
   const { page, errors } = await person(browser, '/', { locale: 'ru' });
   const written = await page.evaluate(async () => {
-    const { Countdown } = await import('/clock.js');
+    const { Countdown } = await import('/game/clock.js');
     const element = document.createElement('span');
     document.body.append(element);
     const countdown = new Countdown();

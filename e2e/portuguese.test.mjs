@@ -14,7 +14,7 @@ globalThis.localStorage = {
   setItem: (key, value) => stored.set(key, String(value)),
 };
 
-const { allTexts, t, chooseLanguage, missingKeys } = await import(new URL('i18n.js', STATIC));
+const { allTexts, t, chooseLanguage, missingKeys } = await import(new URL('i18n/i18n.js', STATIC));
 const TABLES = await allTexts();
 const en = TABLES.en;
 const pt = TABLES.pt;

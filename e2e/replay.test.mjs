@@ -128,7 +128,7 @@ async function openReplay(hash, { language = 'en', viewport = PHONE } = {}) {
 const stepShown = (page) => page.$eval('.replay', (r) => Number(r.dataset.step));
 const playing = (page) => page.$eval('.replay', (r) => r.dataset.playing === 'true');
 const hash = (page) => page.evaluate(() => location.hash);
-const speeds = (page) => page.evaluate(async () => (await import('/replay.js')).SPEEDS);
+const speeds = (page) => page.evaluate(async () => (await import('/records/replay.js')).SPEEDS);
 
 async function screenshot(page, name) {
   if (shots) await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
@@ -185,7 +185,7 @@ for (const language of ['en', 'fr']) {
     assert.equal(await page.getAttribute('#replay-players li.active', 'data-seat'), turn);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= PHONE.width, `the replay fits a phone (${width}px)`);
-    const missing = await page.evaluate(async () => (await import('/i18n.js')).missingKeys());
+    const missing = await page.evaluate(async () => (await import('/i18n/i18n.js')).missingKeys());
     assert.deepEqual(missing, [], `keys ${language} lacks`);
     // Axe waits on timers of its own: the page's time flows again for it.
     await page.clock.resume();

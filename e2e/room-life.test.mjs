@@ -23,7 +23,7 @@ const FRENCH = { locale: 'fr-FR' };
 async function hostRoom(name, settings = {}, options = {}) {
   const host = await person(browser, '/', options);
   const code = await host.page.evaluate(async ({ name, settings }) => {
-    const { deviceSecret } = await import('/identity.js');
+    const { deviceSecret } = await import('/room/identity.js');
     localStorage.setItem('ludo.name', name);
     const response = await fetch('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ device: deviceSecret(), name, ...settings }) });

@@ -6,7 +6,7 @@ import { launch, person, step, url } from './browser.mjs';
 
 /** The page's texts in each language, as `texts-<language>.js` holds them. */
 const TEXTS = Object.fromEntries(await Promise.all(['en', 'fr'].map(async (language) =>
-  [language, (await import(`../crates/ludo-server/static/texts-${language}.js`)).default])));
+  [language, (await import(`../crates/ludo-server/static/i18n/texts-${language}.js`)).default])));
 
 const browser = await launch();
 after(() => browser.close());

@@ -82,7 +82,7 @@ const shown = (page) => page.waitForSelector('#rules-page:not([hidden]) h2');
  * unchanged (other than the preset's own), asked of the page's own engine.
  */
 const acceptedChoices = (page, preset) => page.evaluate(async (name) => {
-  const { loadEngine } = await import('/engine.js');
+  const { loadEngine } = await import('/engine/engine.js');
   const engine = await loadEngine();
   const answer = await (await fetch('/api/rules')).json();
   const { options } = answer.presets.find((p) => p.preset === name);
@@ -124,7 +124,7 @@ for (const preset of PRESETS) {
       assert.ok(headings.filter((h) => h === 'H3').length >= 5);
 
       // No English left on a page in another language, and no raw key.
-      const missing = await page.evaluate(async () => (await import('/i18n.js')).missingKeys());
+      const missing = await page.evaluate(async () => (await import('/i18n/i18n.js')).missingKeys());
       assert.deepEqual(missing, [], `keys ${language} lacks`);
       const text = await page.textContent('#rules-page');
       assert.doesNotMatch(text, /\b(fact|hr|term|faq|rules|site|ways)\.[a-zA-Z_.]+/);
@@ -162,8 +162,8 @@ for (const preset of PRESETS) {
       // House rules by the settings' names, each with its default and only the engine's choices.
       const names = await page.$$eval('#rules-page [data-option] h4', (n) => n.map((e) => e.textContent));
       const settingsNames = await page.evaluate(async (options) => {
-        const { t } = await import('/i18n.js');
-        const { optionLabel } = await import('/options.js');
+        const { t } = await import('/i18n/i18n.js');
+        const { optionLabel } = await import('/rulebook/options.js');
         return options.map((name) => (name === 'rotate' ? t('home.rotate') : optionLabel(name, t)));
       }, await page.$$eval('#rules-page [data-option]', (n) => n.map((e) => e.dataset.option)));
       assert.deepEqual(names, settingsNames, 'the option names the settings use');

@@ -48,7 +48,7 @@ async function startWithCpu(page) {
 
 
 /** The words of the page's language for `key` (with `values`), from its own tables. */
-const words = (page, key, values = {}) => page.evaluate(async ([k, v]) => (await import('/i18n.js')).t(k, v),
+const words = (page, key, values = {}) => page.evaluate(async ([k, v]) => (await import('/i18n/i18n.js')).t(k, v),
   [key, values]);
 
 /** A page of `context` playing a local game against three random CPUs, and its errors. */
@@ -179,7 +179,7 @@ test('a turn clock counts down on the seat, keeps counting when someone speaks, 
   assert.ok(later < first, `the countdown goes down: ${first} s, then ${later} s`);
   assert.ok(await host.page.$('#players li.active .clock.warning'), 'the last ten seconds warn');
   await host.page.screenshot({ path: `${shots}/online-clock-360x640-en.png` });
-  await host.page.waitForFunction(async () => ((await import('/sound.js')).played.warning ?? 0) >= 1);
+  await host.page.waitForFunction(async () => ((await import('/game/sound.js')).played.warning ?? 0) >= 1);
   // The person does nothing: the clock runs out and the CPU plays for them, said on screen and in
   // the log.
   await host.page.waitForSelector('#notice:not([hidden])', { timeout: 15000 });
@@ -574,7 +574,7 @@ test('sound waits for the first tap, and muting is remembered', async () => {
   assert.equal(await page.evaluate(() => globalThis.audioContexts), 0, 'no audio before the person acts');
   await page.click('#vs-cpu button[type=submit]');
   await page.click('#roll');
-  await page.waitForFunction(async () => ((await import('/sound.js')).played.throw ?? 0) >= 1);
+  await page.waitForFunction(async () => ((await import('/game/sound.js')).played.throw ?? 0) >= 1);
   assert.equal(await page.getAttribute('#sound', 'aria-pressed'), 'true');
   await page.click('#sound');
   assert.equal(await page.getAttribute('#sound', 'aria-label'), 'Sound off');
@@ -582,11 +582,11 @@ test('sound waits for the first tap, and muting is remembered', async () => {
   await page.reload();
   await page.waitForSelector('body[data-ready=true] #play:not([hidden])');
   assert.equal(await page.getAttribute('#sound', 'aria-pressed'), 'false', 'still muted after a reload');
-  const before = await page.evaluate(async () => (await import('/sound.js')).played.throw ?? 0);
+  const before = await page.evaluate(async () => (await import('/game/sound.js')).played.throw ?? 0);
   await page.waitForSelector('#roll:not([disabled])', { timeout: 20000 });
   await page.click('#roll');
   await page.waitForTimeout(800);
-  assert.equal(await page.evaluate(async () => (await import('/sound.js')).played.throw ?? 0), before, 'muted: silent');
+  assert.equal(await page.evaluate(async () => (await import('/game/sound.js')).played.throw ?? 0), before, 'muted: silent');
   await context.close();
 });
 

@@ -29,18 +29,32 @@ fn main() {
         ),
     ];
     let static_dir = manifest.join("static");
-    println!("cargo:rerun-if-changed={}", static_dir.display());
-    let mut files: Vec<PathBuf> = fs::read_dir(&static_dir)
-        .expect("static/ is readable")
-        .map(|e| e.expect("a directory entry").path())
-        .filter(|p| p.is_file())
-        .collect();
+    let mut files = Vec::new();
+    files_under(&static_dir, &mut files);
     files.sort();
     for file in files {
-        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let name = file
+            .strip_prefix(&static_dir)
+            .expect("a file under static/")
+            .to_string_lossy()
+            .replace('\\', "/");
         assets.push((format!("/{name}"), fs::read(&file).expect("a static file")));
     }
     write_table(&out, &assets);
+}
+
+/// Every file under `dir`, its folders included (the client's rooms: `game/`, `room/`, …), each
+/// folder watched for changes.
+fn files_under(dir: &Path, files: &mut Vec<PathBuf>) {
+    println!("cargo:rerun-if-changed={}", dir.display());
+    for entry in fs::read_dir(dir).expect("static/ is readable") {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            files_under(&path, files);
+        } else if path.is_file() {
+            files.push(path);
+        }
+    }
 }
 
 /// The flag that writes the crates' sources as `/cargo/...` in the module's panic locations,

@@ -802,7 +802,7 @@ fn is_visible(c: char) -> bool {
         || unicode_normalization::char::is_combining_mark(c))
 }
 
-/// The names of the CPU levels in the web client's languages (`level.*` in `static/i18n.js`),
+/// The names of the CPU levels in the web client's languages (`level.*` in `static/i18n/i18n.js`),
 /// lower case, letters only.
 const LEVEL_NAMES: &[&str] = &[
     "random",
@@ -1006,8 +1006,8 @@ mod tests {
     /// Every label the web client gives a CPU, in each of its languages, is refused as a name.
     #[test]
     fn no_cpu_label_of_the_web_client_is_a_name() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
-        // Each language's texts are in `texts-<language>.js`.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static/i18n");
+        // Each language's texts are in `i18n/texts-<language>.js`.
         let quoted = |key: &str| -> Vec<String> {
             let opening = format!("'{key}': '");
             ["en", "fr", "pt", "ru", "vi"]

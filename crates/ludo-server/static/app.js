@@ -1,20 +1,20 @@
 // The page: home screen, local and online games, the rules table, and the rules pages (/rules/…).
 
-import { loadEngine } from './engine.js';
-import { LocalGame } from './local.js';
-import { drawRulesets, drawSavedGames, guideSeen, homePreset, playSettings, rememberSettings, settingsText } from './home.js';
-import { forget, savedGames } from './saves.js';
-import { LANGUAGES, chooseLanguage, pickLanguage, setBoard, t } from './i18n.js';
-import { COLOURS } from './board.js';
-import { optionLabel, ordered, valueLabel } from './options.js';
-import { createRoom, playerName, savedName, setPlayerName } from './identity.js';
-import { showPublicTables } from './tables.js';
-import { offerWayBack } from './rejoin.js';
-import { MATCHED_KEY, myId, seekRanked } from './ranked.js';
-import { drawHouseRules, readHouseRules } from './roomsettings.js';
-import { muted, setMuted } from './sound.js';
-import { errorText } from './texts-errors.js';
-import { autoplayOn, pace, setAutoplay, setPace } from './table.js';
+import { loadEngine } from './engine/engine.js';
+import { LocalGame } from './game/local.js';
+import { drawRulesets, drawSavedGames, guideSeen, homePreset, playSettings, rememberSettings, settingsText } from './home/home.js';
+import { forget, savedGames } from './home/saves.js';
+import { LANGUAGES, chooseLanguage, pickLanguage, setBoard, t } from './i18n/i18n.js';
+import { COLOURS } from './game/board.js';
+import { optionLabel, ordered, valueLabel } from './rulebook/options.js';
+import { createRoom, playerName, savedName, setPlayerName } from './room/identity.js';
+import { showPublicTables } from './home/tables.js';
+import { offerWayBack } from './room/rejoin.js';
+import { MATCHED_KEY, myId, seekRanked } from './home/ranked.js';
+import { drawHouseRules, readHouseRules } from './room/roomsettings.js';
+import { muted, setMuted } from './game/sound.js';
+import { errorText } from './i18n/texts-errors.js';
+import { autoplayOn, pace, setAutoplay, setPace } from './game/table.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -191,7 +191,7 @@ async function recordsPage(engine) {
   const view = $('records-view');
   // These pages' modules load with them, not with the home page.
   const [{ fetchRecord, showLeaderboard, showPlayer }, { readRecordFile, showReplay }] = await Promise.all([
-    import('./records.js'), import('./replay.js'),
+    import('./records/records.js'), import('./records/replay.js'),
   ]);
   try {
     if (board) await showLeaderboard(view, board[1] ?? 'qdan', t);
@@ -399,7 +399,7 @@ async function main() {
     $('after-game').hidden = !game.game.actions;
     $('play-again-local').hidden = false;
     // The replay's module (which writes the file) loads when it is asked for, not with the game.
-    const replay = () => import('./replay.js');
+    const replay = () => import('./records/replay.js');
     $('export-local').onclick = () => replay().then(({ downloadRecord, localRecord }) => downloadRecord(localRecord(game.game)));
     // Once the game is over, "Replay" opens it in the viewer (kept for this tab, so that a reload
     // of the viewer shows it again).
@@ -423,7 +423,7 @@ async function main() {
       const asked = guideAsked;
       guideAsked = false;
       if (asked || !guideSeen()) {
-        import('./guide.js').then(({ showGuide }) => showGuide(game.table.who.you ?? game.position.turn.seat, t,
+        import('./game/guide.js').then(({ showGuide }) => showGuide(game.table.who.you ?? game.position.turn.seat, t,
           { 'guide.start': game.table.exitRule() }));
       }
     }
@@ -491,9 +491,9 @@ async function main() {
     $('play').hidden = false;
     $('online').hidden = false;
     $('back').onclick = () => location.assign('/');
-    const { offerInvite } = await import('./invite.js');
+    const { offerInvite } = await import('./room/invite.js');
     offerInvite({ copy: $('copy'), share: $('share'), link: $('link'), status: $('copy-status') }, t);
-    const { OnlineRoom } = await import('./online.js');
+    const { OnlineRoom } = await import('./room/online.js');
     new OnlineRoom(engine, invited[1], { ...view, seats: $('seats'), link: $('link'),
       connection: $('connection'), rated: $('rated'), afterGame: $('after-game'),
       replayLink: $('replay-link'), lobbyNotice: $('lobby-notice'), notify: $('notify'),
@@ -586,7 +586,7 @@ async function main() {
       $(kind === 'device' ? 'hot-seat' : 'vs-cpu').requestSubmit();
     };
     const draw = async (page, preset) => {
-      const { drawRulesPage } = await import('./rulespage.js');
+      const { drawRulesPage } = await import('./rulebook/rulespage.js');
       drawRulesPage(page, preset, answer.choices, engine, savedName(),
         (kind, name) => play(preset.preset, kind, name));
     };

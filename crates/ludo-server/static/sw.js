@@ -3,15 +3,19 @@
 // once) and the cache refreshed; offline, the cache answers, and local games carry on. Rooms and
 // the API's other calls are never cached.
 
-const CACHE = 'ludo-v14';
-const FILES = ['/', '/app.js', '/app.css', '/engine.js', '/board.js', '/local.js', '/online.js',
-  '/animate.js', '/options.js', '/keys.js', '/turnlog.js', '/i18n.js', '/rulespage.js', '/rulespicture.js',
-  '/rulestext.js', '/texts-en.js', '/texts-fr.js', '/texts-pt.js', '/texts-ru.js', '/texts-vi.js',
-  '/places.js', '/ranked.js', '/records.js', '/replay.js', '/engine.wasm', '/table.js', '/dice.js',
-  '/clock.js', '/sound.js', '/texts-errors.js', '/roomsettings.js', '/home.js', '/saves.js',
-  '/guide.js', '/tables.js', '/phrases.js', '/rematch.js', '/celebrate.js', '/leave.js',
-  '/rejoin.js', '/invite.js', '/roomname.js', '/freeseat.js', '/identity.js', '/cpu.js', '/cpu-worker.js',
-  '/api/rules', '/manifest.webmanifest', '/icon.svg'];
+const CACHE = 'ludo-v15';
+const FILES = [
+  '/', '/app.js', '/app.css', '/engine/engine.js', '/game/board.js', '/game/local.js',
+  '/room/online.js', '/game/animate.js', '/rulebook/options.js', '/game/keys.js', '/game/turnlog.js',
+  '/i18n/i18n.js', '/rulebook/rulespage.js', '/rulebook/rulespicture.js', '/rulebook/rulestext.js',
+  '/i18n/texts-en.js', '/i18n/texts-fr.js', '/i18n/texts-pt.js', '/i18n/texts-ru.js',
+  '/i18n/texts-vi.js', '/game/places.js', '/home/ranked.js', '/records/records.js',
+  '/records/replay.js', '/engine.wasm', '/game/table.js', '/game/dice.js', '/game/clock.js',
+  '/game/sound.js', '/i18n/texts-errors.js', '/room/roomsettings.js', '/home/home.js',
+  '/home/saves.js', '/game/guide.js', '/home/tables.js', '/room/phrases.js', '/room/rematch.js',
+  '/game/celebrate.js', '/room/leave.js', '/room/rejoin.js', '/room/invite.js',
+  '/room/roomname.js', '/room/freeseat.js', '/room/identity.js', '/engine/cpu.js',
+  '/engine/cpu-worker.js', '/api/rules', '/manifest.webmanifest', '/icon.svg'];
 
 /**
  * Files kept once fetched, not at install: the `expert` CPU's network (300 KB) is fetched only

@@ -1,5 +1,5 @@
 //! The browser runs the server's engine and the server's CPU players: the page's engine module
-//! (`static/engine.js`) under Node, loading the WebAssembly module built into the server.
+//! (`static/engine/engine.js`) under Node, loading the WebAssembly module built into the server.
 //!
 //! - A game against CPU players and the engine's refusals (`js/engine.test.mjs`), and the board
 //!   drawings' cells against the engine's numbers (`js/board.test.mjs`).

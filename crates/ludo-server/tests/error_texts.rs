@@ -1,6 +1,6 @@
 //! Every engine error code and every server refusal code has its words in each of the web
 //! client's languages: the complete code lists come from Rust, and Node checks the page's tables
-//! (`static/texts-*.js` merged by `static/i18n.js`).
+//! (`static/i18n/texts-*.js` merged by `static/i18n/i18n.js`).
 
 use std::process::Command;
 

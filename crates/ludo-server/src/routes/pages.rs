@@ -70,7 +70,10 @@ fn file(state: &AppState, path: &str, headers: &HeaderMap) -> Response {
 /// A file read from `dir` as it is now, uncompressed.
 fn from_disk(dir: &std::path::Path, path: &str, asked: &HeaderMap) -> Option<Response> {
     let name = path.trim_start_matches('/');
-    if name.is_empty() || name.contains("..") || name.contains('/') {
+    // A file of the directory or of one of its folders (`game/table.js`), never outside it.
+    let plain =
+        |part: &str| !part.is_empty() && part != "." && part != ".." && !part.contains('\\');
+    if !name.split('/').all(plain) {
         return None;
     }
     let body = std::fs::read(dir.join(name)).ok()?;

@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { loadEngine } from '../../static/engine.js';
-import { cellOf, layoutOf, pathOf } from '../../static/board.js';
+import { loadEngine } from '../../static/engine/engine.js';
+import { cellOf, layoutOf, pathOf } from '../../static/game/board.js';
 
 const wasm = readFileSync(process.env.LUDO_WASM);
 const near = ([r1, c1], [r2, c2]) => Math.max(Math.abs(r1 - r2), Math.abs(c1 - c2)) <= 1;

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { loadEngine } from '../../static/engine.js';
+import { loadEngine } from '../../static/engine/engine.js';
 
 const wasm = readFileSync(process.env.LUDO_WASM);
 const cases = readFileSync(process.env.LUDO_BOT_CASES, 'utf8')

@@ -5,7 +5,7 @@
 // lacks, an exception that is not the engine's), which the Rust side treats as a failure.
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { loadEngine, EngineError } from '../../static/engine.js';
+import { loadEngine, EngineError } from '../../static/engine/engine.js';
 
 const engine = await loadEngine(readFileSync(process.env.LUDO_WASM));
 

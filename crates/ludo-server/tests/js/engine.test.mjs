@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { loadEngine, EngineError } from '../../static/engine.js';
+import { loadEngine, EngineError } from '../../static/engine/engine.js';
 
 const wasm = readFileSync(process.env.LUDO_WASM);
 
@@ -34,8 +34,8 @@ test('an illegal action is refused with the reason', async () => {
 });
 
 test('an engine error carries its code and values, and the page says it in the reader’s words', async () => {
-  const { chooseLanguage, t } = await import('../../static/i18n.js');
-  const { errorText } = await import('../../static/texts-errors.js');
+  const { chooseLanguage, t } = await import('../../static/i18n/i18n.js');
+  const { errorText } = await import('../../static/i18n/texts-errors.js');
   const engine = await loadEngine(wasm);
   const position = engine.newGame('qdan', ['yellow', 'red']);
   const rolled = engine.roll(position, [6]);

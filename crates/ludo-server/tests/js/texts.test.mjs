@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { LANGUAGES, allTexts } from '../../static/i18n.js';
+import { LANGUAGES, allTexts } from '../../static/i18n/i18n.js';
 
 const TEXTS = await allTexts();
 const required = JSON.parse(readFileSync(process.env.LUDO_TEXT_KEYS, 'utf8'));

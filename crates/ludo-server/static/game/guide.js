@@ -6,8 +6,9 @@
 // or out of the way. Its card is placed beside what
 // it points at, never over it, and follows it as the page scrolls or the board is redrawn.
 
-import { markGuideSeen } from './home.js';
+import { markGuideSeen } from '../home/home.js';
 import { ACTED } from './table.js';
+import { element } from '../dom.js';
 
 /** The centre of an element's box on screen. */
 function centre(node) {
@@ -51,12 +52,6 @@ function boxOf(nodes) {
   const left = Math.min(...rects.map((r) => r.left));
   const top = Math.min(...rects.map((r) => r.top));
   return { left, top, right: Math.max(...rects.map((r) => r.right)), bottom: Math.max(...rects.map((r) => r.bottom)) };
-}
-
-function element(tag, props = {}, ...children) {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
 }
 
 /**

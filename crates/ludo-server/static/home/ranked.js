@@ -1,8 +1,8 @@
 // Quick ranked play: ask the server for a ranked game, show how the search goes, and go to the
 // room it forms. Closing the socket gives up.
 
-import { deviceSecret, playerName } from './identity.js';
-import { errorText } from './texts-errors.js';
+import { deviceSecret, playerName } from '../room/identity.js';
+import { errorText } from '../i18n/texts-errors.js';
 
 const ME_KEY = 'ludo.me';
 

@@ -4,10 +4,10 @@
 // says what its rules do; the choices offered are those the engine accepts. Each fact's element
 // carries `data-fact` with the fact's name.
 
-import { addTexts, setBoard, t } from './i18n.js';
+import { addTexts, setBoard, t } from '../i18n/i18n.js';
 import { RULES_TEXTS } from './rulestext.js';
 import { either, optionLabel, ordered, valueLabel } from './options.js';
-import { errorText } from './texts-errors.js';
+import { errorText } from '../i18n/texts-errors.js';
 import { rulesPicture } from './rulespicture.js';
 
 addTexts(RULES_TEXTS);

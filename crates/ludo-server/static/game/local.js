@@ -5,9 +5,9 @@
 // CPU players think in a worker (cpu.js), so the page stays responsive meanwhile.
 
 import { Table, pace } from './table.js';
-import { localName } from './identity.js';
-import { keep } from './saves.js';
-import { errorText } from './texts-errors.js';
+import { localName } from '../room/identity.js';
+import { keep } from '../home/saves.js';
+import { errorText } from '../i18n/texts-errors.js';
 
 /**
  * How long a CPU player waits before acting, once the table has shown everything (at normal
@@ -30,7 +30,7 @@ let cpu = null;
 
 /** The move a CPU player chooses (cpu.js's `choose`). */
 function cpuChoice(...asked) {
-  cpu ??= import('./cpu.js').catch((error) => {
+  cpu ??= import('../engine/cpu.js').catch((error) => {
     console.warn('CPU players choose on the page\'s thread:', error);
     return { choose: async (engine, position, level, seed) => engine.bot(position, level, seed) };
   });

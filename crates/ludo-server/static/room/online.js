@@ -2,15 +2,15 @@
 // acted on, and redraws from whatever state the server sends. It reconnects by itself, and the
 // same device gets its seat back.
 
-import { COLOURS } from './board.js';
-import { rememberMe } from './ranked.js';
+import { COLOURS } from '../game/board.js';
+import { rememberMe } from '../home/ranked.js';
 import { forgetRoom, rememberRoom } from './rejoin.js';
-import { rulesText } from './home.js';
-import { ratingText } from './records.js';
-import { Table } from './table.js';
-import { recordLines } from './turnlog.js';
+import { rulesText } from '../home/home.js';
+import { ratingText } from '../records/records.js';
+import { Table } from '../game/table.js';
+import { recordLines } from '../game/turnlog.js';
 import { RoomSettings } from './roomsettings.js';
-import { errorText } from './texts-errors.js';
+import { errorText } from '../i18n/texts-errors.js';
 import { Phrases } from './phrases.js';
 import { listOf, Rematch } from './rematch.js';
 import { LeaveGame } from './leave.js';

@@ -5,7 +5,7 @@
 // (`rules.error.<code>`).
 
 import { has } from './i18n.js';
-import { optionLabel } from './options.js';
+import { optionLabel } from '../rulebook/options.js';
 
 const COLOURS = ['yellow', 'blue', 'red', 'green'];
 

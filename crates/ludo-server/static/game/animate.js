@@ -4,8 +4,8 @@
 // drawn from the position first, so an animation cut short leaves nothing behind.
 
 import { centreOf, pathOf } from './board.js';
+import { svgElement } from '../dom.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 /** The longest a piece's walk may take, whatever its length, so CPU games keep their pace. */
 const WALK_MS = 700;
 /** One square of a walk. */
@@ -17,9 +17,7 @@ export function reducedMotion() {
 }
 
 function ring(svg, [x, y], kind) {
-  const circle = document.createElementNS(SVG, 'circle');
-  for (const [k, v] of Object.entries({ cx: x, cy: y, r: 26, class: `flash ${kind}` })) circle.setAttribute(k, v);
-  svg.append(circle);
+  svgElement('circle', { cx: x, cy: y, r: 26, class: `flash ${kind}` }, svg);
 }
 
 function walk(node, cells, end, pace) {

@@ -4,8 +4,8 @@
 // decoration, never a throw.
 
 import { CELL_SIZE, diceSpot } from './board.js';
+import { svgElement as el } from '../dom.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const PIPS = {
   1: [[1, 1]],
   2: [[0, 0], [2, 2]],
@@ -14,13 +14,6 @@ const PIPS = {
   5: [[0, 0], [0, 2], [1, 1], [2, 0], [2, 2]],
   6: [[0, 0], [0, 2], [1, 0], [1, 2], [2, 0], [2, 2]],
 };
-
-function el(name, attributes, parent) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
-  parent?.append(node);
-  return node;
-}
 
 /** One die of side `size` centred on (x, y): its pips, or none when `value` is null. */
 function face(parent, x, y, size, value) {

@@ -2,12 +2,13 @@
 // import such a file. A record is the server's export (`GET /api/games/{id}`) or a local game's
 // export, which has the same fields but no dice seed (its dice were thrown in this browser).
 
-import { drawBoard, statusText } from './board.js';
-import { setBoard } from './i18n.js';
-import { optionLabel, ordered, valueLabel } from './options.js';
-import { errorText } from './texts-errors.js';
-import { localName } from './identity.js';
-import { moveLine, throwOutcome, voice } from './turnlog.js';
+import { drawBoard, statusText } from '../game/board.js';
+import { setBoard } from '../i18n/i18n.js';
+import { optionLabel, ordered, valueLabel } from '../rulebook/options.js';
+import { errorText } from '../i18n/texts-errors.js';
+import { localName } from '../room/identity.js';
+import { moveLine, throwOutcome, voice } from '../game/turnlog.js';
+import { svgElement } from '../dom.js';
 
 /** Every position of a record, from the start, with the action that led to each. */
 export function replayPositions(engine, record) {
@@ -75,7 +76,6 @@ function button(text, label, onClick) {
   return b;
 }
 
-const SVG = 'http://www.w3.org/2000/svg';
 
 // The replay's controls are drawn, not written with symbol characters, which some systems' fonts
 // lack: each icon is a list of shapes on a 24 × 24 grid.
@@ -89,20 +89,14 @@ const ICONS = {
 };
 
 function icon(name) {
-  const svg = document.createElementNS(SVG, 'svg');
-  for (const [k, v] of Object.entries({ viewBox: '0 0 24 24', width: 24, height: 24, 'aria-hidden': 'true',
-    focusable: 'false' })) svg.setAttribute(k, v);
+  const svg = svgElement('svg', { viewBox: '0 0 24 24', width: 24, height: 24, 'aria-hidden': 'true',
+    focusable: 'false' });
   for (const [tag, attrs] of ICONS[name]) {
-    const shape = document.createElementNS(SVG, tag);
-    for (const [k, v] of Object.entries(attrs)) shape.setAttribute(k, v);
     // Chevrons are lines; the other shapes are filled.
-    if (tag === 'polyline') {
-      for (const [k, v] of Object.entries({ fill: 'none', stroke: 'currentColor', 'stroke-width': 3,
-        'stroke-linecap': 'round', 'stroke-linejoin': 'round' })) shape.setAttribute(k, v);
-    } else {
-      shape.setAttribute('fill', 'currentColor');
-    }
-    svg.append(shape);
+    const paint = tag === 'polyline'
+      ? { fill: 'none', stroke: 'currentColor', 'stroke-width': 3, 'stroke-linecap': 'round', 'stroke-linejoin': 'round' }
+      : { fill: 'currentColor' };
+    svgElement(tag, { ...attrs, ...paint }, svg);
   }
   return svg;
 }
@@ -267,7 +261,7 @@ export function showReplay(engine, record, container, t) {
   title.textContent = t('replay.title');
   head.append(title, aboutLine(engine, record, steps[0].position, t));
   const players = playersList(record, steps[0].position.seats, t);
-  const board = document.createElementNS(SVG, 'svg');
+  const board = svgElement('svg');
   board.id = 'replay-board';
   board.setAttribute('role', 'img');
   board.setAttribute('aria-label', t('replay.board'));

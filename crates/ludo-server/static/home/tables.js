@@ -2,16 +2,12 @@
 // games being played to watch. Asked for again every few seconds while the home page is in view;
 // the section is hidden while there is nothing to list.
 
+import { element } from '../dom.js';
+
 /** How often the lists are asked for again. */
 const REFRESH_MS = 5000;
 /** Tables per page, as the server pages them. */
 const PAGE_SIZE = 20;
-
-function element(tag, props = {}, ...children) {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
-}
 
 /** A listed player in words: a name, or a CPU by its strength (`cpu:medium`). */
 function playerWords(player, t) {

@@ -3,9 +3,9 @@
 // blue □, red △, green ✚). The cross, the horse board, and the Ludo board with one arm per seat:
 // two arms side by side (horizontal) or three in a T.
 
-import { optionLabel, ordered, valueLabel } from './options.js';
+import { optionLabel, ordered, valueLabel } from '../rulebook/options.js';
+import { svgElement as el } from '../dom.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 export const COLOURS = ['yellow', 'blue', 'red', 'green'];
 /** Each colour's paint, on the board and wherever a seat is shown in colour. */
 export const FILL = { yellow: '#f2c200', blue: '#1f6fd1', red: '#d3322f', green: '#1c9a4b' };
@@ -94,14 +94,6 @@ export function pathOf(layout, arm, index, from, to) {
 /** The centre of a cell in the SVG's units. */
 export function centreOf([r, c]) {
   return [(c + 0.5) * CELL, (r + 0.5) * CELL];
-}
-
-/** A new SVG element `name` with `attributes`, added at the end of `parent` when given. */
-export function el(name, attributes, parent) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
-  parent?.append(node);
-  return node;
 }
 
 /**

@@ -1,19 +1,12 @@
 // Leaderboards and players' pages, drawn from the server's records API.
 
-import { askServer } from './identity.js';
+import { askServer } from '../room/identity.js';
+import { element, svgElement } from '../dom.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const PRESETS = ['qdan', 'classic', 'vietnamese'];
 
-function el(tag, text, attrs = {}) {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  return node;
-}
-
 function link(href, text) {
-  return el('a', text, { href });
+  return element('a', { href, textContent: text });
 }
 
 async function fetchJson(path) {
@@ -26,15 +19,15 @@ async function fetchJson(path) {
 
 /** A table of `rows` under `headers`, in a box that scrolls sideways rather than the page. */
 function table(headers, rows) {
-  const t = el('table');
+  const t = element('table');
   const head = t.createTHead().insertRow();
-  for (const h of headers) head.append(el('th', h, { scope: 'col' }));
+  for (const h of headers) head.append(element('th', { scope: 'col', textContent: h }));
   const body = t.createTBody();
   for (const cells of rows) {
     const row = body.insertRow();
     for (const cell of cells) row.insertCell().append(cell);
   }
-  const box = el('div');
+  const box = element('div');
   box.className = 'records-table';
   box.append(t);
   return box;
@@ -49,7 +42,7 @@ const date = (ms) => new Date(ms).toLocaleDateString(document.documentElement.la
 /** The leaderboard of `preset` in `container`, with links to the other presets' boards. */
 export async function showLeaderboard(container, preset, t) {
   const board = await fetchJson(`/api/leaderboard/${preset}`);
-  const tabs = el('nav');
+  const tabs = element('nav');
   tabs.className = 'records-tabs';
   for (const p of PRESETS) {
     const tab = link(`/leaderboard/${p}`, t(`presetName.${p}`));
@@ -64,10 +57,10 @@ export async function showLeaderboard(container, preset, t) {
   ]);
   const body = rows.length
     ? table([t('records.rank'), t('records.player'), t('records.rating'), t('records.games')], rows)
-    : el('p', t('records.empty'));
+    : element('p', { textContent: t('records.empty') });
   // The "?" is explained where one shows.
-  const provisional = board.players.some((p) => p.provisional) ? [el('p', t('records.provisional'))] : [];
-  container.replaceChildren(el('h2', t('records.leaderboard')), tabs, body, ...provisional);
+  const provisional = board.players.some((p) => p.provisional) ? [element('p', { textContent: t('records.provisional') })] : [];
+  container.replaceChildren(element('h2', { textContent: t('records.leaderboard') }), tabs, body, ...provisional);
 }
 
 /** A line chart of a rating history (`[{at, after}]`), as SVG. */
@@ -75,10 +68,7 @@ export function ratingChart(points, t) {
   const width = 320;
   const height = 140;
   const pad = 28;
-  const svg = document.createElementNS(SVG, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('class', 'chart');
+  const svg = svgElement('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', class: 'chart' });
   const values = points.map((p) => p.after);
   svg.setAttribute('aria-label', t('records.chart', {
     n: points.length, first: rating(points[0]?.before ?? 1500), last: rating(values.at(-1) ?? 1500),
@@ -91,10 +81,8 @@ export function ratingChart(points, t) {
   const x = (i) => left + (i * (width - left - pad)) / Math.max(1, all.length - 1);
   const y = (v) => height - pad + ((v - low) * (2 * pad - height)) / (high - low);
   const add = (tag, attrs, text) => {
-    const node = document.createElementNS(SVG, tag);
-    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    const node = svgElement(tag, attrs, svg);
     if (text !== undefined) node.textContent = text;
-    svg.append(node);
   };
   add('line', { x1: left, y1: height - pad, x2: width - pad, y2: height - pad, stroke: '#888' });
   add('text', { x: left - 8, y: y(high - 10) + 4, 'font-size': 12, 'text-anchor': 'end' }, rating(high - 10));
@@ -109,7 +97,7 @@ export function ratingChart(points, t) {
 
 /** A game's players, best place first ("1. Ana, 2. Bo"), each person a link to their page. */
 function placesOf(seats) {
-  const line = el('span');
+  const line = element('span');
   [...seats].sort((a, b) => (a.place ?? Infinity) - (b.place ?? Infinity)).forEach((seat, i) => {
     const name = seat.id ? link(`/players/${encodeURIComponent(seat.id)}`, seat.name) : seat.name;
     line.append(i ? ', ' : '', `${seat.place ?? '–'}. `, name);
@@ -120,7 +108,7 @@ function placesOf(seats) {
 /** A player's page: ratings, rating history, statistics and recent games. */
 export async function showPlayer(container, id, t) {
   const player = await fetchJson(`/api/players/${id}`);
-  const parts = [el('h2', player.name)];
+  const parts = [element('h2', { textContent: player.name })];
   if (player.ratings.length) {
     parts.push(table([t('records.rules'), t('records.rating'), t('records.games')],
       player.ratings.map((r) => [
@@ -129,23 +117,23 @@ export async function showPlayer(container, id, t) {
         String(r.games),
       ])));
     // A rating marked "?" is still settling: said here as on the leaderboard.
-    if (player.ratings.some((r) => r.provisional)) parts.push(el('p', t('records.provisional')));
+    if (player.ratings.some((r) => r.provisional)) parts.push(element('p', { textContent: t('records.provisional') }));
   } else {
-    parts.push(el('p', t('records.unrated')));
+    parts.push(element('p', { textContent: t('records.unrated') }));
   }
   for (const family of PRESETS) {
     const points = player.history.filter((p) => p.family === family);
-    if (points.length) parts.push(el('h3', t(`presetName.${family}`)), ratingChart(points, t));
+    if (points.length) parts.push(element('h3', { textContent: t(`presetName.${family}`) }), ratingChart(points, t));
   }
   const s = player.stats;
-  parts.push(el('p', t('records.stats', {
+  parts.push(element('p', { id: 'player-stats', textContent: t('records.stats', {
     games: s.games, wins: s.wins,
     // In the page's language: "1,50" in French, "1.50" in English.
     mean: s.mean_place === null ? '—' : new Intl.NumberFormat(document.documentElement.lang,
       { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(s.mean_place),
     places: s.places.join(' / '),
-  }), { id: 'player-stats' }));
-  parts.push(el('h3', t('records.recent')));
+  }) }));
+  parts.push(element('h3', { textContent: t('records.recent') }));
   if (player.recent.length) {
     parts.push(table([t('records.date'), t('records.rules'), t('records.players'), ''],
       player.recent.map((g) => [
@@ -157,7 +145,7 @@ export async function showPlayer(container, id, t) {
         link(`/games/${g.id}`, t('records.replay')),
       ])));
   } else {
-    parts.push(el('p', t('records.noGames')));
+    parts.push(element('p', { textContent: t('records.noGames') }));
   }
   container.replaceChildren(...parts);
 }

@@ -3,7 +3,8 @@
 // rules speak of (base, start, star, home column, finish), named below the board in the words of
 // the page's vocabulary.
 
-import { CELL, cellOf, centreOf, drawBoard, el, pathOf } from './board.js';
+import { CELL, cellOf, centreOf, drawBoard, pathOf } from '../game/board.js';
+import { svgElement as el } from '../dom.js';
 
 /** The seat whose way is drawn. */
 const SEAT = 'yellow';

@@ -10,7 +10,7 @@
 // choice is handed back through `act`.
 
 import { MARK, drawBoard, drawPreview, drawRulesInForce, statusText } from './board.js';
-import { either } from './options.js';
+import { either } from '../rulebook/options.js';
 import { drawDice, rollDice } from './dice.js';
 import { reducedMotion, showMove, STEP_MS } from './animate.js';
 import { byCpu, drawLog, moveLines, throwOutcome, voice } from './turnlog.js';
@@ -18,7 +18,7 @@ import { drawPlaces } from './places.js';
 import { followFocus } from './keys.js';
 import { Countdown } from './clock.js';
 import * as sound from './sound.js';
-import { setBoard } from './i18n.js';
+import { setBoard } from '../i18n/i18n.js';
 
 /** A status line (see `Table.showStatus`) as one string, as it is announced. */
 const statusString = (status) => (typeof status === 'string' ? status : `${status.text}. ${status.hint}`);

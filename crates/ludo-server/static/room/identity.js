@@ -2,7 +2,7 @@
 // gave, and the request that opens a room hosted by it. Small, so that the home page loads it
 // without the online room itself.
 
-import { t } from './i18n.js';
+import { t } from '../i18n/i18n.js';
 
 const DEVICE_KEY = 'ludo.device';
 const NAME_KEY = 'ludo.name';

@@ -3,6 +3,8 @@
 // (or over the board for someone watching) and as a line of the log. Anyone's phrases can be
 // muted, for the rest of the visit.
 
+import { element } from '../dom.js';
+
 /** The phrases and reactions on offer, by the server's ids, in the order the panel shows them. */
 const WORDS = ['hello', 'good_luck', 'nice_one', 'oops', 'well_played', 'good_game', 'thanks', 'sorry',
   'your_turn', 'rematch'];
@@ -28,12 +30,6 @@ export function phraseText(id, t) {
 }
 
 const mutedIds = () => new Set(JSON.parse(sessionStorage.getItem(MUTED_KEY) ?? '[]'));
-
-function element(tag, props = {}, ...children) {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
-}
 
 export class Phrases {
   /**

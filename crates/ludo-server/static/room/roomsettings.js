@@ -3,9 +3,10 @@
 // game and whether the room is listed publicly; everyone sees them, with every house rule that
 // differs from the preset marked.
 
-import { drawRulesInForce } from './board.js';
-import { optionLabel, ordered, valueLabel } from './options.js';
-import { errorText } from './texts-errors.js';
+import { drawRulesInForce } from '../game/board.js';
+import { optionLabel, ordered, valueLabel } from '../rulebook/options.js';
+import { errorText } from '../i18n/texts-errors.js';
+import { element } from '../dom.js';
 
 /**
  * One control per house rule in `container`, set to `values` (the preset's own by default):
@@ -68,12 +69,6 @@ function optionsOf(rules, presets) {
   const { preset, ...changes } = typeof rules === 'string' ? { preset: rules } : rules;
   const defaults = presets.find((p) => p.preset === preset)?.options ?? {};
   return { preset, defaults, options: { ...defaults, ...changes } };
-}
-
-function element(tag, props = {}, ...children) {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
 }
 
 /**

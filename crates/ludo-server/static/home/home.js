@@ -2,8 +2,9 @@
 // the CPU, remembered here), the saved games (each said in a line, with Continue and Delete), and
 // the three rulesets, each with a small picture of its board.
 
-import { drawBoard } from './board.js';
+import { drawBoard } from '../game/board.js';
 import { forget, restore, savedGames, untouched } from './saves.js';
+import { element, svgElement } from '../dom.js';
 
 const SETTINGS_KEY = 'ludo.play';
 const GUIDE_KEY = 'ludo.guide';
@@ -86,12 +87,6 @@ export function savedText(game, t, language) {
     ago(game.saved_at, language)].join(' · ');
 }
 
-function element(tag, props = {}, ...children) {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
-}
-
 /**
  * Shows the saved games in `section` (its list `#saved-games`, and `#saved-undo` to undo a
  * delete), the one played last first, each with Continue (`onContinue(game, row)`) and Delete. A
@@ -142,9 +137,7 @@ export function drawSavedGames(section, { t, language, onContinue }) {
  */
 export function drawRulesets(list, presets, engine, t) {
   list.replaceChildren(...PRESETS.filter((name) => presets.some((p) => p.preset === name)).map((name) => {
-    const picture = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-    picture.setAttribute('class', 'ruleset-board');
-    picture.setAttribute('aria-hidden', 'true');
+    const picture = svgElement('svg', { class: 'ruleset-board', 'aria-hidden': 'true' });
     const position = engine.newGame({ preset: name }, ['yellow', 'blue', 'red', 'green']);
     drawBoard(picture, position, engine.board(position), { t });
     const link = element('a', { href: `/rules/${name}` }, picture,
