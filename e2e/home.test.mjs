@@ -296,10 +296,10 @@ const settled = (page) => page.waitForFunction(() => !document.getAnimations()
 /** Whether two boxes on screen overlap. */
 const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-test('on a touch screen the guide says a first tap on a piece shows where it goes and a second moves it', async () => {
+test('on a touch screen the guide says one tap moves a piece, and pressing and holding shows where it goes', async () => {
   for (const [locale, touch, words] of [
-    ['en', true, /tap it once to see where it lands, and again to move it\.$/],
-    ['vi', true, /chạm một lần để xem (quân|ngựa) sẽ đến đâu, chạm lần nữa để đi\.$/],
+    ['en', true, /tap it to move it by your throw, or press and hold it to see where it would land\.$/],
+    ['vi', true, /chạm vào để đi đúng số đã gieo, hoặc giữ ngón tay lên (quân|ngựa) để xem (quân|ngựa) sẽ đến đâu\.$/],
     ['en', false, /tap it to move it by your throw\.$/],
   ]) {
     const { page, errors } = await person(browser, '/?cpu-delay=0',

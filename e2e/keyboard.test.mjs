@@ -39,7 +39,7 @@ test('a game against the CPU is started and played with the keyboard alone', asy
       assert.match(await page.textContent('#announce'), /(threw \d|brings a piece out|moves \d)/);
     } else if (now.legal) {
       assert.ok(now.visible, 'the piece to move shows its focus');
-      assert.match(now.label, /^Move yellow ○ piece \d: (square \d+|finished)$/);
+      assert.match(now.label, /^Move yellow ○ piece \d, (in the base|\d+ squares? before the home column(, on a safe square)?) → /);
       // The arrow keys step between the pieces that can move, then Enter plays.
       await page.keyboard.press('ArrowRight');
       assert.ok((await focused(page)).legal);
@@ -53,4 +53,39 @@ test('a game against the CPU is started and played with the keyboard alone', asy
   assert.ok(moves >= 4, `four moves made by keyboard (${moves} in ${throws} throws)`);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('from anywhere on the page R throws and a digit moves that piece, and "your turn" is said', async () => {
+  const { resume, yellowToMove } = await import('./browser.mjs');
+  const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
+  // Yellow to throw, one piece out on square 20.
+  const position = yellowToMove(20, 'base');
+  position.turn = { seat: 'yellow', phase: 'roll', roll: null, bonus_streak: 0, throws: 0 };
+  const { page, errors } = await resume(context, position);
+  const saved = () => page.evaluate(() => JSON.parse(localStorage.getItem('ludo.games'))[0].position);
+  await page.waitForFunction(() => /your turn — throw/i.test(document.getElementById('announce').textContent));
+  // Focus on the page itself, nowhere near the table's controls.
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press('r');
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ludo.games'))[0].position.turn.throws >= 1
+    || JSON.parse(localStorage.getItem('ludo.games'))[0].position.turn.seat !== 'yellow');
+  // Playing on with the keys alone until a move is to be chosen: then "1" moves piece 1.
+  for (let i = 0; i < 50; i++) {
+    const p = await saved();
+    if (p.turn.seat === 'yellow' && p.turn.phase === 'move') break;
+    if (await page.isEnabled('#roll')) {
+      await page.evaluate(() => document.activeElement?.blur());
+      await page.keyboard.press('r');
+    }
+    await page.waitForTimeout(50);
+  }
+  const before = await saved();
+  assert.deepEqual([before.turn.seat, before.turn.phase], ['yellow', 'move'], 'a move to choose');
+  await page.waitForFunction(() => /your turn — choose a piece/i.test(document.getElementById('announce').textContent));
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press('1');
+  await page.waitForFunction((from) => JSON.parse(localStorage.getItem('ludo.games'))[0].position.pieces.yellow[0] !== from,
+    before.pieces.yellow[0]);
+  assert.deepEqual(errors, []);
+  await context.close();
 });

@@ -395,3 +395,26 @@ test('an imported record the rules refuse is refused in the reader’s language'
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('on a 360×640 phone the end of a game shows its result and its buttons in the first screen, and × tucks them away', async () => {
+  const { resume, yellowToMove } = await import('./browser.mjs');
+  const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
+  // Yellow's last piece three squares from the finish, a 3 thrown.
+  const { page, errors } = await resume(context, yellowToMove(53, 'base', [3], [56, 56, 56]),
+    { players: { yellow: 'human', red: 'medium' } });
+  await page.click('.piece.legal');
+  await page.waitForSelector('#end:not([hidden])');
+  for (const button of ['#play-again-local', '#end-home']) {
+    const box = await page.$eval(button, (b) => b.getBoundingClientRect().toJSON());
+    assert.ok(box.top >= 0 && box.bottom <= 640 && box.height >= 44, `${button} at ${box.top}–${box.bottom} px`);
+  }
+  assert.equal(await page.textContent('#end-title'), 'You won!');
+  await page.click('#end-tuck');
+  assert.ok(await page.$eval('#end', (e) => e.classList.contains('tucked')), 'tucked into the page');
+  assert.ok(await page.isVisible('#board'));
+  // Home in the end asks nothing: the game is over; it goes home.
+  await page.click('#end-home');
+  await page.waitForSelector('#home:not([hidden])');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

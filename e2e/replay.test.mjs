@@ -326,9 +326,11 @@ const piecesShown = (page) => page.$$eval('#replay-board .piece', (pieces) => {
   const shown = {};
   for (const p of pieces) {
     const label = p.getAttribute('aria-label');
-    const square = label.match(/square (\d+)$/)?.[1];
-    (shown[p.dataset.colour] ??= [])[Number(p.dataset.piece)] = label.endsWith('in the base') ? 'base'
-      : square !== undefined ? Number(square) : label.endsWith('finished') ? 'finished' : label;
+    const progress = p.dataset.progress === 'base' ? 'base' : Number(p.dataset.progress);
+    // What a screen reader hears agrees with where the piece is drawn.
+    const said = label.endsWith('in the base') ? 'base' : label.endsWith('finished') ? 'finished'
+      : /(squares? before the home column|square \d of the home column)(, on a safe square)?$/.test(label) ? progress : label;
+    (shown[p.dataset.colour] ??= [])[Number(p.dataset.piece)] = said;
   }
   return shown;
 });

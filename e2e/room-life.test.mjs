@@ -110,7 +110,12 @@ test('after a game, playing again is an offer: declined or cancelled, the offer 
   await ana.page.click('#rematch button:text("Play again")');
   await shows(ana.page, '#rematch', 'Waiting for Bo…');
   await shows(bo.page, '#rematch', 'Rejouer ? Déjà d’accord : Ana.');
+  // On Bo's phone the offer is said at once, and its Accept is in the first screen.
+  assert.equal(await bo.page.getAttribute('#rematch .rematch-offer', 'role'), 'alert');
+  const accept = await bo.page.$eval('#rematch button.primary', (b) => b.getBoundingClientRect().toJSON());
+  assert.ok(accept.top >= 0 && accept.bottom <= PHONE.height, `Accept at ${accept.top}–${accept.bottom} px`);
   assert.match(await bo.page.textContent('#seats li[data-seat=yellow]'), /✓ d’accord/);
+  assert.ok(await bo.page.isHidden('#seats'), 'the lobby stays folded under the finished game');
   await shoot(ana.page, 'rematch-waiting', 'en', '#rematch');
   await shoot(bo.page, 'rematch-offer', 'fr', '#rematch');
 
@@ -140,7 +145,7 @@ test('after a game, playing again is an offer: declined or cancelled, the offer 
   await shoot(bo.page, 'rematch-waiting', 'fr', '#rematch');
   // Bo reads the offer lower down his phone's page; the new game shows him the table from the top.
   await bo.page.setViewportSize(PHONE);
-  await bo.page.locator('#rematch').scrollIntoViewIfNeeded();
+  await bo.page.evaluate(() => scrollTo(0, document.body.scrollHeight));
   assert.ok(await bo.page.evaluate(() => scrollY) > 0);
   await ana.page.click('#rematch button:text("Accept")');
   await ana.page.waitForFunction(() => /^Bo \(red △\) to throw/.test(document.querySelector('#status').textContent));

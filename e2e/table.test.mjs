@@ -168,6 +168,15 @@ test('a turn clock counts down on the seat, keeps counting when someone speaks, 
   await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
   await startWithCpu(host.page);
   await host.page.waitForSelector('#players li.active.you .clock-left');
+  // The board's top, every frame from now on: clocks come and go, the board stays still.
+  await host.page.evaluate(() => {
+    window.boardTops = new Set();
+    const watch = () => {
+      window.boardTops.add(Math.round(document.getElementById('board').getBoundingClientRect().top));
+      requestAnimationFrame(watch);
+    };
+    watch();
+  });
   // Saying something redraws the seats (the bubble shows on the sender's): the clock stays.
   await host.page.click('#phrases-button');
   await host.page.click('#phrases button:text("Good luck!")');
@@ -188,6 +197,11 @@ test('a turn clock counts down on the seat, keeps counting when someone speaks, 
   // The log names the person whose turn the CPU played, with their seat's mark.
   assert.match(await host.page.textContent('#log li.by-cpu'), /^Ana ○ .*\(played by the CPU\)$/);
   await host.page.screenshot({ path: `${shots}/online-ran-out-360x640-en.png` });
+  // The CPU's own turns show no clock; and through it all the board never moved.
+  await host.page.waitForFunction(() => document.querySelector('#players li.active.cpu'));
+  assert.equal(await host.page.$('#players li.active.cpu .clock'), null, 'no clock on a CPU\'s turn');
+  const tops = await host.page.evaluate(() => [...window.boardTops]);
+  assert.equal(tops.length, 1, `the board's top stayed at one place: ${tops.join(', ')} px`);
   assert.deepEqual(host.errors, []);
 });
 
@@ -446,7 +460,7 @@ test('a move with no choice plays itself after showing where it goes', async () 
   await context.close();
 });
 
-test('on a phone every target is 44 px or more; a first tap previews, a second plays; a tap on the dice throws', async () => {
+test('on a phone every target is 44 px or more; one tap plays; a tap on the dice throws', async () => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   // A six with two pieces stacked on one square and two in the base: two moves, two targets.
   const { page, errors } = await resume(context, yellowToMove(20, 'base', [6], [20, 'base', 'base']));
@@ -458,14 +472,8 @@ test('on a phone every target is 44 px or more; a first tap previews, a second p
   }));
   assert.equal(targets.length, 2, 'each target has its hit area');
   for (const [w, h] of targets) assert.ok(w >= 44 && h >= 44, `a target of ${w}×${h} px`);
-  const saved = () => page.evaluate(() => JSON.parse(localStorage.getItem('ludo.games'))[0].position);
-  const before = await saved();
+  // One tap, and the piece moves.
   await page.tap('.piece.legal[data-piece="0"]');
-  assert.ok(await page.$('#board .preview'), 'the first tap shows where the piece goes');
-  assert.equal(await page.textContent('#status'), 'Tap the piece again to move it');
-  assert.deepEqual(await saved(), before, 'and plays nothing');
-  await page.tap('.piece.legal[data-piece="0"]');
-  assert.notEqual(await page.textContent('#status'), 'Tap the piece again to move it', 'the prompt, answered, goes');
   await page.waitForFunction(() => JSON.parse(localStorage.getItem('ludo.games'))[0].position.pieces.yellow[0] === 26);
   // A six gives another throw: the dice are a target of their own, the whole base with them.
   await page.waitForSelector('#die.ready');
@@ -646,4 +654,144 @@ test('the game, the room and the end screen have no serious accessibility violat
       await context.close();
     }
   }
+});
+
+/** Where the centre of the first element `selector` matches is on the screen. */
+const centreOn = (page, selector) => page.$eval(selector, (node) => {
+  const r = node.getBoundingClientRect();
+  return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+});
+
+/** A finger on the touch screen: put down, moved, lifted (Chromium's own touch events). */
+async function finger(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const at = (type, point) => cdp.send('Input.dispatchTouchEvent',
+    { type, touchPoints: type === 'touchEnd' ? [] : [{ x: point.x, y: point.y }] });
+  return { down: (p) => at('touchStart', p), move: (p) => at('touchMove', p), up: () => at('touchEnd') };
+}
+
+test('on a phone, pressing and holding a piece shows where it goes without playing, and a tap elsewhere takes that away', async () => {
+  const context = await browser.newContext({ viewport: { width: 360, height: 640 }, hasTouch: true, isMobile: true });
+  const { page, errors } = await resume(context, yellowToMove(20, 'base', [6], [20, 'base', 'base']));
+  const saved = () => page.evaluate(() => JSON.parse(localStorage.getItem('ludo.games'))[0].position);
+  const before = await saved();
+  const hand = await finger(page);
+  await hand.down(await centreOn(page, '.piece.legal[data-piece="0"]'));
+  // Held until the preview shows, however long a busy machine takes to show it.
+  await page.waitForSelector('#board .preview');
+  await hand.up();
+  assert.ok(await page.$('#board .preview'), 'the preview stays once the finger is lifted');
+  assert.deepEqual(await saved(), before, 'a hold plays nothing');
+  // A tap on the board away from every piece: the top-left corner of the green base.
+  const board = await page.$eval('#board', (b) => b.getBoundingClientRect().toJSON());
+  await page.touchscreen.tap(board.x + 8, board.y + board.height - 8);
+  await page.waitForFunction(() => !document.querySelector('#board .preview'));
+  assert.deepEqual(await saved(), before, 'the tap elsewhere plays nothing either');
+  // And one tap on the piece then plays it.
+  await page.tap('.piece.legal[data-piece="0"]');
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ludo.games'))[0].position.pieces.yellow[0] === 26);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('on a phone, a piece dragged onto where it goes plays; dropped anywhere else it plays nothing', async () => {
+  const context = await browser.newContext({ viewport: { width: 360, height: 640 }, hasTouch: true, isMobile: true });
+  const { page, errors } = await resume(context, yellowToMove(20, 'base', [6], [20, 'base', 'base']));
+  const saved = () => page.evaluate(() => JSON.parse(localStorage.getItem('ludo.games'))[0].position);
+  const before = await saved();
+  const hand = await finger(page);
+  const from = await centreOn(page, '.piece.legal[data-piece="0"]');
+  // Dropped back where it came from: nothing moves.
+  await hand.down(from);
+  await hand.move({ x: from.x + 30, y: from.y });
+  await page.waitForSelector('#board .carried');
+  await hand.move(from);
+  await hand.up();
+  assert.equal(await page.$('#board .carried'), null, 'the carried piece goes');
+  assert.deepEqual(await saved(), before, 'dropped off its destination, it plays nothing');
+  // Dragged onto its destination (the preview drawn once it is carried): it plays.
+  await hand.down(from);
+  await hand.move({ x: from.x + 30, y: from.y });
+  await page.waitForSelector('#board .preview');
+  await hand.move(await centreOn(page, '#board .preview circle'));
+  await hand.up();
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ludo.games'))[0].position.pieces.yellow[0] === 26);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('on a 360 px phone a piece is drawn 26 px or more, and a stack shows as one piece with its count', async () => {
+  const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
+  // Two yellow pieces and two blue ones on blue's start (a safe square): two stacks of two.
+  const position = yellowToMove(13, 'base', [6], [13, 'base', 'base']);
+  position.seats = ['yellow', 'blue'];
+  position.pieces = { yellow: [13, 13, 'base', 'base'], blue: [0, 0, 'base', 'base'] };
+  const { page, errors } = await resume(context, position, { players: { yellow: 'human', blue: 'human' } });
+  await page.waitForSelector('.piece.legal');
+  const sizes = await page.$$eval('#board .piece circle:first-child', (cs) => cs.map((c) => c.getBoundingClientRect().width));
+  console.log(`piece size at 360 px: ${Math.min(...sizes).toFixed(1)} px`);
+  assert.ok(Math.min(...sizes) >= 26, `pieces of ${Math.min(...sizes)} px`);
+  const counts = await page.$$eval('#board .piece text.count', (ts) => ts.map((t) => [t.closest('.piece').dataset.colour, t.textContent]));
+  assert.deepEqual(counts.sort(), [['blue', '2'], ['yellow', '2']]);
+  // Each stack's mark stays in view: the centres of the two stacks are apart by more than a radius.
+  const centres = await page.$$eval('#board .piece', (ps) => ps.filter((p) => p.querySelector('.count'))
+    .map((p) => { const r = p.querySelector('circle').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2, r.width / 2]; }));
+  const [[x1, y1, r], [x2, y2]] = centres;
+  assert.ok(Math.hypot(x1 - x2, y1 - y2) > r * 1.5, 'the two stacks are fanned out');
+  // Every piece is still said one by one to a screen reader, where it is in words (not a square's
+  // number that means another cell for each colour), and where it would go.
+  assert.equal(await page.$$eval('#board .piece[aria-label]', (ps) => ps.length), 8);
+  assert.equal(await page.getAttribute('#board .piece[data-colour=blue][data-piece="0"]', 'aria-label'),
+    'blue □ piece 1: 51 squares before the home column, on a safe square');
+  assert.match(await page.getAttribute('#board .piece.legal[data-progress="13"]', 'aria-label'),
+    /^Move yellow ○ piece \d, 38 squares before the home column, on a safe square → 32 squares before the home column$/);
+  if (shots) await page.screenshot({ path: `${shots}/stacks-360.png` });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** Where the base of `colour` shows on the board: `left` or `right`, `top` or `bottom`. */
+const baseCorner = (page, colour) => page.evaluate((c) => {
+  const board = document.getElementById('board').getBoundingClientRect();
+  const base = document.querySelector(`#board rect.base[data-colour=${c}]`).getBoundingClientRect();
+  const [x, y] = [base.x + base.width / 2 - board.x, base.y + base.height / 2 - board.y];
+  return `${y > board.height / 2 ? 'bottom' : 'top'} ${x > board.width / 2 ? 'right' : 'left'}`;
+}, colour);
+
+test('the board turns so that the person’s corner is at the bottom left, upright, unless they turn that off', async () => {
+  const { page, errors } = await person(browser, '/?cpu-delay=0', { viewport: { width: 390, height: 844 } });
+  await page.click('#play-now');
+  await page.waitForSelector('#board .piece');
+  assert.equal(await baseCorner(page, 'yellow'), 'bottom left', 'yellow, the person, at the bottom left');
+  // The owner marks still read upright: a mark's box is as it is drawn, not turned on its side.
+  const upright = await page.$eval('#board .piece text.mark', (t) => getComputedStyle(t).transform);
+  assert.notEqual(upright, 'none', 'the marks are turned back');
+  // "you" stays on the board, on the band of its base that shows at the top.
+  const you = await page.$eval('#board .you-label', (t) => t.getBoundingClientRect().toJSON());
+  const board = await page.$eval('#board', (b) => b.getBoundingClientRect().toJSON());
+  assert.ok(you.x >= board.x && you.x + you.width <= board.x + board.width, 'the "you" label is whole');
+  if (shots) await page.screenshot({ path: `${shots}/turned-390.png` });
+  // Turned off in the settings: the board shows as drawn, yellow's base at the top left.
+  await page.click('#table-settings summary');
+  await page.uncheck('#turn-board');
+  assert.equal(await baseCorner(page, 'yellow'), 'top left');
+  await page.reload();
+  await page.waitForSelector('#board .piece');
+  assert.equal(await baseCorner(page, 'yellow'), 'top left', 'and it stays off');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('a game on one device for several people is shown as drawn unless turning to the player to play is asked for', async () => {
+  const { page, errors } = await person(browser, '/?cpu-delay=0', { viewport: { width: 390, height: 844 } });
+  await page.click('#hot-seat button[type=submit]');
+  await page.waitForSelector('#board .piece');
+  assert.equal(await baseCorner(page, 'yellow'), 'top left');
+  await page.click('#table-settings summary');
+  assert.match(await page.textContent('#turn-board-words'), /player to play/);
+  await page.check('#turn-board');
+  const seat = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.games'))[0].position.turn.seat);
+  assert.equal(await baseCorner(page, seat), 'bottom left', `${seat}, to play, at the bottom left`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
 });

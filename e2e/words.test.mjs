@@ -12,9 +12,11 @@ globalThis.localStorage = {
 };
 
 const static_ = '../crates/ludo-server/static';
-const { allTexts, chooseLanguage, setBoard, t } = await import(`${static_}/i18n.js`);
-const TEXTS = await allTexts();
-const { RULES_TEXTS } = await import(`${static_}/rulestext.js`);
+const { allTexts, chooseLanguage, setBoard, t, textEntries } = await import(`${static_}/i18n/i18n.js`);
+// Each text, a plural form of one (`key#few`) as a text of its own.
+const TEXTS = Object.fromEntries(Object.entries(await allTexts())
+  .map(([language, texts]) => [language, Object.fromEntries(textEntries(texts))]));
+const { RULES_TEXTS } = await import(`${static_}/rulebook/rulestext.js`);
 
 /** Which keys' texts name which concepts (each text must contain every one of their terms). */
 const NAMING = {
@@ -68,7 +70,10 @@ const NAMING = {
   'piece.move': ['piece'],
   'piece.at': ['piece'],
   'place.base': ['base'],
-  'place.square': ['square'],
+  'place.homeColumn': ['square', 'homeColumn'],
+  'place.track#other': ['square', 'homeColumn'],
+  'move.safe': ['safeSquare'],
+  'move.captures': ['capture'],
   'place.finished': ['finish'],
   'status.you.move': ['piece'],
   'status.hot.move': ['piece'],
@@ -127,7 +132,9 @@ test('every text keeps the placeholders of its English one, and a board variant 
   for (const [language, texts] of Object.entries(TEXTS)) {
     for (const [key, text] of Object.entries(texts)) {
       const variant = key.includes('@');
-      const original = variant ? texts[key.split('@')[0]] : TEXTS.en[key];
+      // A plural form keeps the placeholders of the English text's `other` form.
+      const base = key.replace(/#\w+$/, '#other');
+      const original = variant ? texts[key.split('@')[0]] : TEXTS.en[base] ?? TEXTS.en[key];
       if (original === undefined) {
         wrong.push(`${language} ${key} has no ${variant ? 'text' : 'English'} to vary`);
       } else if (placeholders(text).join() !== placeholders(original).join()) {

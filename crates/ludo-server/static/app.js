@@ -226,6 +226,22 @@ async function recordsPage(engine) {
   return true;
 }
 
+/**
+ * The end of a game: on a phone a card over the foot of the board, with the result and what comes
+ * next in reach of a thumb; its × tucks it into the page below the board, to look at the board.
+ * Home in it does what the table's Home does.
+ */
+function endCard() {
+  $('end-tuck').onclick = () => {
+    $('end').classList.add('tucked');
+    $('board').scrollIntoView({ block: 'nearest' });
+  };
+  $('end-home').onclick = () => $('back').click();
+  // A new end (another game, a new offer) shows as a card again.
+  new MutationObserver(() => { if ($('end').hidden) $('end').classList.remove('tucked'); })
+    .observe($('end'), { attributes: true, attributeFilter: ['hidden'] });
+}
+
 /** The play screen's own settings: sound on or off, and moves with no choice playing themselves. */
 function tableSettings() {
   const button = $('sound');
@@ -378,9 +394,12 @@ async function main() {
     end: $('end'),
     notice: $('notice'),
     announce: (text) => { $('announce').textContent = text; },
+    turnBoard: $('turn-board'),
+    turnBoardWords: $('turn-board-words'),
     t,
   };
   tableSettings();
+  endCard();
   linkGameRulesPage();
   if (await recordsPage(engine)) {
     document.body.dataset.ready = 'true';

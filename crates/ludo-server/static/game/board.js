@@ -5,6 +5,7 @@
 
 import { optionLabel, ordered, valueLabel } from '../rulebook/options.js';
 import { svgElement as el } from '../dom.js';
+import { handledByGesture, setTargets } from './gestures.js';
 
 export const COLOURS = ['yellow', 'blue', 'red', 'green'];
 /** Each colour's paint, on the board and wherever a seat is shown in colour. */
@@ -105,7 +106,8 @@ function square(parent, [r, c], fill, label, labelClass = '', kind = {}) {
     'stroke-width': 1, ...kind }, parent);
   if (label) {
     const t = el('text', { x: c * CELL + CELL / 2, y: r * CELL + CELL * 0.68,
-      'text-anchor': 'middle', 'font-size': CELL * 0.5, fill: '#777', class: labelClass }, parent);
+      'text-anchor': 'middle', 'font-size': CELL * 0.5, fill: '#777', class: labelClass,
+      'aria-hidden': 'true' }, parent);
     t.textContent = label;
   }
 }
@@ -158,13 +160,14 @@ function drawBases(svg, layout, seats, t, marks) {
     const size = roomy ? 1.2 : 2;
     const mark = el('text', { x: ((c0 + c1 + 1) / 2) * CELL, y: ((r0 + r1 + 1) / 2 + size * 0.3) * CELL,
       'text-anchor': 'middle', 'font-size': CELL * size, fill: FILL[colour],
-      opacity: roomy ? 0.35 : 0.2 }, svg);
+      opacity: roomy ? 0.35 : 0.2, 'aria-hidden': 'true' }, svg);
     mark.textContent = MARK[colour];
     if (marks.you === colour) {
       // "you" on the base's coloured band, along its longer side.
       const band = inset * CELL;
       const label = el('text', { x: ((c0 + c1 + 1) / 2) * CELL, y: r0 * CELL + band * 0.78,
-        'text-anchor': 'middle', 'font-size': band * 0.8, class: 'you-label' }, svg);
+        'text-anchor': 'middle', 'font-size': band * 0.8, class: 'you-label', 'aria-hidden': 'true',
+        'data-colour': colour }, svg);
       label.textContent = marks.youLabel;
     }
     const numbered = layout.board === 'horse';
@@ -220,13 +223,76 @@ function unitsPerPixel(svg, width) {
   return shown ? width / shown : 1;
 }
 
+/** A piece's radius at full size, in cells: about 26 CSS px on a 360 px phone. */
+const PIECE = 0.58;
+/**
+ * Where the stacks of up to four colours sharing a square stand, in cells from its centre (row,
+ * column): apart enough that each shows its mark and its count, which sits on its outer side.
+ */
+const FAN = {
+  1: [[0, 0]],
+  2: [[-0.36, -0.36], [0.36, 0.36]],
+  3: [[-0.4, -0.4], [-0.4, 0.4], [0.4, 0]],
+  4: [[-0.4, -0.4], [-0.4, 0.4], [0.4, -0.4], [0.4, 0.4]],
+};
+
+/**
+ * Where every piece is drawn, and how big: each colour's pieces on one square make one stack,
+ * drawn as one piece at full size with a count (`count` on the piece on top, the one that answers
+ * for the stack); stacks of different colours on one square are fanned out (a little smaller when
+ * three or four share it). Finished pieces stand on their own spots in the middle, small enough
+ * that they can be counted; a flat base's spots are closer than a square yard's.
+ */
+function placePieces(layout, position, targetOf) {
+  const placed = [];
+  for (const colour of position.seats) {
+    const arm = layout.seat_arms[colour];
+    let finished = 0;
+    position.pieces[colour].forEach((progress, index) => {
+      const isFinished = progress === layout.last && layout.shape.centre;
+      const cell = cellOf(layout, arm, progress, index, isFinished ? finished++ : 0);
+      placed.push({ colour, index, progress, cell, finished: isFinished });
+    });
+  }
+  const squares = new Map();
+  for (const p of placed) {
+    const key = p.cell.join(',');
+    if (!squares.has(key)) squares.set(key, new Map());
+    const stacks = squares.get(key);
+    stacks.set(p.colour, [...(stacks.get(p.colour) ?? []), p]);
+  }
+  const drawn = [];
+  for (const stacks of squares.values()) {
+    const fan = FAN[Math.min(stacks.size, 4)];
+    [...stacks.values()].forEach((stack, i) => {
+      const [r, c] = stack[0].cell;
+      const centre = [(c + 0.5 + fan[i][1]) * CELL, (r + 0.5 + fan[i][0]) * CELL];
+      const size = stack[0].finished ? 0.2 : stack[0].progress === 'base' && layout.arms !== 4 ? 0.46
+        : stacks.size > 2 ? 0.44 : PIECE;
+      const targetOfPiece = (p) => (p.colour === position.turn.seat ? targetOf.get(p.index) : undefined);
+      // On top: the piece whose move the stack makes, else its first.
+      const top = stack.find((p) => targetOfPiece(p)?.pieces[0] === p.index) ?? stack[0];
+      // The count on the stack's outer side (top right when it stands alone).
+      const [dr, dc] = fan[i];
+      const away = Math.hypot(dr, dc) || 1;
+      const badge = fan.length === 1 ? [-0.7, 0.7] : [(dr / away) * 0.7, (dc / away) * 0.7];
+      for (const p of stack) {
+        drawn.push({ p, centre, radius: CELL * size, target: targetOfPiece(p),
+          count: p === top ? stack.length : 0, badge });
+      }
+    });
+  }
+  return drawn;
+}
+
 /**
  * Draws `position` into `svg` and returns the layout drawn (the SVG is redrawn from the position
  * every time). `how`:
  * - `legal`: the moves on offer; pieces with the same move (all in the base, or stacked on one
  *   square) are one target, the first of them, with a hit area of at least 44 CSS px;
- * - `onPick(piece, touch)`: a target picked (`touch` when by a finger), `onPreview(piece)` when a
- *   target is pointed at or focused, and `onPreview(null)` when it no longer is;
+ * - `onPick(piece)`: a target picked (one tap, a drag onto its destination, a click, Enter or
+ *   Space: see gestures.js), `onPreview(piece)` when a target is pointed at, held, dragged or
+ *   focused, and `onPreview(null)` when it no longer is;
  * - `active`: the seat to play, its base outlined; `you` and `youLabel`: the person's seat, its
  *   base labelled;
  * - `t`: the translator.
@@ -252,64 +318,63 @@ export function drawBoard(svg, position, geometry, how = {}) {
     targets.get(key).pieces.push(move.piece);
   }
   const targetOf = new Map([...targets.values()].flatMap((g) => g.pieces.map((p) => [p, g])));
-  // Where every piece stands; pieces sharing a cell are fanned out so each stays visible.
-  const placed = [];
-  for (const colour of seats) {
-    const arm = layout.seat_arms[colour];
-    let finished = 0;
-    position.pieces[colour].forEach((progress, index) => {
-      const isFinished = progress === layout.last && layout.shape.centre;
-      const cell = cellOf(layout, arm, progress, index, isFinished ? finished++ : 0);
-      placed.push({ colour, index, progress, cell, finished: isFinished });
-    });
-  }
-  const sharing = new Map();
-  for (const p of placed) {
-    const key = p.cell.join(',');
-    sharing.set(key, [...(sharing.get(key) ?? []), p]);
-  }
-  const drawn = [];
-  for (const group of sharing.values()) {
-    group.forEach((p, i) => {
-      // Up to four pieces share a cell side by side, without overlapping: a 2×2 fan.
-      const n = group.length;
-      const offset = n === 1 ? [0, 0]
-        : [(i % 2 ? 0.22 : -0.22) * CELL, (n === 2 ? 0 : i < 2 ? -0.22 : 0.22) * CELL];
-      const [r, c] = p.cell;
-      const centre = [(c + 0.5) * CELL + offset[0], (r + 0.5) * CELL + offset[1]];
-      const target = p.colour === position.turn.seat ? targetOf.get(p.index) : undefined;
-      // Finished pieces stand on their own spots in the middle, small enough not to cover each
-      // other, so that they can be counted.
-      drawn.push({ p, centre, radius: CELL * (n > 1 || p.finished ? 0.2 : 0.36), target });
-    });
-  }
-  // The pieces that can move are drawn last, on top, so nothing covers them.
-  drawn.sort((a, b) => Number(Boolean(a.target)) - Number(Boolean(b.target)));
+  const drawn = placePieces(layout, position, targetOf);
+  // The pieces that can move are drawn last, on top, so nothing covers them; in a stack, the one
+  // that answers for it (with the count) on top of the others.
+  drawn.sort((a, b) => Number(Boolean(a.target)) - Number(Boolean(b.target)) || a.count - b.count);
   const centres = new Map(drawn.map((d) => [`${d.p.colour}/${d.p.index}`, d]));
   const hits = [];
+  const destinations = new Map();
+  const roleOf = (d) => (!d.target ? 'still' : d.target.pieces[0] === d.p.index ? 'target' : 'same');
   for (const d of drawn) {
-    const role = !d.target ? 'still' : d.target.pieces[0] === d.p.index ? 'target' : 'same';
-    if (role === 'target' && onPick) {
-      hits.push(hitArea(d.target.pieces.map((i) => centres.get(`${d.p.colour}/${i}`)), d.p.index, layout));
-    }
+    if (roleOf(d) !== 'target' || !onPick) continue;
+    hits.push(hitArea(d.target.pieces.map((i) => centres.get(`${d.p.colour}/${i}`)), d.p.index, layout));
+    const move = d.target.move;
+    destinations.set(d.p.index, centreOf(cellOf(layout, layout.seat_arms[d.p.colour], move.to, move.piece)));
   }
-  drawHits(svg, hits, onPick);
+  drawHits(svg, hits);
+  const markers = new Map();
   for (const d of drawn) {
-    const role = !d.target ? 'still' : d.target.pieces[0] === d.p.index ? 'target' : 'same';
-    drawPiece(svg, layout, d, role, d.target?.move, { onPick, onPreview, t });
+    const g = drawPiece(svg, layout, d, roleOf(d), d.target?.move, { onPick, onPreview, t });
+    if (roleOf(d) === 'target') markers.set(d.p.index, g);
   }
+  setTargets(svg, { hits: onPick ? hits : [], destinations, marker: (piece) => markers.get(piece),
+    onPick: (piece) => onPick?.(piece), onPreview: (piece) => onPreview?.(piece) });
   return layout;
 }
 
-/** Where a piece is, in words: in the base, finished, or on its square `progress`. */
-function placeText(layout, progress, t) {
+/**
+ * Where a piece at `progress` is, in words that need no numbering of the track: in the base, so
+ * many squares before its home column, on a square of its home column, or finished.
+ */
+function placeWords(layout, progress, t) {
   if (progress === 'base') return t('place.base');
   if (progress >= layout.finished_from) return t('place.finished');
-  return t('place.square', { n: progress });
+  if (progress > layout.door) return t('place.homeColumn', { n: progress - layout.door });
+  return t('place.track', { n: layout.door - progress + 1 });
 }
 
-/** Whether the last pointer pressed on the board was a finger. */
-let touching = false;
+/** Whether a piece of the seat on `arm` at `progress` stands on a safe square of the track. */
+function onSafeSquare(layout, arm, progress) {
+  return typeof progress === 'number' && progress <= layout.door
+    && (layout.safe ?? []).includes((layout.starts[arm] + progress) % layout.track_len);
+}
+
+/** Where a piece of the seat on `arm` at `progress` is, in words, and whether it is safe there. */
+export function placeText(layout, arm, progress, t) {
+  const place = placeWords(layout, progress, t);
+  return onSafeSquare(layout, arm, progress) ? t('place.onSafe', { place }) : place;
+}
+
+/** Where `move` takes its piece, in words: the place, and what it captures or that it is safe. */
+function destinationText(layout, arm, move, t) {
+  const place = placeWords(layout, move.to, t);
+  if (move.captures.length) {
+    const victims = [...new Set(move.captures.map((c) => t(`seat.${c.seat}`)))].join(', ');
+    return t('move.captures', { place, victims });
+  }
+  return onSafeSquare(layout, arm, move.to) ? t('move.safe', { place }) : place;
+}
 
 /**
  * The hit area of a target: a circle round the pieces making its move (`group`, with their
@@ -323,55 +388,55 @@ function hitArea(group, piece, layout) {
 }
 
 /**
- * The hit areas, under every piece: a piece itself always answers for itself, and a tap beside
+ * The hit areas, under every piece: a piece itself always answers for itself, and a press beside
  * the pieces goes to the nearest target whose area it falls in, so targets on neighbouring
- * squares share the space between them fairly.
+ * squares share the space between them fairly (see gestures.js, which reads them).
  */
-function drawHits(svg, hits, onPick) {
+function drawHits(svg, hits) {
   if (!hits.length) return;
-  const layer = el('g', { class: 'hits' }, svg);
-  for (const hit of hits) {
-    const circle = el('circle', { cx: hit.x, cy: hit.y, r: hit.r, class: 'hit', 'data-piece': hit.piece }, layer);
-    circle.addEventListener('pointerdown', (e) => { touching = e.pointerType === 'touch'; });
-    circle.addEventListener('click', (e) => {
-      const point = new DOMPoint(e.clientX, e.clientY).matrixTransform(svg.getScreenCTM().inverse());
-      const nearest = hits.reduce((best, h) => (Math.hypot(h.x - point.x, h.y - point.y)
-        < Math.hypot(best.x - point.x, best.y - point.y) ? h : best));
-      onPick(nearest.piece, touching);
-    });
-  }
+  const layer = el('g', { class: 'hits', 'aria-hidden': 'true' }, svg);
+  for (const hit of hits) el('circle', { cx: hit.x, cy: hit.y, r: hit.r, class: 'hit', 'data-piece': hit.piece }, layer);
 }
 
 /**
  * One piece. A `target` answers for every piece making its move; a piece of the `same` move is
  * outlined but left to its target (its hit area covers it); a `still` piece is only described.
  */
-function drawPiece(svg, layout, { p, centre: [cx, cy], radius }, role, move, how) {
+function drawPiece(svg, layout, { p, centre: [cx, cy], radius, count, badge }, role, move, how) {
   const { colour, index, progress } = p;
   const { onPick, onPreview, t } = how;
   const offered = role !== 'still';
   const g = el('g', { class: role === 'target' ? 'piece legal' : offered ? 'piece same-move' : 'piece',
     'data-colour': colour, 'data-piece': index }, svg);
-  el('circle', { cx, cy, r: radius, fill: FILL[colour], stroke: offered ? '#000' : '#333',
-    'stroke-width': offered ? 4 : 1.5 }, g);
-  const label = el('text', { x: cx, y: cy + radius * 0.45, 'text-anchor': 'middle',
-    'font-size': radius * 1.15, fill: '#fff', 'aria-hidden': 'true' }, g);
+  // A white ring inside a dark edge: a piece stands out from a square of its own colour.
+  el('circle', { cx, cy, r: radius, fill: FILL[colour], stroke: offered ? '#000' : '#222',
+    'stroke-width': offered ? 4 : 2 }, g);
+  el('circle', { cx, cy, r: radius * 0.78, fill: 'none', stroke: '#fff', 'stroke-width': radius * 0.12,
+    'aria-hidden': 'true' }, g);
+  const label = el('text', { x: cx, y: cy + radius * 0.38, 'text-anchor': 'middle',
+    'font-size': radius * 1.05, fill: '#fff', 'aria-hidden': 'true', class: 'mark' }, g);
   label.textContent = MARK[colour];
-  const names = { colour: t(`seat.${colour}`), piece: index + 1 };
+  if (count > 1) drawCount(g, cx + radius * badge[1], cy + radius * badge[0], count);
+  const arm = layout.seat_arms[colour];
+  const names = { colour: t(`seat.${colour}`), piece: index + 1, where: placeText(layout, arm, progress, t) };
+  g.dataset.progress = String(progress);
   if (role !== 'target' || !onPick) {
     g.setAttribute('role', 'img');
-    g.setAttribute('aria-label', t('piece.at', { ...names, where: placeText(layout, progress, t) }));
-    return;
+    g.setAttribute('aria-label', t('piece.at', names));
+    return g;
   }
   g.setAttribute('tabindex', '0');
   g.setAttribute('role', 'button');
-  g.setAttribute('aria-label', t('piece.move', { ...names, to: placeText(layout, move.to, t) }));
-  g.addEventListener('pointerdown', (e) => { touching = e.pointerType === 'touch'; });
-  g.addEventListener('click', () => onPick(index, touching));
+  g.setAttribute('aria-label', t('piece.move', { ...names, to: destinationText(layout, arm, move, t) }));
+  // A click that ends a tap or a drag was handled as one (gestures.js); a click alone (a screen
+  // reader's activation) picks.
+  g.addEventListener('click', () => {
+    if (!handledByGesture(svg)) onPick(index);
+  });
   g.addEventListener('keydown', (e) => {
     if (e.key !== 'Enter' && e.key !== ' ') return;
     e.preventDefault();
-    onPick(index, false);
+    onPick(index);
   });
   if (onPreview) {
     g.addEventListener('pointerenter', (e) => e.pointerType !== 'touch' && onPreview(index));
@@ -379,6 +444,16 @@ function drawPiece(svg, layout, { p, centre: [cx, cy], radius }, role, move, how
     g.addEventListener('focus', () => onPreview(index));
     g.addEventListener('blur', () => onPreview(null));
   }
+  return g;
+}
+
+/** The number of pieces in a stack, on a white disc at the edge of the piece on top. */
+function drawCount(g, x, y, count) {
+  el('circle', { cx: x, cy: y, r: CELL * 0.3, fill: '#fff', stroke: '#111', 'stroke-width': 2,
+    'aria-hidden': 'true', class: 'count' }, g);
+  const number = el('text', { x, y: y + CELL * 0.14, 'text-anchor': 'middle', 'font-size': CELL * 0.42,
+    'font-weight': 700, fill: '#111', 'aria-hidden': 'true', class: 'count' }, g);
+  number.textContent = String(count);
 }
 
 /**
@@ -409,6 +484,54 @@ export function diceSpot(layout, arm) {
   const [r0, c0, r1, c1] = baseRect(layout, arm);
   return { centre: centreOf(turn(layout.base.dice, layout.turns[arm])),
     base: { x: c0 * CELL, y: r0 * CELL, width: (c1 - c0 + 1) * CELL, height: (r1 - r0 + 1) * CELL } };
+}
+
+/**
+ * Turns the board drawn in `svg` so that the base of `colour` is at the bottom left, as far as the
+ * board's shape allows (a cross any quarter; the horizontal and T boards, which are not square,
+ * only half a turn), or shows it as drawn when `colour` is null. The whole drawing turns, pieces,
+ * dice and targets with it (a pointer's place is read through the turn); its marks, numbers and
+ * words stay upright (app.css, `#board[data-turn]`). Returns the quarter turns, clockwise.
+ */
+export function turnBoard(svg, layout, colour) {
+  const arm = colour === null ? undefined : layout.seat_arms[colour];
+  let best = 0;
+  if (arm !== undefined) {
+    const { base } = diceSpot(layout, arm);
+    const [x, y, width, height] = svg.getAttribute('viewBox').split(' ').map(Number);
+    // The base's centre from the board's: turned a quarter clockwise, (dx, dy) becomes (-dy, dx).
+    let [dx, dy] = [base.x + base.width / 2 - (x + width / 2), base.y + base.height / 2 - (y + height / 2)];
+    const allowed = layout.arms === 4 ? [0, 1, 2, 3] : [0, 2];
+    let score = -Infinity;
+    for (let q = 0; q < 4; q++) {
+      if (allowed.includes(q) && dy - dx > score + 1e-9) [best, score] = [q, dy - dx];
+      [dx, dy] = [-dy, dx];
+    }
+  }
+  svg.dataset.turn = String(best);
+  svg.style.transform = best ? `rotate(${best * 90}deg)` : '';
+  const label = svg.querySelector('.you-label');
+  if (label) labelOnTop(label, layout, best);
+  return best;
+}
+
+/**
+ * Puts the "you" on its base's band that the turn brings to the top of the screen (the top band
+ * unturned; the left one after a quarter turn clockwise, and so on), where it reads upright.
+ */
+function labelOnTop(label, layout, quarters) {
+  const { base } = diceSpot(layout, layout.seat_arms[label.dataset.colour]);
+  const band = layout.base.inset * CELL;
+  const size = Number(label.getAttribute('font-size'));
+  const middle = [base.x + base.width / 2, base.y + base.height / 2];
+  const [x, y] = [
+    [middle[0], base.y + band / 2],
+    [base.x + band / 2, middle[1]],
+    [middle[0], base.y + base.height - band / 2],
+    [base.x + base.width - band / 2, middle[1]],
+  ][quarters];
+  label.setAttribute('x', x);
+  label.setAttribute('y', y + size * 0.35);
 }
 
 /** The size of one board cell in SVG units. */

@@ -26,7 +26,7 @@ function steps(you) {
   const mine = (selector) => [...board.querySelectorAll(`${selector}[data-colour="${you}"]`)];
   return [
     { key: 'guide.throw', find: () => [document.getElementById('roll')] },
-    // A finger's first tap on a piece only shows where it goes (see `Table.picked`): on a
+    // A finger can also press and hold a piece to see where it would go (gestures.js): on a
     // touch screen, this step says so.
     { key: 'guide.piece', touch: true, find: () => {
       const legal = mine('.piece.legal');

@@ -34,3 +34,27 @@ export function followFocus(board, rollButton) {
   if (pieces.length) pieces[0].focus();
   else if (!rollButton.disabled) rollButton.focus();
 }
+
+/** The keys that play from anywhere on the page: R throws, 1 to 4 move that piece. */
+export const THROW_KEY = 'r';
+
+/**
+ * Keys that play from anywhere on the page while the table is shown (`shown()`), never while
+ * typing in a field or with a modifier held: R throws (`throwDice()`), and the digits 1 to 4 move
+ * the person's piece of that number, as the board's pieces are named (`pickPiece(index)`, from 0).
+ * The buttons' own keys (Enter and Space) still work where focus is.
+ */
+export function playByKeys(shown, { throwDice, pickPiece }) {
+  addEventListener('keydown', (e) => {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || !shown()) return;
+    if (e.target.closest?.('input, textarea, select, [contenteditable], dialog')) return;
+    const key = e.key.toLowerCase();
+    if (key === THROW_KEY) {
+      e.preventDefault();
+      throwDice();
+    } else if (/^[1-4]$/.test(key)) {
+      e.preventDefault();
+      pickPiece(Number(key) - 1);
+    }
+  });
+}

@@ -9,13 +9,13 @@
 // The table decides no rule: what can be played comes from the engine or the server, and a
 // choice is handed back through `act`.
 
-import { MARK, drawBoard, drawPreview, drawRulesInForce, statusText } from './board.js';
+import { MARK, drawBoard, drawPreview, drawRulesInForce, statusText, turnBoard } from './board.js';
 import { either } from '../rulebook/options.js';
 import { drawDice, rollDice } from './dice.js';
 import { reducedMotion, showMove, STEP_MS } from './animate.js';
 import { byCpu, drawLog, moveLines, throwOutcome, voice } from './turnlog.js';
 import { drawPlaces } from './places.js';
-import { followFocus } from './keys.js';
+import { followFocus, playByKeys } from './keys.js';
 import { Countdown } from './clock.js';
 import * as sound from './sound.js';
 import { setBoard } from '../i18n/i18n.js';
@@ -69,6 +69,24 @@ const BACKLOG = 3;
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Whether a move with no choice plays itself (the person's setting; on unless turned off). */
+const TURN_KEY = 'ludo.turnBoard';
+const TURN_HOT_SEAT_KEY = 'ludo.turnBoardHotSeat';
+
+/**
+ * Whether the board turns so that the person's corner is at the bottom (on unless turned off);
+ * in a game on one device for several people (`hotSeat`), to the corner of the seat to play (off
+ * unless turned on: a phone passed round likes it, a tablet on the table does not).
+ */
+export function boardTurns(hotSeat) {
+  const chosen = localStorage.getItem(hotSeat ? TURN_HOT_SEAT_KEY : TURN_KEY);
+  return hotSeat ? chosen === 'yes' : chosen !== 'no';
+}
+
+/** Turns the board's turning on or off, for games on one device or the others, remembered here. */
+export function setBoardTurns(hotSeat, on) {
+  localStorage.setItem(hotSeat ? TURN_HOT_SEAT_KEY : TURN_KEY, on ? 'yes' : 'no');
+}
+
 export function autoplayOn() {
   return localStorage.getItem(AUTOPLAY_KEY) !== 'no';
 }
@@ -116,13 +134,16 @@ export class Table {
     this.onIdle = () => {};
     this.pending = false;
     this.offline = false;
-    this.tapped = null;
     this.autoplayTimer = null;
     this.settledState = null;
     this.turnSeat = null;
     this.caches = new Map();
     this.spoken = [];
     view.roll.onclick = () => this.throwPressed();
+    playByKeys(() => view.board.isConnected && view.board.checkVisibility?.() !== false, {
+      throwDice: () => this.throwPressed(),
+      pickPiece: (piece) => this.pickByKey(piece),
+    });
     view.notice.onclick = () => this.clearNotice();
     document.addEventListener('visibilitychange', () => {
       if (!document.hidden) document.title = view.t('title');
@@ -287,10 +308,15 @@ export class Table {
     this.shownLines += event.lines.length;
     const outcome = event.outcome;
     if (outcome.kind === 'move') {
-      this.view.announce(this.throwWords(seat, dice));
       this.holdUntil = performance.now() + LANDED_MS * pace();
-      if (!this.queue.length) this.settle();
-      else this.render({ interactive: false });
+      // Said together with what the thrower is to do next, when the table settles on it.
+      if (!this.queue.length) {
+        this.spoken.push(this.throwWords(seat, dice));
+        this.settle();
+      } else {
+        this.view.announce(this.throwWords(seat, dice));
+        this.render({ interactive: false });
+      }
       return;
     }
     // No move (or a roll-off, or a piece that came out by itself): said on the thrower's base
@@ -340,12 +366,14 @@ export class Table {
     const first = this.settledState !== state;
     this.settledState = state;
     this.render({ interactive: true });
-    if (this.spoken.length) this.view.announce(this.spoken.join('. '));
-    this.spoken = [];
-    if (!first) return;
     const p = state.position;
     const over = p.turn.phase === 'over';
     const yours = !over && this.plays(p.turn.seat);
+    // What happened, then, when the person is to act, what for: "Your turn — throw".
+    if (first && yours) this.spoken.push(statusString(this.statusWords(p)));
+    if (this.spoken.length) this.view.announce(this.spoken.join('. '));
+    this.spoken = [];
+    if (!first) return;
     if (yours && this.turnSeat !== p.turn.seat && this.who.you) {
       sound.play('turn');
       this.tellHidden();
@@ -446,28 +474,25 @@ export class Table {
     this.act.roll();
   }
 
-  /** A piece picked: a finger's first tap on it only shows where it goes; the second plays it. */
-  picked(piece, touch) {
-    if (touch && this.tapped !== piece) {
-      this.tapped = piece;
-      this.preview(piece);
-      // The first tap only shows where the piece would go: the status says what plays it.
-      this.showStatus(this.view.t('status.tapAgain'));
-      return;
-    }
-    this.pick(piece);
+  /**
+   * A piece named by its number from the keyboard: it plays when it may move now (a piece of a
+   * stack or of the base that makes the same move as its target plays that move).
+   */
+  pickByKey(piece) {
+    const p = this.state?.position;
+    if (!p || this.running || this.pending || p.turn.phase !== 'move' || !this.plays(p.turn.seat)) return;
+    if (this.state.legal.some((m) => m.piece === piece)) this.pick(piece);
   }
 
+  /** A piece picked (one tap, a drag onto where it goes, a click or a key): it plays. */
   pick(piece) {
     const p = this.state.position;
     if (this.running || this.pending || p.turn.phase !== 'move' || !this.plays(p.turn.seat)) return;
-    // The status stays as it is while the move is sent, but for the "tap again" prompt, answered.
-    const status = this.tapped === null ? this.shownStatus : undefined;
-    this.tapped = null;
     this.autoplaying = null;
     this.clearNotice();
     this.pending = true;
-    this.render({ interactive: false, status });
+    // The status stays as it is while the move is sent.
+    this.render({ interactive: false, status: this.shownStatus });
     dispatchEvent(new CustomEvent(ACTED, { detail: 'move' }));
     this.act.move(piece);
   }
@@ -523,13 +548,15 @@ export class Table {
     const choosing = mine && p.turn.phase === 'move' && this.autoplaying !== state;
     this.layout = drawBoard(this.view.board, p, geometry, {
       legal: choosing ? state.legal : [],
-      onPick: (piece, touch) => this.picked(piece, touch),
+      onPick: (piece) => this.pick(piece),
       onPreview: (piece) => this.preview(piece),
       active: over ? null : seat,
       you: this.who.you,
       youLabel: t('you'),
       t,
     });
+    turnBoard(this.view.board, this.layout, this.turnedToward(p));
+    this.showTurnSetting();
     const canThrow = mine && ['roll', 'rolloff'].includes(p.turn.phase);
     // "Throw the die" or "the dice", as many as these rules throw.
     const rollKey = this.numbers(p).inForce.options.dice === 2 ? 'roll.two' : 'roll';
@@ -553,6 +580,33 @@ export class Table {
     this.drawEnd(p, over && interactive && !this.running);
     if (interactive) followFocus(this.view.board, this.view.roll);
     return this.layout;
+  }
+
+  /** Whether several people play on this device, each their own seats. */
+  get hotSeat() {
+    return !this.who.you && (this.state?.position.seats ?? []).filter((s) => this.who.controls(s)).length > 1;
+  }
+
+  /** The seat whose corner the board turns to the bottom (see `boardTurns`), or null. */
+  turnedToward(p) {
+    if (this.who.you) return boardTurns(false) ? this.who.you : null;
+    if (!this.hotSeat || !boardTurns(true)) return null;
+    // The corner of the person to play; while a CPU plays, the board stays as it was.
+    if (this.who.controls(p.turn.seat)) this.lastPersonSeat = p.turn.seat;
+    return this.lastPersonSeat ?? null;
+  }
+
+  /** The setting that turns the board, said for this kind of game and showing its choice. */
+  showTurnSetting() {
+    const { turnBoard: box, turnBoardWords: words, t } = this.view;
+    if (!box) return;
+    const hotSeat = this.hotSeat;
+    box.checked = boardTurns(hotSeat);
+    if (words) words.textContent = t(hotSeat ? 'settings.turnBoardHotSeat' : 'settings.turnBoard');
+    box.onchange = () => {
+      setBoardTurns(hotSeat, box.checked);
+      if (this.layout && this.state) turnBoard(this.view.board, this.layout, this.turnedToward(this.state.position));
+    };
   }
 
   /** The seats in play order: mark, who plays it, "you", the seat to play highlighted with its clock. */
@@ -627,7 +681,11 @@ export class Table {
       return li;
     });
     this.view.players.replaceChildren(...items);
-    const ticking = !over && deadline && p.turn.seat === active;
+    // Room for a clock at every seat of a table that has one, so that no seat grows when it shows.
+    this.view.players.classList.toggle('clocked', Boolean(this.who.clockMs));
+    // The clock runs on a person's own turn only: never for a CPU, nor while the CPU stands in.
+    const ticking = !over && deadline && p.turn.seat === active && !this.who.cpu?.(active)
+      && this.standingIn !== active;
     const clockBox = items.find((li) => li.dataset.seat === active)?.querySelector('.seat-clock');
     const yours = p.turn.seat === this.who.you;
     this.countdown.show(ticking ? clockBox : null, deadline, this.who.clockMs ?? deadline - Date.now(),

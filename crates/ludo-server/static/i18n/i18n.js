@@ -30,6 +30,15 @@ async function load(code) {
   return TABLES[code];
 }
 
+/**
+ * Every form of a table's text, for checking texts: the text itself, or each of its plural forms
+ * as `[key#form, text]` (see `t`).
+ */
+export function textEntries(texts) {
+  return Object.entries(texts).flatMap(([key, text]) => (typeof text === 'object'
+    ? Object.entries(text).map(([form, words]) => [`${key}#${form}`, words]) : [[key, text]]));
+}
+
 /** The languages offered, by code, each named in itself. */
 export const LANGUAGES = { en: 'English', fr: 'Français', pt: 'Português', ru: 'Русский', vi: 'Tiếng Việt' };
 
@@ -41,6 +50,9 @@ export async function allTexts() {
 
 /** The page's language's table; empty until `chooseLanguage` has loaded it. */
 let table = {};
+
+/** The page's language's plural rules (which form a number takes: one, few, many, other). */
+let plurals = null;
 
 /** The board whose words the texts use (see the top of this file). */
 let board = 'ludo';
@@ -62,6 +74,7 @@ export async function chooseLanguage(languages = navigator.languages ?? [],
   const found = chosen in LANGUAGES ? chosen
     : languages.map((l) => l.slice(0, 2)).find((l) => l in LANGUAGES) ?? 'en';
   table = await load(found);
+  plurals = new Intl.PluralRules(found);
   return found;
 }
 
@@ -90,10 +103,16 @@ export function missingKeys() {
 
 /**
  * The text for `key`, with `{name}` placeholders filled from `values`: the current board's variant
- * (`key@horse`) when the page's language has one, else the text itself.
+ * (`key@horse`) when the page's language has one, else the text itself. A text that depends on a
+ * number is a table of the language's plural forms (`{ one: '{n} square', other: '{n} squares' }`,
+ * with Russian's `few` and `many`): the form of `values.n` is taken, else `other`.
  */
 export function t(key, values = {}) {
   if (!(key in table)) missing.add(key);
-  const text = table[`${key}@${board}`] ?? table[key] ?? key;
+  let text = table[`${key}@${board}`] ?? table[key] ?? key;
+  if (typeof text === 'object') {
+    plurals ??= new Intl.PluralRules('en');
+    text = text[plurals.select(Number(values.n))] ?? text.other;
+  }
   return text.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ''));
 }

@@ -8,6 +8,7 @@ import { forgetRoom, rememberRoom } from './rejoin.js';
 import { rulesText } from '../home/home.js';
 import { ratingText } from '../records/records.js';
 import { Table } from '../game/table.js';
+import * as sound from '../game/sound.js';
 import { recordLines } from '../game/turnlog.js';
 import { RoomSettings } from './roomsettings.js';
 import { errorText } from '../i18n/texts-errors.js';
@@ -92,8 +93,13 @@ export class OnlineRoom {
       },
     });
     const box = Object.assign(document.createElement('div'), { id: 'rematch', hidden: true });
-    view.rated.before(box);
-    this.rematch = new Rematch(box, { t, ask: (message) => this.request(message, 'rematch') });
+    // The offer first, then Home (and the ratings' changes, once known).
+    view.end.querySelector('.end-buttons').before(box);
+    this.rematch = new Rematch(box, { t, ask: (message) => this.request(message, 'rematch'),
+      onOffer: () => {
+        view.end.classList.remove('tucked');
+        sound.play('turn');
+      } });
     this.leaveGame = new LeaveGame(view.tableSettings, { t, leave: () => this.request({ t: 'leave' }) });
     this.awaySeats = new AwaySeats(view.players, { t, ask: (message) => this.ask(message),
       name: (seat) => this.occupantName(seat) });
@@ -465,8 +471,16 @@ export class OnlineRoom {
     }
     if (!this.game) this.view.roll.disabled = true;
     const over = this.game?.position.turn.phase === 'over';
-    // A finished game's result comes first, the room (seats, the next game's settings) after it.
+    // A finished game's result comes first, the room (seats, the next game's settings) after it,
+    // folded away behind one button: the lobby does not come back under the game.
     document.body.classList.toggle('finished', over);
+    const showTable = document.getElementById('show-table');
+    showTable.hidden = !over;
+    if (!over) document.body.classList.remove('show-table');
+    showTable.onclick = () => {
+      const open = document.body.classList.toggle('show-table');
+      showTable.setAttribute('aria-expanded', String(open));
+    };
     // A table this device sits at, waiting or playing, can be come back to from the home screen.
     if (!over && this.mySeat()) rememberRoom(this.code, Boolean(this.game));
     else forgetRoom(this.code);

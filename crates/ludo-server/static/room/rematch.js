@@ -13,9 +13,10 @@ export class Rematch {
    * @param box where the offer is shown (in the end panel)
    * @param t the page's texts
    * @param ask sends a request (`play_again`, `decline`); its refusal comes back to `refused`
+   * @param onOffer called when someone else offers the reader a new game
    */
-  constructor(box, { t, ask }) {
-    Object.assign(this, { box, t, ask });
+  constructor(box, { t, ask, onOffer = null }) {
+    Object.assign(this, { box, t, ask, onOffer });
     this.declinedText = '';
     this.withdrawing = false;
   }
@@ -55,6 +56,12 @@ export class Rematch {
       line(t('rematch.waiting', { names: listOf(waitingFor.map(name)) }));
     } else if (room.rematch) {
       line(t('rematch.offered', { names: listOf(accepted.map(name)) }));
+      // Someone offers the reader a new game: said at once, and shown however the end was left.
+      if (seat) {
+        parts.at(-1).setAttribute('role', 'alert');
+        parts.at(-1).className = 'rematch-offer';
+        this.onOffer?.();
+      }
     }
     const buttons = document.createElement('p');
     buttons.className = 'rematch-buttons';
