@@ -201,3 +201,16 @@ test('with the server gone, the page loads from its service worker and a game ag
   assert.deepEqual(errors.filter((e) => !e.includes('net::ERR_CONNECTION_REFUSED')), []);
   await context.close();
 });
+
+test('the service worker keeps every file of the page, each folder’s modules included', async () => {
+  const { readdirSync, readFileSync, statSync } = await import('node:fs');
+  const root = fileURLToPath(new URL('../crates/ludo-server/static/', import.meta.url));
+  const files = (dir) => readdirSync(join(root, dir)).flatMap((name) => {
+    const path = dir ? `${dir}/${name}` : name;
+    return statSync(join(root, path)).isDirectory() ? files(path) : [path];
+  });
+  const kept = readFileSync(join(root, 'sw.js'), 'utf8').match(/const FILES = \[([^\]]*)\]/)[1];
+  // The page itself is kept as `/`; the service worker is not a file of the page.
+  const missing = files('').filter((f) => !['sw.js', 'index.html'].includes(f) && !kept.includes(`'/${f}'`));
+  assert.deepEqual(missing, []);
+});

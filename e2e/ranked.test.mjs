@@ -76,6 +76,9 @@ test('two browsers find a ranked game, play it, and see ratings, records and the
   assert.match(await ana.page.textContent('#rated'), /^(Ana|Bo): 1500 → 1532 \(\+32\) · (Ana|Bo): 1500 → 1468 \(−32\)$/);
   assert.equal(await ana.page.textContent('#rated .mine'), await ana.page.textContent('#rated span:has-text("Ana")'));
   assert.ok(await ana.page.isVisible('#ranked-pill'), 'the game says it is ranked');
+  // The name tags now show the ratings the game left them with.
+  await ana.page.waitForFunction(() => [...document.querySelectorAll('#players .rating')]
+    .map((r) => r.textContent).sort().join() === 'Rating 1468?,Rating 1532?');
 
   // The table was found for these two: no link to pass on, no seat to take, no settings to change;
   // they may play again, or look for a new opponent under the same rules at once.
@@ -89,6 +92,9 @@ test('two browsers find a ranked game, play it, and see ratings, records and the
   // Bo leaves the table: the result still speaks to him as its player, and he may still look for
   // a new opponent; Ana, alone, is told to look for one too.
   const boEnd = await bo.page.textContent('#end-title');
+  // The seats wait folded under the result.
+  assert.ok(await bo.page.isHidden('#seats'));
+  await bo.page.click('#show-table');
   await bo.page.click('#seats li button:text("Leave the table")');
   await ana.page.waitForFunction(() => /Look for a new opponent/.test(document.getElementById('rematch').textContent));
   await bo.page.waitForFunction(() => !document.querySelector('#rematch button'));

@@ -162,27 +162,26 @@ test('a player leaves a game after confirming: the CPU plays the seat to the end
   const ana = await hostRoom('Ana', {}, { viewport: PHONE });
   const bo = await guest(ana.code, 'Bo', 'red', { ...FRENCH, viewport: PHONE });
   await start(ana, bo);
-  // A first click asks first; "Stay" changes nothing.
-  await bo.page.click('#table-settings summary');
-  await bo.page.click('#leave-game');
+  // Home, during the game, asks first, with leaving the game beside it; "Stay" changes nothing.
+  await bo.page.click('#back');
   await bo.page.waitForSelector('#leave-dialog[open]');
-  assert.match(await bo.page.textContent('#leave-dialog'), /Le CPU joue à votre place jusqu’à la fin/);
+  assert.match(await bo.page.textContent('#leave-dialog'), /le CPU joue à votre place jusqu’à la fin de la partie/);
+  assert.match(await bo.page.textContent('#leave-dialog'), /le CPU joue à votre place pendant votre absence/);
   await shoot(bo.page, 'leave-confirm', 'fr');
   await bo.page.click('#leave-dialog button[value=stay]');
   assert.ok(await bo.page.isHidden('#leave-dialog'));
   assert.ok(await bo.page.isHidden('#watching'), 'still playing');
-  await ana.page.click('#table-settings summary');
-  await ana.page.click('#leave-game');
+  assert.match(bo.page.url(), /\/r\/[a-z0-9]+$/, 'still at the table');
+  await ana.page.click('#back');
   await shoot(ana.page, 'leave-confirm', 'en');
   await ana.page.click('#leave-dialog button[value=stay]');
 
   const notifyOffered = (page) => page.$eval('#notify', (button) => !button.hidden);
   assert.ok(await notifyOffered(bo.page), 'a seated player may ask to be told of their turn');
-  await bo.page.click('#leave-game');
+  await bo.page.click('#back');
   await bo.page.click('#leave-dialog button[value=leave]');
   await bo.page.waitForFunction(() => document.querySelector('#watching')?.textContent
     .startsWith('Vous avez quitté cette partie'));
-  assert.ok(await bo.page.isHidden('#leave-game'), 'nothing more to leave');
   assert.ok(!(await notifyOffered(bo.page)), 'no turn to be told of once the game is left');
   await ana.page.waitForFunction(() => [...document.querySelectorAll('#log li')]
     .some((li) => li.textContent === 'Bo left; the CPU plays for them'));
@@ -239,6 +238,7 @@ test('a player who goes home during a game is offered the way back to it, until 
   const bo = await guest(ana.code, 'Bo', 'red', { ...FRENCH, viewport: PHONE });
   await start(ana, bo);
   await bo.page.click('#back');
+  await bo.page.click('#leave-dialog button[value=home]');
   await bo.page.waitForSelector('#way-back:not([hidden])');
   assert.equal(await bo.page.textContent('#way-back'), 'Retourner à votre partie');
   await shoot(bo.page, 'way-back', 'fr');
@@ -257,9 +257,8 @@ test('a player who goes home during a game is offered the way back to it, until 
   await bo.page.waitForSelector('#notice:not([hidden])');
   assert.equal(await bo.page.textContent('#notice'), 'Pendant votre absence, le CPU a joué pour vous.');
   await shoot(bo.page, 'back-after-away', 'fr');
-  // Left for good (after confirming), the game is no longer offered.
-  await bo.page.click('#table-settings summary');
-  await bo.page.click('#leave-game');
+  // Left for good (after confirming), the game is no longer offered, and Home no longer asks.
+  await bo.page.click('#back');
   await bo.page.click('#leave-dialog button[value=leave]');
   await bo.page.waitForSelector('#watching:not([hidden])');
   await bo.page.click('#back');
@@ -525,8 +524,7 @@ test('a ranked game left by a player is played out by the CPU, and its result is
   const ana = await hostRoom('Ana', { ranked: true, rules: 'classic' }, { viewport: DESKTOP });
   const bo = await guest(ana.code, 'Bo', 'red', { viewport: DESKTOP });
   await start(ana, bo);
-  await bo.page.click('#table-settings summary');
-  await bo.page.click('#leave-game');
+  await bo.page.click('#back');
   assert.match(await bo.page.textContent('#leave-dialog'), /its result still counts for your rating/);
   await bo.page.click('#leave-dialog button[value=leave]');
   await ana.page.waitForFunction(() => [...document.querySelectorAll('#log li')]

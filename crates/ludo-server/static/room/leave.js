@@ -1,44 +1,55 @@
-// Leaving an online game while it is played: a button in the table's settings, then a real
-// dialog that says what follows (the CPU plays the seat to the end, the person watches, a ranked
-// result still counts) before anything is sent.
+// Going home from an online game, and leaving it: while the person plays, Home asks first, in a
+// real dialog, what they mean, and says what follows each before anything is sent: going home
+// (the CPU plays their seat while they are away; the table takes them back when they return) or
+// leaving the game for good (the CPU plays the seat to the end and they watch; a ranked result
+// still counts). Outside a game, Home simply goes home.
+
+import { element } from '../dom.js';
 
 export class LeaveGame {
   /**
-   * @param container where the button goes (the table's settings)
+   * @param home the table's Home button
    * @param t the page's texts
-   * @param leave sends the request to leave
+   * @param leave sends the request to leave the game
+   * @param goHome goes to the home page
    */
-  constructor(container, { t, leave }) {
+  constructor(home, { t, leave, goHome }) {
     this.t = t;
-    this.button = Object.assign(document.createElement('button'), { type: 'button', id: 'leave-game',
-      textContent: t('leave.button'), hidden: true });
-    this.dialog = document.createElement('dialog');
-    this.dialog.id = 'leave-dialog';
+    this.home = home;
+    this.playing = false;
+    this.dialog = element('dialog', { id: 'leave-dialog' });
     this.dialog.setAttribute('aria-labelledby', 'leave-title');
-    const title = Object.assign(document.createElement('h2'), { id: 'leave-title', textContent: t('leave.title') });
-    this.explain = document.createElement('p');
-    const form = Object.assign(document.createElement('form'), { method: 'dialog', className: 'dialog-buttons' });
-    const stay = Object.assign(document.createElement('button'), { value: 'stay', textContent: t('leave.stay') });
-    const go = Object.assign(document.createElement('button'), { value: 'leave', className: 'danger',
-      textContent: t('leave.button') });
-    form.append(stay, go);
-    this.dialog.append(title, this.explain, form);
+    this.explain = element('p', { id: 'leave-explain' });
+    const stay = element('button', { value: 'stay', textContent: t('leave.stay') });
+    const away = element('button', { value: 'home', className: 'primary', textContent: t('leave.goHome') });
+    const go = element('button', { value: 'leave', className: 'danger', textContent: t('leave.button') });
+    this.dialog.append(
+      element('h2', { id: 'leave-title', textContent: t('leave.title') }),
+      element('p', { textContent: t('leave.away') }),
+      this.explain,
+      element('form', { method: 'dialog', className: 'dialog-buttons' }, stay, away, go),
+    );
     this.dialog.onclose = () => {
-      if (this.dialog.returnValue === 'leave') leave();
-      this.button.focus();
+      const chosen = this.dialog.returnValue;
+      if (chosen === 'leave') leave();
+      if (chosen === 'home') goHome();
+      if (chosen === 'stay' || !chosen) home.focus();
     };
-    this.button.onclick = () => {
+    home.onclick = () => {
+      if (!this.playing) {
+        goHome();
+        return;
+      }
       this.dialog.returnValue = '';
       this.dialog.showModal();
       stay.focus();
     };
-    container.append(this.button);
     document.body.append(this.dialog);
   }
 
-  /** Offers the button while the person plays in a game being played; `ranked` says its result counts. */
+  /** Asks before going home while the person plays in a game being played; `ranked` says its result counts. */
   draw(playing, ranked) {
-    this.button.hidden = !playing;
+    this.playing = playing;
     if (!playing && this.dialog.open) this.dialog.close();
     this.explain.textContent = [this.t('leave.explain'), ranked ? this.t('leave.ranked') : ''].join(' ').trim();
   }

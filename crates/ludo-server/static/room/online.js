@@ -100,7 +100,8 @@ export class OnlineRoom {
         view.end.classList.remove('tucked');
         sound.play('turn');
       } });
-    this.leaveGame = new LeaveGame(view.tableSettings, { t, leave: () => this.request({ t: 'leave' }) });
+    this.leaveGame = new LeaveGame(view.roll.closest('.controls').querySelector('#back'), { t,
+      leave: () => this.request({ t: 'leave' }), goHome: () => location.assign('/') });
     this.awaySeats = new AwaySeats(view.players, { t, ask: (message) => this.ask(message),
       name: (seat) => this.occupantName(seat) });
     new RoomName(view.connection, { t, saved: savedName(), shown: playerName(), save: (name) => {
@@ -342,6 +343,9 @@ export class OnlineRoom {
     }));
     this.view.rated.replaceChildren(...spans.flatMap((span, i) => (i ? [' · ', span] : [span])));
     if (live) this.view.announce(texts.join(' · '));
+    // The seats' ratings become the new ones, as the players' pages now say them.
+    for (const change of changes) this.ratings.delete(`${this.gameId}/${change.id}`);
+    this.table.redrawSeats();
   }
 
   /**
