@@ -55,7 +55,7 @@ test('a game against the CPU is started and played with the keyboard alone', asy
   await page.close();
 });
 
-test('from anywhere on the page R throws and a digit moves that piece, and "your turn" is said', async () => {
+test('from anywhere on the page R throws, a digit moves that piece and W says where everyone is, and "your turn" is said', async () => {
   const { resume, yellowToMove } = await import('./browser.mjs');
   const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
   // Yellow to throw, one piece out on square 20.
@@ -64,8 +64,11 @@ test('from anywhere on the page R throws and a digit moves that piece, and "your
   const { page, errors } = await resume(context, position);
   const saved = () => page.evaluate(() => JSON.parse(localStorage.getItem('ludo.games'))[0].position);
   await page.waitForFunction(() => /your turn — throw/i.test(document.getElementById('announce').textContent));
-  // Focus on the page itself, nowhere near the table's controls.
+  // Focus on the page itself, nowhere near the table's controls. W says where everyone is.
   await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press('w');
+  assert.equal(await page.textContent('#announce'),
+    'yellow ○: 3 in the base, piece 1: 31 squares before the home column. red △: 4 in the base');
   await page.keyboard.press('r');
   await page.waitForFunction(() => JSON.parse(localStorage.getItem('ludo.games'))[0].position.turn.throws >= 1
     || JSON.parse(localStorage.getItem('ludo.games'))[0].position.turn.seat !== 'yellow');

@@ -2,7 +2,7 @@
 
 import { loadEngine } from './engine/engine.js';
 import { LocalGame } from './game/local.js';
-import { drawRulesets, drawSavedGames, guideSeen, homePreset, playSettings, rememberSettings, settingsText } from './home/home.js';
+import { drawRulesets, drawSavedGames, guideSeen, homePreset, markGuideSeen, playSettings, rememberSettings, settingsText } from './home/home.js';
 import { forget, savedGames } from './home/saves.js';
 import { LANGUAGES, chooseLanguage, pickLanguage, setBoard, t } from './i18n/i18n.js';
 import { COLOURS } from './game/board.js';
@@ -405,8 +405,6 @@ async function main() {
     document.body.dataset.ready = 'true';
     return;
   }
-  // The guide is asked for from the home screen ("How to play"), or shown on a first game.
-  let guideAsked = false;
   // A local game's "Replay" shows with its end screen.
   const endWatch = new MutationObserver(() => { $('replay-link').hidden = $('end').hidden; });
   const show = (game) => {
@@ -431,6 +429,8 @@ async function main() {
       });
     };
     $('play-again-local').onclick = () => show(game.again(localStorage.getItem(ROTATE_KEY) !== 'no'));
+    // The coaching of "Learn by playing" shows with its game only.
+    $('coach-place').hidden = !game.lesson;
     document.body.classList.add('in-game');
     // The table is seen from its top, wherever the home page was scrolled to.
     scrollTo(0, 0);
@@ -438,13 +438,10 @@ async function main() {
     const entry = { [TABLE_ENTRY]: game.game.id };
     if (history.state?.[TABLE_ENTRY]) history.replaceState(entry, '');
     else history.pushState(entry, '');
-    if (fresh) {
-      const asked = guideAsked;
-      guideAsked = false;
-      if (asked || !guideSeen()) {
-        import('./game/guide.js').then(({ showGuide }) => showGuide(game.table.who.you ?? game.position.turn.seat, t,
-          { 'guide.start': game.table.exitRule() }));
-      }
+    // A first game (not a lesson, which coaches on its own) shows the guide to the table.
+    if (fresh && !game.lesson && !guideSeen()) {
+      import('./game/guide.js').then(({ showGuide }) => showGuide(game.table.who.you ?? game.position.turn.seat, t,
+        { 'guide.start': game.table.exitRule() }));
     }
   };
   $('rotate').checked = localStorage.getItem(ROTATE_KEY) !== 'no';
@@ -568,9 +565,14 @@ async function main() {
   readRules();
   $('rules-choice').addEventListener('change', readRules);
   $('play-now').onclick = () => playCpu(settings);
-  $('how-to-play').onclick = () => {
-    guideAsked = true;
-    playCpu(settings);
+  // "Learn by playing": a first game whose dice are arranged for teaching, coached in words.
+  $('how-to-play').onclick = async () => {
+    const { Lesson, LESSON_PLAYERS, lessonPosition } = await import('./game/lesson.js');
+    const game = LocalGame.start(engine, { preset: 'qdan' }, LESSON_PLAYERS, view);
+    game.game.position = lessonPosition(engine);
+    game.teach(new Lesson(engine, $('coach-place'), { t, announce: view.announce }));
+    markGuideSeen();
+    show(game);
   };
   // Home, like Back, leaves the table's history entry: the home screen is drawn afresh.
   $('back').onclick = () => (history.state?.[TABLE_ENTRY] ? history.back() : location.reload());

@@ -15,12 +15,15 @@ const PIPS = {
   6: [[0, 0], [0, 2], [1, 0], [1, 2], [2, 0], [2, 2]],
 };
 
-/** One die of side `size` centred on (x, y): its pips, or none when `value` is null. */
+/**
+ * One die of side `size` centred on (x, y) showing `value`; before a throw (`value` null) a die
+ * all the same, its five pips faint, so that it reads as a die to throw and not as a throw.
+ */
 function face(parent, x, y, size, value) {
-  const die = el('g', { class: 'die', 'data-value': value ?? '' }, parent);
+  const die = el('g', { class: value === null ? 'die idle' : 'die', 'data-value': value ?? '' }, parent);
   el('rect', { x: x - size / 2, y: y - size / 2, width: size, height: size, rx: size * 0.18 }, die);
   const step = size * 0.27;
-  for (const [r, c] of PIPS[value] ?? []) {
+  for (const [r, c] of PIPS[value ?? 5]) {
     el('circle', { cx: x + (c - 1) * step, cy: y + (r - 1) * step, r: size * 0.09 }, die);
   }
   return die;

@@ -148,6 +148,10 @@ function listen(svg, board) {
   svg.addEventListener('touchmove', (event) => {
     if (board.press) event.preventDefault();
   }, { passive: false });
+  // A press held on a piece previews it: no menu of the browser's own opens over it.
+  svg.addEventListener('contextmenu', (event) => {
+    if (board.press) event.preventDefault();
+  });
   svg.addEventListener('pointerup', (event) => release(event, false));
   svg.addEventListener('pointercancel', (event) => release(event, true));
 }

@@ -35,16 +35,18 @@ export function followFocus(board, rollButton) {
   else if (!rollButton.disabled) rollButton.focus();
 }
 
-/** The keys that play from anywhere on the page: R throws, 1 to 4 move that piece. */
+/** The keys that play from anywhere on the page: R throws, 1 to 4 move that piece, W says where everyone is. */
 export const THROW_KEY = 'r';
+const WHERE_KEY = 'w';
 
 /**
  * Keys that play from anywhere on the page while the table is shown (`shown()`), never while
- * typing in a field or with a modifier held: R throws (`throwDice()`), and the digits 1 to 4 move
- * the person's piece of that number, as the board's pieces are named (`pickPiece(index)`, from 0).
+ * typing in a field or with a modifier held: R throws (`throwDice()`), the digits 1 to 4 move
+ * the person's piece of that number, as the board's pieces are named (`pickPiece(index)`, from 0),
+ * and W says where every piece is (`sayWhere()`).
  * The buttons' own keys (Enter and Space) still work where focus is.
  */
-export function playByKeys(shown, { throwDice, pickPiece }) {
+export function playByKeys(shown, { throwDice, pickPiece, sayWhere }) {
   addEventListener('keydown', (e) => {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || !shown()) return;
     if (e.target.closest?.('input, textarea, select, [contenteditable], dialog')) return;
@@ -55,6 +57,9 @@ export function playByKeys(shown, { throwDice, pickPiece }) {
     } else if (/^[1-4]$/.test(key)) {
       e.preventDefault();
       pickPiece(Number(key) - 1);
+    } else if (key === WHERE_KEY) {
+      e.preventDefault();
+      sayWhere();
     }
   });
 }

@@ -89,10 +89,27 @@ export class LocalGame {
     if (!this.game.id) this.save();
   }
 
-  /** Keeps the game as it is now, with the log shown (a finished game leaves the saved games). */
+  /**
+   * Plays this game as a lesson: `lesson.nextDie(seat)` gives the dice it arranges for teaching
+   * (null for a fair one), and `lesson.seen(state)` hears of every position the table settles
+   * on, to coach on it. Called before `begin`.
+   */
+  teach(lesson) {
+    this.lesson = lesson;
+    const idle = this.table.onIdle;
+    this.table.onIdle = () => {
+      idle();
+      lesson.seen(this.stateOf(this.position));
+    };
+  }
+
+  /**
+   * Keeps the game as it is now, with the log shown (a finished game leaves the saved games); a
+   * lesson (see lesson.js) is never kept.
+   */
   save() {
     this.game.log = this.table.log;
-    keep(this.game);
+    if (!this.lesson) keep(this.game);
   }
 
   /** Marks the game played in once `seat`, which just acted, is a person's. */
@@ -111,7 +128,8 @@ export class LocalGame {
 
   roll() {
     const seat = this.position.turn.seat;
-    const dice = Array.from({ length: this.engine.diceToThrow(this.position) }, die);
+    const dice = Array.from({ length: this.engine.diceToThrow(this.position) },
+      () => this.lesson?.nextDie(seat) ?? die());
     this.game.position = this.engine.roll(this.position, dice);
     this.game.actions?.push({ throw: dice });
     this.touchedBy(seat);

@@ -9,7 +9,7 @@
 // The table decides no rule: what can be played comes from the engine or the server, and a
 // choice is handed back through `act`.
 
-import { MARK, drawBoard, drawPreview, drawRulesInForce, statusText, turnBoard } from './board.js';
+import { MARK, drawBoard, drawPreview, drawRulesInForce, placeText, statusText, turnBoard } from './board.js';
 import { either } from '../rulebook/options.js';
 import { drawDice, rollDice } from './dice.js';
 import { reducedMotion, showMove, STEP_MS } from './animate.js';
@@ -143,6 +143,7 @@ export class Table {
     playByKeys(() => view.board.isConnected && view.board.checkVisibility?.() !== false, {
       throwDice: () => this.throwPressed(),
       pickPiece: (piece) => this.pickByKey(piece),
+      sayWhere: () => this.sayWhere(),
     });
     view.notice.onclick = () => this.clearNotice();
     document.addEventListener('visibilitychange', () => {
@@ -482,6 +483,31 @@ export class Table {
     const p = this.state?.position;
     if (!p || this.running || this.pending || p.turn.phase !== 'move' || !this.plays(p.turn.seat)) return;
     if (this.state.legal.some((m) => m.piece === piece)) this.pick(piece);
+  }
+
+  /**
+   * Says where everyone is, seat by seat in play order: how many pieces in the base and finished,
+   * and where each of the others is, in the words a piece's button uses ("where is everyone").
+   */
+  sayWhere() {
+    const p = this.state?.position;
+    if (!p || !this.layout) return;
+    const { t } = this.view;
+    const seats = p.seats.map((seat) => {
+      const arm = this.layout.seat_arms[seat];
+      const pieces = p.pieces[seat];
+      const inBase = pieces.filter((x) => x === 'base').length;
+      const done = pieces.filter((x) => typeof x === 'number' && x >= this.layout.finished_from).length;
+      const parts = [
+        ...(inBase ? [t('where.base', { n: inBase })] : []),
+        ...pieces.map((x, i) => [x, i]).filter(([x]) => typeof x === 'number' && x < this.layout.finished_from)
+          .map(([x, i]) => t('where.piece', { piece: i + 1, where: placeText(this.layout, arm, x, t) })),
+        ...(done ? [t('where.finished', { n: done })] : []),
+      ];
+      const who = seat === this.who.you ? `${t(`seat.${seat}`)} (${t('you')})` : t(`seat.${seat}`);
+      return `${who}: ${parts.join(', ')}`;
+    });
+    this.view.announce(seats.join('. '));
   }
 
   /** A piece picked (one tap, a drag onto where it goes, a click or a key): it plays. */
