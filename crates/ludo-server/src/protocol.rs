@@ -123,6 +123,63 @@ impl ClientMsg {
     }
 }
 
+/// A client's own number for one of its requests, sent as the message's `req` field: a whole
+/// number from 0 to [`RequestId::MAX`]. The `error` that refuses the request carries it back, so
+/// that the client knows which of its requests (and which of its controls) the refusal answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct RequestId(u32);
+
+impl RequestId {
+    /// The largest request id.
+    pub const MAX: u32 = u32::MAX;
+}
+
+impl<'de> Deserialize<'de> for RequestId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let json = serde_json::Value::deserialize(d)?;
+        json.as_u64()
+            .and_then(|id| u32::try_from(id).ok())
+            .map(RequestId)
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "req: a whole number from 0 to {}, not {json}",
+                    RequestId::MAX
+                ))
+            })
+    }
+}
+
+/// A client's message as it arrives: the message, and the request id it may carry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// The message.
+    pub msg: ClientMsg,
+    /// The client's id for it, if it gave one (the field `req`).
+    pub req: Option<RequestId>,
+}
+
+impl Request {
+    /// Reads a client's text: a JSON object with the tag `t`, the fields of that message and,
+    /// optionally, `req`.
+    ///
+    /// # Errors
+    /// `bad_message` for text that is not such a message, with the request id when it reads (a
+    /// malformed `req` is itself the fault, so its refusal has none).
+    pub fn parse(text: &str) -> Result<Request, (Refusal, Option<RequestId>)> {
+        let bad = |e: serde_json::Error| Refusal::new(RefusalCode::BadMessage, e.to_string());
+        let mut json: serde_json::Value = serde_json::from_str(text).map_err(|e| (bad(e), None))?;
+        let req = json
+            .as_object_mut()
+            .and_then(|fields| fields.remove("req"))
+            .map(serde_json::from_value::<RequestId>)
+            .transpose()
+            .map_err(|e| (bad(e), None))?;
+        let msg = ClientMsg::deserialize(json).map_err(|e| (bad(e), req))?;
+        Ok(Request { msg, req })
+    }
+}
+
 /// Reads a field that is present, even as `null` (a field left out stays `None`).
 fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
     d: D,
@@ -497,6 +554,9 @@ pub enum ServerMsg {
         /// words. Left out otherwise.
         #[serde(skip_serializing_if = "Option::is_none")]
         engine: Option<EngineFault>,
+        /// The `req` of the request refused, when it carried one; left out otherwise.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        req: Option<RequestId>,
     },
 }
 
@@ -654,6 +714,16 @@ impl Refusal {
         Refusal::engine(RefusalCode::BadRules, error)
     }
 
+    /// The `error` message that refuses the request `req` (if it carried an id) with this.
+    pub fn answering(self, req: Option<RequestId>) -> ServerMsg {
+        ServerMsg::Error {
+            code: self.code,
+            message: self.message,
+            engine: self.engine,
+            req,
+        }
+    }
+
     /// A refusal with this code that the rules engine made, with its reason.
     pub fn engine(code: RefusalCode, error: &impl ludo_rules::Fault) -> Refusal {
         Refusal {
@@ -664,24 +734,10 @@ impl Refusal {
     }
 }
 
-impl From<Refusal> for ServerMsg {
-    fn from(r: Refusal) -> ServerMsg {
-        ServerMsg::Error {
-            code: r.code,
-            message: r.message,
-            engine: r.engine,
-        }
-    }
-}
-
 impl ServerMsg {
-    /// A refusal.
+    /// A refusal of something that was not a request with an id (a frame over the rate, say).
     pub fn error(code: RefusalCode, message: impl Into<String>) -> ServerMsg {
-        ServerMsg::Error {
-            code,
-            message: message.into(),
-            engine: None,
-        }
+        Refusal::new(code, message).answering(None)
     }
 
     /// The message as JSON text.

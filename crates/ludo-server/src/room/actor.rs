@@ -241,7 +241,7 @@ impl Room {
             }
             // The run loop stops on it before it gets here.
             Command::Release => {}
-            Command::Client { conn, msg } => {
+            Command::Client { conn, msg, req } => {
                 // A refusal changes nothing, even when it comes after a change (one that could
                 // not be stored): the table goes back to what it was. A throw or a move changes
                 // the table only after it is stored (when it ends the game), so it is refused
@@ -252,7 +252,7 @@ impl Room {
                         self.state = before;
                     }
                     let stale = refusal.code == RefusalCode::StaleVersion;
-                    self.send(conn, &refusal.into());
+                    self.send(conn, &refusal.answering(req));
                     if stale && let Some(game) = self.game_view() {
                         // Whoever acted on an old version gets the game as it is now.
                         self.send(conn, &ServerMsg::Game { game });
