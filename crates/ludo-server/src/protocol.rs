@@ -266,8 +266,26 @@ const fn rotate_by_default() -> bool {
     true
 }
 
-/// The turn clock of a ranked table when none was chosen, in seconds.
+/// The turn clocks a room may have, in seconds: `None` for no clock.
+pub const CLOCKS: [Option<u32>; 3] = [None, Some(30), Some(60)];
+
+/// The turn clock of a ranked table when none was chosen, in seconds (one of [`CLOCKS`]).
 pub const RANKED_CLOCK: u32 = 60;
+
+/// Checks a turn clock asked for, in seconds.
+///
+/// # Errors
+/// `bad_message` for a clock that is not one of [`CLOCKS`].
+pub fn check_clock(clock: Option<u32>) -> Result<(), Refusal> {
+    if CLOCKS.contains(&clock) {
+        return Ok(());
+    }
+    let seconds: Vec<String> = CLOCKS.iter().flatten().map(u32::to_string).collect();
+    Err(Refusal::new(
+        RefusalCode::BadMessage,
+        format!("clock: none, {} seconds", seconds.join(" or ")),
+    ))
+}
 
 /// The clock a table plays with: the one chosen, except that a ranked table always has one (so
 /// that nobody can hold a rated game forever by never acting), [`RANKED_CLOCK`] unless 30 s was
@@ -305,12 +323,7 @@ impl Settings {
             Some(json) => read_rules(json)?,
         };
         let clock = clock.unwrap_or(self.clock);
-        if !matches!(clock, None | Some(30) | Some(60)) {
-            return Err(Refusal::new(
-                RefusalCode::BadMessage,
-                "clock: none, 30 or 60 seconds",
-            ));
-        }
+        check_clock(clock)?;
         let ranked = ranked.unwrap_or(self.ranked);
         let settings = Settings {
             rules,
@@ -759,13 +772,18 @@ pub fn read_rules(json: &serde_json::Value) -> Result<Rules, Refusal> {
     })
 }
 
+/// The most characters a display name may have: Unicode scalar values (code points, not bytes
+/// and not UTF-16 units), counted after trimming and normalising to NFC (see [`check_name`]).
+pub const NAME_MAX_CHARS: usize = 24;
+
 /// Checks a display name and gives it as it is kept and shown: trimmed (of spaces, and of
 /// zero-width spaces, word joiners and byte order marks at either end) and in Unicode
 /// normalisation form C, so that the same name typed on two keyboards is the same text. It is
 /// shown as text, never as HTML.
 ///
 /// A name is refused when:
-/// - it has fewer than 1 or more than 24 characters (Unicode scalar values, after normalising);
+/// - it has fewer than 1 or more than [`NAME_MAX_CHARS`] characters (Unicode scalar values, after
+///   normalising);
 /// - it holds control characters;
 /// - it holds bidirectional embeddings, overrides or isolates (U+202A–U+202E, U+2066–U+2069),
 ///   which reorder the text shown after the name;
@@ -790,8 +808,10 @@ pub fn check_name(name: &str) -> Result<String, String> {
         .nfc()
         .collect();
     let chars = name.chars().count();
-    if chars == 0 || chars > 24 {
-        return Err(format!("a name has 1 to 24 characters, not {chars}"));
+    if chars == 0 || chars > NAME_MAX_CHARS {
+        return Err(format!(
+            "a name has 1 to {NAME_MAX_CHARS} characters, not {chars}"
+        ));
     }
     if name.chars().any(char::is_control) {
         return Err("a name may not hold control characters".to_owned());
@@ -966,7 +986,8 @@ mod tests {
     fn names_are_trimmed_and_checked() {
         assert_eq!(check_name("  Ana "), Ok("Ana".to_owned()));
         assert!(check_name("").is_err());
-        assert!(check_name(&"x".repeat(25)).is_err());
+        assert!(check_name(&"x".repeat(NAME_MAX_CHARS)).is_ok());
+        assert!(check_name(&"x".repeat(NAME_MAX_CHARS + 1)).is_err());
         assert!(check_name("a\u{7}b").is_err());
         assert_eq!(check_name("<b>Bo</b>"), Ok("<b>Bo</b>".to_owned()));
     }
