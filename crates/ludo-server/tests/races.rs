@@ -616,13 +616,13 @@ async fn a_persons_request_racing_their_turn_clock_is_played_once_by_them_or_by_
         if seat != "yellow" || fresh_turn(&game) {
             cpu_turn = false;
         }
-        if seat != "yellow" {
+        // No deadline: the CPU plays the rest of yellow's turn (or red's own).
+        let Some(deadline) = game["deadline"].as_i64().filter(|_| seat == "yellow") else {
             host.recv().await;
             continue;
-        }
+        };
         let racing = races < RACES;
         if racing {
-            let deadline = game["deadline"].as_i64().expect("a deadline");
             sleep_until_ms(deadline + offset).await;
         }
         let sent = request(&game, 0);

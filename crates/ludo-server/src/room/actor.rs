@@ -766,9 +766,10 @@ impl Room {
 
     fn game_view(&self) -> Option<crate::protocol::GameView> {
         let live = self.live.as_ref()?;
+        // Only a person playing their own turn has a clock to see.
         let deadline = self
             .clock()
-            .filter(|_| !live.game.is_over())
+            .filter(|_| live.persons_own_turn(&self.state.left))
             .map(|limit| live.turn_began_ms + limit.as_millis() as i64);
         Some(live.view(deadline))
     }

@@ -1,6 +1,6 @@
 //! A game being played in a room: the engine's position, the secret dice seed and the record.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 use ludo_fair::{Action, Record, Seed};
@@ -245,6 +245,17 @@ impl Live {
         }
     }
 
+    /// Whether a person plays their own turn now: the game is not over, the seat to act is a
+    /// person's who has not left the game (`left`), and the CPU does not stand in for them.
+    /// Only such a turn shows its clock's deadline.
+    pub fn persons_own_turn(&self, left: &BTreeSet<Colour>) -> bool {
+        let seat = self.game.seat();
+        !self.game.is_over()
+            && self.stand_in.is_none()
+            && !left.contains(&seat)
+            && matches!(self.players.get(&seat), Some(Occupant::Person { .. }))
+    }
+
     /// The game as everyone sees it; `deadline` is when the turn clock runs out.
     pub fn view(&self, deadline: Option<i64>) -> GameView {
         GameView {
@@ -302,6 +313,26 @@ mod tests {
         let refused = live.throw_for(live.game.seat()).unwrap_err();
         assert_eq!(refused.code.as_str(), "illegal_move");
         assert!(refused.engine.is_some(), "with the engine's reason");
+    }
+
+    #[test]
+    fn only_a_persons_own_turn_shows_a_deadline() {
+        let mut live = game(&table(false, true));
+        let nobody_left = BTreeSet::new();
+        // Ana at yellow plays her own turn.
+        assert!(live.persons_own_turn(&nobody_left));
+        assert!(!live.persons_own_turn(&BTreeSet::from([Colour::Yellow])));
+        live.stand_in = Some(StandIn::Clock);
+        assert!(!live.persons_own_turn(&nobody_left));
+        // Blue, the CPU, is next (a 1 with no piece out passes the turn).
+        let play = live
+            .play(Colour::Yellow, Action::Throw(Throw::one(1)))
+            .unwrap();
+        live.commit(play.action, play.next);
+        assert_eq!(live.game.seat(), Colour::Blue);
+        assert!(!live.persons_own_turn(&nobody_left));
+        play_to_the_end(&mut live);
+        assert!(!live.persons_own_turn(&nobody_left));
     }
 
     #[test]
