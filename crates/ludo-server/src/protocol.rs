@@ -652,6 +652,9 @@ refusal_codes! {
     GameOver => "game_over",
     /// A throw or a move out of turn.
     NotYourTurn => "not_your_turn",
+    /// A throw or a move of a person whose turn clock ran out: the CPU plays the rest of that
+    /// turn for them.
+    OutOfTime => "out_of_time",
     /// A throw or a move on a version other than the current one.
     StaleVersion => "stale_version",
     /// A throw or a move the rules do not allow.

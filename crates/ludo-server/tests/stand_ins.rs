@@ -1,12 +1,16 @@
 //! The `action` broadcast says when the CPU played for a person, and why: `"stand_in":"clock"`
 //! or `"stand_in":"away"`. A person's own actions and a CPU seat's carry no `stand_in`. The
 //! game's record keeps the same (`stand_ins`, by action index), for a log rebuilt after a reload
-//! and for the replay.
+//! and for the replay. Once a person's clock runs out the CPU keeps the rest of the turn and
+//! their own requests are refused with `out_of_time`. Only a person playing their own turn is
+//! shown a deadline.
 
 mod support;
 
 use serde_json::{Value, json};
-use support::{Client, host_and_cpu, http, next_request, spawn_server_with, turn_of};
+use support::{
+    Client, host_and_cpu, host_and_cpu_in, http, next_request, spawn_server_with, turn_of,
+};
 
 /// The action's `stand_in`, or `None` when the field is left out; it is never `null`.
 fn stand_in(action: &Value) -> Option<&str> {
@@ -211,4 +215,76 @@ async fn a_person_away_longer_than_the_grace_period_is_played_for_at_once_on_the
         }
     }
     assert!(red_turns >= 2, "red played {red_turns} turns");
+}
+
+/// Qdan rules where a seat with no piece out throws up to three times: a game's first turn
+/// always has more than one throw, unless its first is a 6 (which leaves a move to make).
+fn rules_with_three_tries() -> Value {
+    json!({"preset": "qdan", "no_piece_out": "three_tries"})
+}
+
+/// Sleeps until the Unix millisecond `at`, if it is still to come.
+async fn sleep_until_ms(at: i64) {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    if at > now {
+        tokio::time::sleep(std::time::Duration::from_millis((at - now) as u64)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_person_out_of_time_is_refused_until_their_next_turn() {
+    // A 30-second clock lasts 600 ms here; the CPU acts 1 s after the last action, so that a
+    // request sent just after the deadline reaches the room before the CPU's first action.
+    let server = spawn_server_with(|c| {
+        c.clock_second_ms = 20;
+        c.cpu_delay_ms = 1000;
+    })
+    .await;
+    let settings = json!({"clock": 30, "rules": rules_with_three_tries()});
+    let (_code, mut host) = host_and_cpu_in(&server, settings, "Host", "random").await;
+    host.send(json!({"t": "start"})).await;
+    let started = host.recv_until(|m| m["t"] == "game").await;
+    assert_eq!(turn_of(&started["game"]).1, "yellow");
+    let deadline = started["game"]["deadline"]
+        .as_i64()
+        .expect("a person's own turn has a deadline");
+    // Past the deadline the turn is the CPU's, though it has not acted yet.
+    sleep_until_ms(deadline + 50).await;
+    host.send(json!({"t": "roll", "version": 0})).await;
+    assert_eq!(host.error_code().await, "out_of_time");
+    // The CPU plays the whole rest of the turn; each request of the person meanwhile, on the
+    // current version, is refused the same way; nobody is shown a clock.
+    let mut stood_in = 0;
+    loop {
+        let action = host.recv_until(|m| m["t"] == "action").await;
+        assert_eq!(action["seat"], "yellow", "{action}");
+        assert_eq!(action["stand_in"], "clock", "{action}");
+        stood_in += 1;
+        if turn_passed(&action, "yellow") {
+            break;
+        }
+        assert!(action["game"]["deadline"].is_null(), "{action}");
+        host.send(next_request(&action["game"])).await;
+        assert_eq!(host.error_code().await, "out_of_time");
+    }
+    assert!(stood_in >= 2, "three tries or a move: {stood_in} actions");
+    // The CPU seat's turn shows no deadline either.
+    let mut game = host.game.clone().expect("a game is on");
+    while turn_of(&game).1 == "red" {
+        assert!(game["deadline"].is_null(), "{game}");
+        let action = host.recv_until(|m| m["t"] == "action").await;
+        assert_eq!(action["seat"], "red", "{action}");
+        assert_eq!(stand_in(&action), None, "{action}");
+        game = action["game"].clone();
+    }
+    // The next turn is the person's again, with a fresh deadline, and their request is played.
+    assert_eq!(turn_of(&game).1, "yellow", "{game}");
+    assert!(game["deadline"].as_i64().expect("a deadline") > deadline);
+    host.send(next_request(&game)).await;
+    let action = host.recv_until(|m| m["t"] == "action").await;
+    assert_eq!(action["seat"], "yellow", "{action}");
+    assert_eq!(stand_in(&action), None, "{action}");
 }

@@ -336,12 +336,14 @@ impl Room {
                     .await
             }
             ClientMsg::Roll { version } => {
+                self.begin_stand_in_due(Instant::now());
                 let seat = self.checks().turn_of(&identity, version)?;
                 let live = self.live.as_ref().expect("checked: a game is on");
                 let play = live.throw_for(seat)?;
                 self.act(play, None).await
             }
             ClientMsg::Move { piece, version } => {
+                self.begin_stand_in_due(Instant::now());
                 let seat = self.checks().turn_of(&identity, version)?;
                 let live = self.live.as_ref().expect("checked: a game is on");
                 let play = live.play(seat, Action::Move(piece))?;
@@ -671,6 +673,17 @@ impl Room {
             clock: self.clock(),
             storage_until: self.storage.until(),
         })
+    }
+
+    /// The CPU stands in from the moment it is due (see [`Schedule::standing_in`]), before it
+    /// has acted: a person's request that comes after their clock ran out is too late.
+    fn begin_stand_in_due(&mut self, now: Instant) {
+        let begun = self.schedule().and_then(|s| s.standing_in(now));
+        if let Some(live) = self.live.as_mut()
+            && begun.is_some()
+        {
+            live.stand_in = begun;
+        }
     }
 
     /// When the room acts by itself next, if it does.

@@ -336,6 +336,26 @@ mod tests {
     }
 
     #[test]
+    fn a_stand_in_lasts_through_the_bonus_throws_of_its_turn_and_ends_with_it() {
+        let mut live = game(&table(false, false));
+        live.stand_in = Some(StandIn::Clock);
+        // A 6 brings a piece out and earns another throw: yellow's turn still, the CPU's still.
+        for action in [Action::Throw(Throw::one(6)), Action::Move(0)] {
+            let play = live.play(Colour::Yellow, action).unwrap();
+            live.commit(play.action, play.next);
+            assert_eq!(live.game.seat(), Colour::Yellow);
+            assert_eq!(live.stand_in, Some(StandIn::Clock));
+        }
+        // A 2 moves the piece on, and the turn passes: so does the stand-in.
+        for action in [Action::Throw(Throw::one(2)), Action::Move(0)] {
+            let play = live.play(Colour::Yellow, action).unwrap();
+            live.commit(play.action, play.next);
+        }
+        assert_eq!(live.game.seat(), Colour::Red);
+        assert_eq!(live.stand_in, None);
+    }
+
+    #[test]
     fn a_finished_game_has_a_place_for_every_seat_and_shows_its_seed() {
         let mut live = game(&table(false, true));
         assert!(live.places().is_empty());
