@@ -693,10 +693,9 @@ async fn a_person_coming_back_as_the_cpu_stands_in_for_them_is_played_for_exactl
     host.until(|m| m["t"] == "game").await;
     let began = Instant::now();
     // The person comes back at the end of the grace period plus `offset` ms, moved towards
-    // where the outcome turns.
+    // where the outcome turns. Whoever played the version raced for, the rest of the turn is
+    // theirs: the CPU stops standing in the moment they are back.
     let (mut offset, mut races, mut theirs, mut cpus) = (0i64, 0, 0, 0);
-    // Whether the CPU plays the rest of yellow's turn.
-    let mut cpu_turn = false;
     loop {
         let game = host.game();
         let (phase, seat, _) = turn_of(&game);
@@ -707,10 +706,7 @@ async fn a_person_coming_back_as_the_cpu_stands_in_for_them_is_played_for_exactl
             play_again(&mut host).await;
             continue;
         }
-        if seat != "yellow" || fresh_turn(&game) {
-            cpu_turn = false;
-        }
-        if seat != "yellow" || cpu_turn {
+        if seat != "yellow" {
             host.recv().await;
             continue;
         }
@@ -744,7 +740,6 @@ async fn a_person_coming_back_as_the_cpu_stands_in_for_them_is_played_for_exactl
         } else {
             cpus += 1;
             offset -= 1;
-            cpu_turn = true;
         }
     }
     eprintln!(

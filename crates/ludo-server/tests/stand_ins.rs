@@ -2,14 +2,15 @@
 //! or `"stand_in":"away"`. A person's own actions and a CPU seat's carry no `stand_in`. The
 //! game's record keeps the same (`stand_ins`, by action index), for a log rebuilt after a reload
 //! and for the replay. Once a person's clock runs out the CPU keeps the rest of the turn and
-//! their own requests are refused with `out_of_time`. Only a person playing their own turn is
-//! shown a deadline.
+//! their own requests are refused with `out_of_time`; a person who was away takes the turn back
+//! as soon as they are here again, unless their clock ran out meanwhile. Only a person playing
+//! their own turn is shown a deadline.
 
 mod support;
 
 use serde_json::{Value, json};
 use support::{
-    Client, host_and_cpu, host_and_cpu_in, http, next_request, spawn_server_with, turn_of,
+    Client, HOST, host_and_cpu, host_and_cpu_in, http, next_request, spawn_server_with, turn_of,
 };
 
 /// The action's `stand_in`, or `None` when the field is left out; it is never `null`.
@@ -287,4 +288,115 @@ async fn a_person_out_of_time_is_refused_until_their_next_turn() {
     let action = host.recv_until(|m| m["t"] == "action").await;
     assert_eq!(action["seat"], "yellow", "{action}");
     assert_eq!(stand_in(&action), None, "{action}");
+}
+
+/// What the watcher of a game saw when its host went away at the start of their first turn.
+struct HostGone {
+    server: support::Server,
+    code: String,
+    /// A connection without a seat, watching.
+    watcher: Client,
+    /// The first turn's deadline.
+    deadline: i64,
+    /// The first action the CPU played for the host, in the middle of their turn.
+    first: Value,
+}
+
+/// A game of the host (yellow) against a random CPU, under rules with three tries and a clock
+/// of `clock` seconds, on a server with `grace_ms`, `cpu_delay_ms` and `clock_second_ms`: the
+/// host goes away at the start of their turn and the CPU stands in once the grace period is
+/// over, showing no deadline while it does.
+async fn host_gone_at_the_start(timings: [u64; 3], clock: u32) -> HostGone {
+    let [grace_ms, cpu_delay_ms, clock_second_ms] = timings;
+    let server = spawn_server_with(|c| {
+        c.grace_ms = grace_ms;
+        c.cpu_delay_ms = cpu_delay_ms;
+        c.clock_second_ms = clock_second_ms;
+    })
+    .await;
+    let settings = json!({"clock": clock, "rules": rules_with_three_tries()});
+    let (code, mut host) = host_and_cpu_in(&server, settings, "Host", "random").await;
+    let mut watcher = Client::join(server.addr, &code, "stand-in-watcher-0003", "Watcher").await;
+    host.send(json!({"t": "start"})).await;
+    let started = watcher.recv_until(|m| m["t"] == "game").await;
+    let deadline = started["game"]["deadline"].as_i64().expect("a deadline");
+    host.close().await;
+    let first = watcher.recv_until(|m| m["t"] == "action").await;
+    assert_eq!(first["seat"], "yellow", "{first}");
+    assert_eq!(first["stand_in"], "away", "{first}");
+    assert!(
+        !turn_passed(&first, "yellow"),
+        "three tries or a move: {first}"
+    );
+    assert!(first["game"]["deadline"].is_null(), "{first}");
+    HostGone {
+        server,
+        code,
+        watcher,
+        deadline,
+        first,
+    }
+}
+
+#[tokio::test]
+async fn a_person_back_from_away_takes_the_rest_of_the_turn_from_the_cpu_at_once() {
+    // A grace period of 200 ms; the CPU acts 700 ms after the last action, time enough to come
+    // back between two of its actions; a 60-second clock lasting 6 s.
+    let HostGone {
+        server,
+        code,
+        mut watcher,
+        deadline,
+        first,
+    } = host_gone_at_the_start([200, 700, 100], 60).await;
+    // Back in the middle of the turn: the welcome gives them the turn, and its deadline.
+    let mut host = Client::join(server.addr, &code, HOST, "Host").await;
+    let game = host.game.clone().expect("the welcome carries the game");
+    assert_eq!(
+        game["version"], first["game"]["version"],
+        "the CPU played no more"
+    );
+    assert_eq!(turn_of(&game).1, "yellow");
+    assert_eq!(
+        game["deadline"], deadline,
+        "the turn's deadline, shown again"
+    );
+    // They play the rest of the turn themselves; the CPU plays none of it.
+    loop {
+        let game = host.game.clone().expect("a game is on");
+        host.send(next_request(&game)).await;
+        let action = watcher.recv_until(|m| m["t"] == "action").await;
+        assert_eq!(action["seat"], "yellow", "{action}");
+        assert_eq!(stand_in(&action), None, "{action}");
+        host.recv_until(|m| m["t"] == "action").await;
+        if turn_passed(&action, "yellow") {
+            break;
+        }
+        assert_eq!(action["game"]["deadline"], deadline, "{action}");
+    }
+}
+
+#[tokio::test]
+async fn a_person_back_after_their_clock_ran_out_leaves_the_rest_of_the_turn_to_the_cpu() {
+    // A grace period of 200 ms, a 30-second clock lasting 600 ms, and the CPU acting 1 s after
+    // the last action: it stands in because the host is away, and by the time they are back
+    // their clock has run out as well.
+    let HostGone {
+        server,
+        code,
+        mut watcher,
+        deadline,
+        ..
+    } = host_gone_at_the_start([200, 1000, 20], 30).await;
+    sleep_until_ms(deadline).await;
+    // Back, but out of time: no deadline to show, and the CPU plays on, now for the clock.
+    let mut host = Client::join(server.addr, &code, HOST, "Host").await;
+    let game = host.game.clone().expect("the welcome carries the game");
+    assert_eq!(turn_of(&game).1, "yellow");
+    assert!(game["deadline"].is_null(), "{game}");
+    host.send(next_request(&game)).await;
+    assert_eq!(host.error_code().await, "out_of_time");
+    let next = watcher.recv_until(|m| m["t"] == "action").await;
+    assert_eq!(next["seat"], "yellow", "{next}");
+    assert_eq!(next["stand_in"], "clock", "{next}");
 }

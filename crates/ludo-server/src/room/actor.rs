@@ -410,6 +410,11 @@ impl Room {
         match away {
             Some(Away::Back(identity)) => {
                 self.away_since.remove(&identity);
+                if let Some(live) = self.live.as_mut() {
+                    live.back(&identity);
+                }
+                // Unless their clock ran out meanwhile: then the rest of the turn is the CPU's.
+                self.begin_stand_in_due(Instant::now());
             }
             Some(Away::Since(identity, since)) => {
                 self.away_since.insert(identity, since);

@@ -6,6 +6,7 @@ use std::time::Instant;
 use ludo_fair::{Action, Record, Seed};
 use ludo_rules::{Colour, Game, Phase, PlayError, Rules, Throw};
 
+use crate::ids::IdentityId;
 use crate::protocol::{GameView, Occupant, Refusal, RefusalCode, StandIn};
 use crate::store::{NewGame, StoredGame};
 
@@ -256,6 +257,19 @@ impl Live {
             && matches!(self.players.get(&seat), Some(Occupant::Person { .. }))
     }
 
+    /// `identity` is connected again: if the CPU stands in for them because they were away, it
+    /// stops at once, and they play the rest of their turn themselves. (A stand-in because their
+    /// clock ran out keeps the turn.)
+    pub fn back(&mut self, identity: &IdentityId) {
+        let theirs = matches!(
+            self.players.get(&self.game.seat()),
+            Some(Occupant::Person { id, .. }) if id == identity
+        );
+        if theirs && self.stand_in == Some(StandIn::Away) {
+            self.stand_in = None;
+        }
+    }
+
     /// The game as everyone sees it; `deadline` is when the turn clock runs out.
     pub fn view(&self, deadline: Option<i64>) -> GameView {
         GameView {
@@ -353,6 +367,19 @@ mod tests {
         }
         assert_eq!(live.game.seat(), Colour::Red);
         assert_eq!(live.stand_in, None);
+    }
+
+    #[test]
+    fn a_person_back_takes_their_turn_from_a_stand_in_for_an_absence_not_from_the_clock() {
+        let mut live = game(&table(false, false));
+        live.stand_in = Some(StandIn::Away);
+        live.back(&IdentityId::from("bo"));
+        assert_eq!(live.stand_in, Some(StandIn::Away), "not Bo's turn");
+        live.back(&IdentityId::from("ana"));
+        assert_eq!(live.stand_in, None);
+        live.stand_in = Some(StandIn::Clock);
+        live.back(&IdentityId::from("ana"));
+        assert_eq!(live.stand_in, Some(StandIn::Clock));
     }
 
     #[test]
