@@ -1,7 +1,7 @@
 //! The room actor: the only code that touches a room's table and game. It checks every game
 //! request in a fixed order (a game is on, the sender plays in it, it is not over, it is the
-//! sender's turn, the version is current, the rules allow it), stores the action, then
-//! broadcasts.
+//! sender's turn, their clock has not run out, the version is current, the rules allow it),
+//! stores the action, then broadcasts.
 
 use crate::ids::{IdentityId, RoomCode};
 use crate::protocol::RefusalCode;
