@@ -123,6 +123,63 @@ impl ClientMsg {
     }
 }
 
+/// A client's own number for one of its requests, sent as the message's `req` field: a whole
+/// number from 0 to [`RequestId::MAX`]. The `error` that refuses the request carries it back, so
+/// that the client knows which of its requests (and which of its controls) the refusal answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct RequestId(u32);
+
+impl RequestId {
+    /// The largest request id.
+    pub const MAX: u32 = u32::MAX;
+}
+
+impl<'de> Deserialize<'de> for RequestId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let json = serde_json::Value::deserialize(d)?;
+        json.as_u64()
+            .and_then(|id| u32::try_from(id).ok())
+            .map(RequestId)
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "req: a whole number from 0 to {}, not {json}",
+                    RequestId::MAX
+                ))
+            })
+    }
+}
+
+/// A client's message as it arrives: the message, and the request id it may carry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// The message.
+    pub msg: ClientMsg,
+    /// The client's id for it, if it gave one (the field `req`).
+    pub req: Option<RequestId>,
+}
+
+impl Request {
+    /// Reads a client's text: a JSON object with the tag `t`, the fields of that message and,
+    /// optionally, `req`.
+    ///
+    /// # Errors
+    /// `bad_message` for text that is not such a message, with the request id when it reads (a
+    /// malformed `req` is itself the fault, so its refusal has none).
+    pub fn parse(text: &str) -> Result<Request, (Refusal, Option<RequestId>)> {
+        let bad = |e: serde_json::Error| Refusal::new(RefusalCode::BadMessage, e.to_string());
+        let mut json: serde_json::Value = serde_json::from_str(text).map_err(|e| (bad(e), None))?;
+        let req = json
+            .as_object_mut()
+            .and_then(|fields| fields.remove("req"))
+            .map(serde_json::from_value::<RequestId>)
+            .transpose()
+            .map_err(|e| (bad(e), None))?;
+        let msg = ClientMsg::deserialize(json).map_err(|e| (bad(e), req))?;
+        Ok(Request { msg, req })
+    }
+}
+
 /// Reads a field that is present, even as `null` (a field left out stays `None`).
 fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
     d: D,
@@ -209,8 +266,26 @@ const fn rotate_by_default() -> bool {
     true
 }
 
-/// The turn clock of a ranked table when none was chosen, in seconds.
+/// The turn clocks a room may have, in seconds: `None` for no clock.
+pub const CLOCKS: [Option<u32>; 3] = [None, Some(30), Some(60)];
+
+/// The turn clock of a ranked table when none was chosen, in seconds (one of [`CLOCKS`]).
 pub const RANKED_CLOCK: u32 = 60;
+
+/// Checks a turn clock asked for, in seconds.
+///
+/// # Errors
+/// `bad_message` for a clock that is not one of [`CLOCKS`].
+pub fn check_clock(clock: Option<u32>) -> Result<(), Refusal> {
+    if CLOCKS.contains(&clock) {
+        return Ok(());
+    }
+    let seconds: Vec<String> = CLOCKS.iter().flatten().map(u32::to_string).collect();
+    Err(Refusal::new(
+        RefusalCode::BadMessage,
+        format!("clock: none, {} seconds", seconds.join(" or ")),
+    ))
+}
 
 /// The clock a table plays with: the one chosen, except that a ranked table always has one (so
 /// that nobody can hold a rated game forever by never acting), [`RANKED_CLOCK`] unless 30 s was
@@ -248,12 +323,7 @@ impl Settings {
             Some(json) => read_rules(json)?,
         };
         let clock = clock.unwrap_or(self.clock);
-        if !matches!(clock, None | Some(30) | Some(60)) {
-            return Err(Refusal::new(
-                RefusalCode::BadMessage,
-                "clock: none, 30 or 60 seconds",
-            ));
-        }
+        check_clock(clock)?;
         let ranked = ranked.unwrap_or(self.ranked);
         let settings = Settings {
             rules,
@@ -497,6 +567,9 @@ pub enum ServerMsg {
         /// words. Left out otherwise.
         #[serde(skip_serializing_if = "Option::is_none")]
         engine: Option<EngineFault>,
+        /// The `req` of the request refused, when it carried one; left out otherwise.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        req: Option<RequestId>,
     },
 }
 
@@ -579,6 +652,9 @@ refusal_codes! {
     GameOver => "game_over",
     /// A throw or a move out of turn.
     NotYourTurn => "not_your_turn",
+    /// A throw or a move of a person whose turn clock ran out: the CPU plays the rest of that
+    /// turn for them.
+    OutOfTime => "out_of_time",
     /// A throw or a move on a version other than the current one.
     StaleVersion => "stale_version",
     /// A throw or a move the rules do not allow.
@@ -654,6 +730,16 @@ impl Refusal {
         Refusal::engine(RefusalCode::BadRules, error)
     }
 
+    /// The `error` message that refuses the request `req` (if it carried an id) with this.
+    pub fn answering(self, req: Option<RequestId>) -> ServerMsg {
+        ServerMsg::Error {
+            code: self.code,
+            message: self.message,
+            engine: self.engine,
+            req,
+        }
+    }
+
     /// A refusal with this code that the rules engine made, with its reason.
     pub fn engine(code: RefusalCode, error: &impl ludo_rules::Fault) -> Refusal {
         Refusal {
@@ -664,24 +750,10 @@ impl Refusal {
     }
 }
 
-impl From<Refusal> for ServerMsg {
-    fn from(r: Refusal) -> ServerMsg {
-        ServerMsg::Error {
-            code: r.code,
-            message: r.message,
-            engine: r.engine,
-        }
-    }
-}
-
 impl ServerMsg {
-    /// A refusal.
+    /// A refusal of something that was not a request with an id (a frame over the rate, say).
     pub fn error(code: RefusalCode, message: impl Into<String>) -> ServerMsg {
-        ServerMsg::Error {
-            code,
-            message: message.into(),
-            engine: None,
-        }
+        Refusal::new(code, message).answering(None)
     }
 
     /// The message as JSON text.
@@ -703,13 +775,18 @@ pub fn read_rules(json: &serde_json::Value) -> Result<Rules, Refusal> {
     })
 }
 
+/// The most characters a display name may have: Unicode scalar values (code points, not bytes
+/// and not UTF-16 units), counted after trimming and normalising to NFC (see [`check_name`]).
+pub const NAME_MAX_CHARS: usize = 24;
+
 /// Checks a display name and gives it as it is kept and shown: trimmed (of spaces, and of
 /// zero-width spaces, word joiners and byte order marks at either end) and in Unicode
 /// normalisation form C, so that the same name typed on two keyboards is the same text. It is
 /// shown as text, never as HTML.
 ///
 /// A name is refused when:
-/// - it has fewer than 1 or more than 24 characters (Unicode scalar values, after normalising);
+/// - it has fewer than 1 or more than [`NAME_MAX_CHARS`] characters (Unicode scalar values, after
+///   normalising);
 /// - it holds control characters;
 /// - it holds bidirectional embeddings, overrides or isolates (U+202A–U+202E, U+2066–U+2069),
 ///   which reorder the text shown after the name;
@@ -734,8 +811,10 @@ pub fn check_name(name: &str) -> Result<String, String> {
         .nfc()
         .collect();
     let chars = name.chars().count();
-    if chars == 0 || chars > 24 {
-        return Err(format!("a name has 1 to 24 characters, not {chars}"));
+    if chars == 0 || chars > NAME_MAX_CHARS {
+        return Err(format!(
+            "a name has 1 to {NAME_MAX_CHARS} characters, not {chars}"
+        ));
     }
     if name.chars().any(char::is_control) {
         return Err("a name may not hold control characters".to_owned());
@@ -910,7 +989,8 @@ mod tests {
     fn names_are_trimmed_and_checked() {
         assert_eq!(check_name("  Ana "), Ok("Ana".to_owned()));
         assert!(check_name("").is_err());
-        assert!(check_name(&"x".repeat(25)).is_err());
+        assert!(check_name(&"x".repeat(NAME_MAX_CHARS)).is_ok());
+        assert!(check_name(&"x".repeat(NAME_MAX_CHARS + 1)).is_err());
         assert!(check_name("a\u{7}b").is_err());
         assert_eq!(check_name("<b>Bo</b>"), Ok("<b>Bo</b>".to_owned()));
     }

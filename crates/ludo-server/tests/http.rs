@@ -134,3 +134,43 @@ async fn a_room_is_refused_for_a_bad_name_clock_or_body() {
         assert!(answer.contains(code), "{body} → {answer}");
     }
 }
+
+#[tokio::test]
+async fn the_rules_api_serves_the_phrases_clocks_and_name_length_the_server_holds_to() {
+    use ludo_server::protocol::{CLOCKS, NAME_MAX_CHARS, PHRASES};
+    use serde_json::json;
+    let server = spawn_server().await;
+    let (status, body) = http(server.addr, "GET", "/api/rules", None).await;
+    assert_eq!(status, 200);
+    let rules: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+    assert_eq!(rules["phrases"], json!(PHRASES));
+    assert_eq!(rules["clocks"], json!(CLOCKS));
+    assert_eq!(rules["clocks"], json!([null, 30, 60]));
+    assert_eq!(rules["name_max_chars"], json!(NAME_MAX_CHARS));
+    // Every clock served is one a room may be created with; no other is.
+    let create = async |name: &str, clock: serde_json::Value| {
+        let body = json!({"device": "rules-api-device-0001", "name": name, "clock": clock});
+        http(server.addr, "POST", "/api/rooms", Some(&body.to_string())).await
+    };
+    for clock in rules["clocks"].as_array().unwrap() {
+        let (status, body) = create("Ana", clock.clone()).await;
+        assert_eq!(status, 201, "{clock}: {body}");
+    }
+    for clock in [json!(0), json!(45), json!(90)] {
+        let (status, body) = create("Ana", clock.clone()).await;
+        assert_eq!(status, 400, "{clock}: {body}");
+        assert!(body.contains("bad_message"), "{body}");
+    }
+    // A name of exactly the length served is accepted and one more is refused, counted in
+    // Unicode scalar values after trimming and composing: an emoji (two UTF-16 units, four
+    // bytes) is one, and so is "é" typed as e and a combining accent.
+    let most = rules["name_max_chars"].as_u64().unwrap() as usize;
+    for letter in ["x", "\u{1F600}", "e\u{301}", "\u{e9}"] {
+        let name = letter.repeat(most);
+        let (status, body) = create(&format!("  {name}  "), json!(null)).await;
+        assert_eq!(status, 201, "{name}: {body}");
+        let (status, body) = create(&format!("{name}{letter}"), json!(null)).await;
+        assert_eq!(status, 400, "{name}{letter}: {body}");
+        assert!(body.contains("bad_name"), "{body}");
+    }
+}

@@ -525,12 +525,15 @@ enum Played {
 /// After `conn` sent `sent`, a request of `seat`: reads until it is known who played the version
 /// it was made on. Either the request is accepted as the action of that version (without
 /// `stand_in`), or the CPU played that version for the seat (with `stand_in` `why`) and the
-/// request is refused with the code the game calls for when it is refused (followed by the
-/// game, for `stale_version`). Never both, and never is the request played at another version.
+/// request is refused: with `out_of_time` when the seat's clock ran out (then the CPU has the
+/// turn, and plays that version if it has not yet), otherwise with the code the game calls for
+/// (followed by the game, for `stale_version`). Never both, and never is the request played at
+/// another version.
 async fn fate(conn: &mut Conn, seat: &str, sent: &Value, why: &str) -> Played {
     let version = sent["version"].as_u64().unwrap();
     // Already played, as a welcome may show.
     let mut by_cpu = conn.seen.version > version;
+    let mut out_of_time = false;
     loop {
         let message = conn.recv_or_refusal().await;
         match message["t"].as_str() {
@@ -538,9 +541,9 @@ async fn fate(conn: &mut Conn, seat: &str, sent: &Value, why: &str) -> Played {
                 let played = message["game"]["version"].as_u64().unwrap();
                 if message["seat"] == seat && stand_in(&message).is_none() {
                     assert!(
-                        !by_cpu,
-                        "the request {sent} was played after the CPU had played its version: \
-                         {message}"
+                        !by_cpu && !out_of_time,
+                        "the request {sent} was played after the CPU had played its version or \
+                         taken the turn: {message}"
                     );
                     assert_eq!(played, version + 1, "{sent} played as {message}");
                     assert!(answers(sent, &message), "{sent} played as {message}");
@@ -550,6 +553,19 @@ async fn fate(conn: &mut Conn, seat: &str, sent: &Value, why: &str) -> Played {
                     assert_eq!(message["seat"], seat, "{message}");
                     assert_eq!(stand_in(&message), Some(why), "{message}");
                     by_cpu = true;
+                    if out_of_time {
+                        return Played::ByCpu;
+                    }
+                }
+            }
+            Some("error") if message["code"] == "out_of_time" => {
+                // The seat's clock ran out: the rest of its turn is the CPU's.
+                assert_eq!(why, "clock", "{sent}: {message}");
+                let (phase, to_act, _) = turn_of(&conn.game());
+                assert!(phase != "over" && to_act == seat, "{sent}: {message}");
+                out_of_time = true;
+                if by_cpu {
+                    return Played::ByCpu;
                 }
             }
             Some("error") => {
@@ -600,8 +616,8 @@ async fn a_persons_request_racing_their_turn_clock_is_played_once_by_them_or_by_
     let began = Instant::now();
     // The request goes at the deadline plus `offset` ms, moved towards where the outcome turns.
     let (mut offset, mut races, mut theirs, mut cpus) = (0i64, 0, 0, 0);
-    // Whether the CPU has begun playing yellow's turn, and how often the person's own request
-    // was played after it had.
+    // Whether the CPU has taken yellow's turn, and how often the person's own request was played
+    // after it had (never: the CPU keeps the rest of the turn).
     let (mut cpu_turn, mut in_cpu_turn) = (false, 0);
     loop {
         let game = host.game();
@@ -616,13 +632,13 @@ async fn a_persons_request_racing_their_turn_clock_is_played_once_by_them_or_by_
         if seat != "yellow" || fresh_turn(&game) {
             cpu_turn = false;
         }
-        if seat != "yellow" {
+        // No deadline: the CPU plays the rest of yellow's turn (or red's own).
+        let Some(deadline) = game["deadline"].as_i64().filter(|_| seat == "yellow") else {
             host.recv().await;
             continue;
-        }
+        };
         let racing = races < RACES;
         if racing {
-            let deadline = game["deadline"].as_i64().expect("a deadline");
             sleep_until_ms(deadline + offset).await;
         }
         let sent = request(&game, 0);
@@ -651,6 +667,7 @@ async fn a_persons_request_racing_their_turn_clock_is_played_once_by_them_or_by_
         theirs > 0 && cpus > 0,
         "both outcomes happen: {theirs} {cpus}"
     );
+    assert_eq!(in_cpu_turn, 0, "the CPU keeps a turn it has taken");
     let game = host.game();
     let seen = watcher
         .actions_until(game["id"].as_str().unwrap(), turn_of(&game).2)
@@ -676,10 +693,9 @@ async fn a_person_coming_back_as_the_cpu_stands_in_for_them_is_played_for_exactl
     host.until(|m| m["t"] == "game").await;
     let began = Instant::now();
     // The person comes back at the end of the grace period plus `offset` ms, moved towards
-    // where the outcome turns.
+    // where the outcome turns. Whoever played the version raced for, the rest of the turn is
+    // theirs: the CPU stops standing in the moment they are back.
     let (mut offset, mut races, mut theirs, mut cpus) = (0i64, 0, 0, 0);
-    // Whether the CPU plays the rest of yellow's turn.
-    let mut cpu_turn = false;
     loop {
         let game = host.game();
         let (phase, seat, _) = turn_of(&game);
@@ -690,10 +706,7 @@ async fn a_person_coming_back_as_the_cpu_stands_in_for_them_is_played_for_exactl
             play_again(&mut host).await;
             continue;
         }
-        if seat != "yellow" || fresh_turn(&game) {
-            cpu_turn = false;
-        }
-        if seat != "yellow" || cpu_turn {
+        if seat != "yellow" {
             host.recv().await;
             continue;
         }
@@ -727,7 +740,6 @@ async fn a_person_coming_back_as_the_cpu_stands_in_for_them_is_played_for_exactl
         } else {
             cpus += 1;
             offset -= 1;
-            cpu_turn = true;
         }
     }
     eprintln!(

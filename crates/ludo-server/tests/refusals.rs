@@ -69,6 +69,87 @@ async fn every_turn_refusal_has_its_code_and_changes_nothing() {
     assert_eq!(action["game"]["version"], version + 1);
 }
 
+/// The `req` of a refusal, or `None` when the field is left out (it is never `null`).
+fn req_of(error: &Value) -> Option<u64> {
+    error
+        .as_object()
+        .expect("a message is an object")
+        .get("req")
+        .map(|req| {
+            req.as_u64()
+                .unwrap_or_else(|| panic!("req is a number: {error}"))
+        })
+}
+
+#[tokio::test]
+async fn each_refusal_carries_the_request_id_of_the_request_it_refuses() {
+    let (server, code, mut host, mut guest, _watcher) = game().await;
+    let before = current(server.addr, &code).await;
+    let (_, seat, version) = turn_of(&before);
+    assert_eq!(seat, "yellow");
+    // Two requests refused for different reasons, each with an id of its own: each refusal
+    // names its request, in whatever order they come.
+    guest
+        .send(json!({"t": "roll", "version": version, "req": 7}))
+        .await;
+    guest
+        .send(json!({"t": "say", "phrase": "hi there", "req": 4294967295u64}))
+        .await;
+    let mut refused = [guest.refusal().await, guest.refusal().await];
+    refused.sort_by_key(req_of);
+    assert_eq!(refused[0]["code"], "not_your_turn", "{}", refused[0]);
+    assert_eq!(req_of(&refused[0]), Some(7));
+    assert_eq!(refused[1]["code"], "no_such_phrase", "{}", refused[1]);
+    assert_eq!(req_of(&refused[1]), Some(4_294_967_295));
+    // Without an id, as before: the refusal has none.
+    guest.send(json!({"t": "roll", "version": version})).await;
+    let plain = guest.refusal().await;
+    assert_eq!(plain["code"], "not_your_turn");
+    assert_eq!(req_of(&plain), None, "{plain}");
+    // The connection's own refusals answer the id too.
+    guest
+        .send(json!({"t": "hello", "room": code, "device": support::GUEST, "name": "G", "req": 3}))
+        .await;
+    let again = guest.refusal().await;
+    assert_eq!(
+        (again["code"].as_str(), req_of(&again)),
+        (Some("bad_message"), Some(3))
+    );
+    guest.send(json!({"t": "cheat", "req": 5})).await;
+    let unknown = guest.refusal().await;
+    assert_eq!(
+        (unknown["code"].as_str(), req_of(&unknown)),
+        (Some("bad_message"), Some(5))
+    );
+    let mut stranger = Client::connect(server.addr).await;
+    stranger.send(json!({"t": "stand", "req": 0})).await;
+    let first = stranger.refusal().await;
+    assert_eq!(
+        (first["code"].as_str(), req_of(&first)),
+        (Some("hello_first"), Some(0))
+    );
+    // A malformed id is itself the fault: `bad_message`, with no id to answer.
+    for bad in [
+        json!("7"),
+        json!(-1),
+        json!(1.5),
+        json!(4_294_967_296u64),
+        Value::Null,
+    ] {
+        guest.send(json!({"t": "stand", "req": bad})).await;
+        let refusal = guest.refusal().await;
+        assert_eq!(refusal["code"], "bad_message", "{bad}: {refusal}");
+        assert_eq!(req_of(&refusal), None, "{bad}: {refusal}");
+    }
+    // Nothing changed, and a request with an id that is accepted is answered by its broadcast.
+    assert_eq!(current(server.addr, &code).await, before);
+    host.send(json!({"t": "roll", "version": version, "req": 8}))
+        .await;
+    let action = host.recv_until(|m| m["t"] == "action").await;
+    assert_eq!(action["game"]["version"], version + 1);
+    assert!(action.get("req").is_none(), "{action}");
+}
+
 #[tokio::test]
 async fn malformed_unknown_and_oversized_messages_are_refused() {
     let (server, code, mut host, _guest, _watcher) = game().await;

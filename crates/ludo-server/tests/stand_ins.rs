@@ -1,12 +1,17 @@
 //! The `action` broadcast says when the CPU played for a person, and why: `"stand_in":"clock"`
 //! or `"stand_in":"away"`. A person's own actions and a CPU seat's carry no `stand_in`. The
 //! game's record keeps the same (`stand_ins`, by action index), for a log rebuilt after a reload
-//! and for the replay.
+//! and for the replay. Once a person's clock runs out the CPU keeps the rest of the turn and
+//! their own requests are refused with `out_of_time`; a person who was away takes the turn back
+//! as soon as they are here again, unless their clock ran out meanwhile. Only a person playing
+//! their own turn is shown a deadline.
 
 mod support;
 
 use serde_json::{Value, json};
-use support::{Client, host_and_cpu, http, next_request, spawn_server_with, turn_of};
+use support::{
+    Client, HOST, host_and_cpu, host_and_cpu_in, http, next_request, spawn_server_with, turn_of,
+};
 
 /// The action's `stand_in`, or `None` when the field is left out; it is never `null`.
 fn stand_in(action: &Value) -> Option<&str> {
@@ -211,4 +216,187 @@ async fn a_person_away_longer_than_the_grace_period_is_played_for_at_once_on_the
         }
     }
     assert!(red_turns >= 2, "red played {red_turns} turns");
+}
+
+/// Qdan rules where a seat with no piece out throws up to three times: a game's first turn
+/// always has more than one throw, unless its first is a 6 (which leaves a move to make).
+fn rules_with_three_tries() -> Value {
+    json!({"preset": "qdan", "no_piece_out": "three_tries"})
+}
+
+/// Sleeps until the Unix millisecond `at`, if it is still to come.
+async fn sleep_until_ms(at: i64) {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    if at > now {
+        tokio::time::sleep(std::time::Duration::from_millis((at - now) as u64)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_person_out_of_time_is_refused_until_their_next_turn() {
+    // A 30-second clock lasts 600 ms here; the CPU acts 1 s after the last action, so that a
+    // request sent just after the deadline reaches the room before the CPU's first action.
+    let server = spawn_server_with(|c| {
+        c.clock_second_ms = 20;
+        c.cpu_delay_ms = 1000;
+    })
+    .await;
+    let settings = json!({"clock": 30, "rules": rules_with_three_tries()});
+    let (_code, mut host) = host_and_cpu_in(&server, settings, "Host", "random").await;
+    host.send(json!({"t": "start"})).await;
+    let started = host.recv_until(|m| m["t"] == "game").await;
+    assert_eq!(turn_of(&started["game"]).1, "yellow");
+    let deadline = started["game"]["deadline"]
+        .as_i64()
+        .expect("a person's own turn has a deadline");
+    // Past the deadline the turn is the CPU's, though it has not acted yet.
+    sleep_until_ms(deadline + 50).await;
+    host.send(json!({"t": "roll", "version": 0})).await;
+    assert_eq!(host.error_code().await, "out_of_time");
+    // The CPU plays the whole rest of the turn; each request of the person meanwhile, on the
+    // current version, is refused the same way; nobody is shown a clock.
+    let mut stood_in = 0;
+    loop {
+        let action = host.recv_until(|m| m["t"] == "action").await;
+        assert_eq!(action["seat"], "yellow", "{action}");
+        assert_eq!(action["stand_in"], "clock", "{action}");
+        stood_in += 1;
+        if turn_passed(&action, "yellow") {
+            break;
+        }
+        assert!(action["game"]["deadline"].is_null(), "{action}");
+        host.send(next_request(&action["game"])).await;
+        assert_eq!(host.error_code().await, "out_of_time");
+    }
+    assert!(stood_in >= 2, "three tries or a move: {stood_in} actions");
+    // The CPU seat's turn shows no deadline either.
+    let mut game = host.game.clone().expect("a game is on");
+    while turn_of(&game).1 == "red" {
+        assert!(game["deadline"].is_null(), "{game}");
+        let action = host.recv_until(|m| m["t"] == "action").await;
+        assert_eq!(action["seat"], "red", "{action}");
+        assert_eq!(stand_in(&action), None, "{action}");
+        game = action["game"].clone();
+    }
+    // The next turn is the person's again, with a fresh deadline, and their request is played.
+    assert_eq!(turn_of(&game).1, "yellow", "{game}");
+    assert!(game["deadline"].as_i64().expect("a deadline") > deadline);
+    host.send(next_request(&game)).await;
+    let action = host.recv_until(|m| m["t"] == "action").await;
+    assert_eq!(action["seat"], "yellow", "{action}");
+    assert_eq!(stand_in(&action), None, "{action}");
+}
+
+/// What the watcher of a game saw when its host went away at the start of their first turn.
+struct HostGone {
+    server: support::Server,
+    code: String,
+    /// A connection without a seat, watching.
+    watcher: Client,
+    /// The first turn's deadline.
+    deadline: i64,
+    /// The first action the CPU played for the host, in the middle of their turn.
+    first: Value,
+}
+
+/// A game of the host (yellow) against a random CPU, under rules with three tries and a clock
+/// of `clock` seconds, on a server with `grace_ms`, `cpu_delay_ms` and `clock_second_ms`: the
+/// host goes away at the start of their turn and the CPU stands in once the grace period is
+/// over, showing no deadline while it does.
+async fn host_gone_at_the_start(timings: [u64; 3], clock: u32) -> HostGone {
+    let [grace_ms, cpu_delay_ms, clock_second_ms] = timings;
+    let server = spawn_server_with(|c| {
+        c.grace_ms = grace_ms;
+        c.cpu_delay_ms = cpu_delay_ms;
+        c.clock_second_ms = clock_second_ms;
+    })
+    .await;
+    let settings = json!({"clock": clock, "rules": rules_with_three_tries()});
+    let (code, mut host) = host_and_cpu_in(&server, settings, "Host", "random").await;
+    let mut watcher = Client::join(server.addr, &code, "stand-in-watcher-0003", "Watcher").await;
+    host.send(json!({"t": "start"})).await;
+    let started = watcher.recv_until(|m| m["t"] == "game").await;
+    let deadline = started["game"]["deadline"].as_i64().expect("a deadline");
+    host.close().await;
+    let first = watcher.recv_until(|m| m["t"] == "action").await;
+    assert_eq!(first["seat"], "yellow", "{first}");
+    assert_eq!(first["stand_in"], "away", "{first}");
+    assert!(
+        !turn_passed(&first, "yellow"),
+        "three tries or a move: {first}"
+    );
+    assert!(first["game"]["deadline"].is_null(), "{first}");
+    HostGone {
+        server,
+        code,
+        watcher,
+        deadline,
+        first,
+    }
+}
+
+#[tokio::test]
+async fn a_person_back_from_away_takes_the_rest_of_the_turn_from_the_cpu_at_once() {
+    // A grace period of 200 ms; the CPU acts 700 ms after the last action, time enough to come
+    // back between two of its actions; a 60-second clock lasting 6 s.
+    let HostGone {
+        server,
+        code,
+        mut watcher,
+        deadline,
+        first,
+    } = host_gone_at_the_start([200, 700, 100], 60).await;
+    // Back in the middle of the turn: the welcome gives them the turn, and its deadline.
+    let mut host = Client::join(server.addr, &code, HOST, "Host").await;
+    let game = host.game.clone().expect("the welcome carries the game");
+    assert_eq!(
+        game["version"], first["game"]["version"],
+        "the CPU played no more"
+    );
+    assert_eq!(turn_of(&game).1, "yellow");
+    assert_eq!(
+        game["deadline"], deadline,
+        "the turn's deadline, shown again"
+    );
+    // They play the rest of the turn themselves; the CPU plays none of it.
+    loop {
+        let game = host.game.clone().expect("a game is on");
+        host.send(next_request(&game)).await;
+        let action = watcher.recv_until(|m| m["t"] == "action").await;
+        assert_eq!(action["seat"], "yellow", "{action}");
+        assert_eq!(stand_in(&action), None, "{action}");
+        host.recv_until(|m| m["t"] == "action").await;
+        if turn_passed(&action, "yellow") {
+            break;
+        }
+        assert_eq!(action["game"]["deadline"], deadline, "{action}");
+    }
+}
+
+#[tokio::test]
+async fn a_person_back_after_their_clock_ran_out_leaves_the_rest_of_the_turn_to_the_cpu() {
+    // A grace period of 200 ms, a 30-second clock lasting 600 ms, and the CPU acting 1 s after
+    // the last action: it stands in because the host is away, and by the time they are back
+    // their clock has run out as well.
+    let HostGone {
+        server,
+        code,
+        mut watcher,
+        deadline,
+        ..
+    } = host_gone_at_the_start([200, 1000, 20], 30).await;
+    sleep_until_ms(deadline).await;
+    // Back, but out of time: no deadline to show, and the CPU plays on, now for the clock.
+    let mut host = Client::join(server.addr, &code, HOST, "Host").await;
+    let game = host.game.clone().expect("the welcome carries the game");
+    assert_eq!(turn_of(&game).1, "yellow");
+    assert!(game["deadline"].is_null(), "{game}");
+    host.send(next_request(&game)).await;
+    assert_eq!(host.error_code().await, "out_of_time");
+    let next = watcher.recv_until(|m| m["t"] == "action").await;
+    assert_eq!(next["seat"], "yellow", "{next}");
+    assert_eq!(next["stand_in"], "clock", "{next}");
 }

@@ -1,7 +1,7 @@
 //! The room actor: the only code that touches a room's table and game. It checks every game
 //! request in a fixed order (a game is on, the sender plays in it, it is not over, it is the
-//! sender's turn, the version is current, the rules allow it), stores the action, then
-//! broadcasts.
+//! sender's turn, their clock has not run out, the version is current, the rules allow it),
+//! stores the action, then broadcasts.
 
 use crate::ids::{IdentityId, RoomCode};
 use crate::protocol::RefusalCode;
@@ -241,7 +241,7 @@ impl Room {
             }
             // The run loop stops on it before it gets here.
             Command::Release => {}
-            Command::Client { conn, msg } => {
+            Command::Client { conn, msg, req } => {
                 // A refusal changes nothing, even when it comes after a change (one that could
                 // not be stored): the table goes back to what it was. A throw or a move changes
                 // the table only after it is stored (when it ends the game), so it is refused
@@ -252,7 +252,7 @@ impl Room {
                         self.state = before;
                     }
                     let stale = refusal.code == RefusalCode::StaleVersion;
-                    self.send(conn, &refusal.into());
+                    self.send(conn, &refusal.answering(req));
                     if stale && let Some(game) = self.game_view() {
                         // Whoever acted on an old version gets the game as it is now.
                         self.send(conn, &ServerMsg::Game { game });
@@ -336,12 +336,14 @@ impl Room {
                     .await
             }
             ClientMsg::Roll { version } => {
+                self.begin_stand_in_due(Instant::now());
                 let seat = self.checks().turn_of(&identity, version)?;
                 let live = self.live.as_ref().expect("checked: a game is on");
                 let play = live.throw_for(seat)?;
                 self.act(play, None).await
             }
             ClientMsg::Move { piece, version } => {
+                self.begin_stand_in_due(Instant::now());
                 let seat = self.checks().turn_of(&identity, version)?;
                 let live = self.live.as_ref().expect("checked: a game is on");
                 let play = live.play(seat, Action::Move(piece))?;
@@ -408,6 +410,11 @@ impl Room {
         match away {
             Some(Away::Back(identity)) => {
                 self.away_since.remove(&identity);
+                if let Some(live) = self.live.as_mut() {
+                    live.back(&identity);
+                }
+                // Unless their clock ran out meanwhile: then the rest of the turn is the CPU's.
+                self.begin_stand_in_due(Instant::now());
             }
             Some(Away::Since(identity, since)) => {
                 self.away_since.insert(identity, since);
@@ -673,6 +680,17 @@ impl Room {
         })
     }
 
+    /// The CPU stands in from the moment it is due (see [`Schedule::standing_in`]), before it
+    /// has acted: a person's request that comes after their clock ran out is too late.
+    fn begin_stand_in_due(&mut self, now: Instant) {
+        let begun = self.schedule().and_then(|s| s.standing_in(now));
+        if let Some(live) = self.live.as_mut()
+            && begun.is_some()
+        {
+            live.stand_in = begun;
+        }
+    }
+
     /// When the room acts by itself next, if it does.
     fn next_auto_action(&self) -> Option<Instant> {
         self.schedule()?.next()
@@ -766,9 +784,10 @@ impl Room {
 
     fn game_view(&self) -> Option<crate::protocol::GameView> {
         let live = self.live.as_ref()?;
+        // Only a person playing their own turn has a clock to see.
         let deadline = self
             .clock()
-            .filter(|_| !live.game.is_over())
+            .filter(|_| live.persons_own_turn(&self.state.left))
             .map(|limit| live.turn_began_ms + limit.as_millis() as i64);
         Some(live.view(deadline))
     }

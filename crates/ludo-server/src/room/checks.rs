@@ -8,7 +8,7 @@ use ludo_rules::Colour;
 use super::RoomState;
 use super::live::Live;
 use crate::ids::IdentityId;
-use crate::protocol::{Occupant, Refusal, RefusalCode, Settings};
+use crate::protocol::{Occupant, Refusal, RefusalCode, Settings, StandIn};
 
 /// A room's table and its latest game (being played or over), as the checks read them.
 pub struct Checks<'a> {
@@ -104,7 +104,8 @@ impl Checks<'_> {
     /// The seat of a person allowed to act now on `version`. Checks, in this order (the first
     /// that fails decides the refusal): a game is on (`no_game`), the sender plays in it and has
     /// not left it (`not_seated`), it is not over (`game_over`), it is their turn
-    /// (`not_your_turn`), the version is current (`stale_version`).
+    /// (`not_your_turn`), their turn clock has not run out (`out_of_time`: the CPU plays the
+    /// rest of the turn for them), the version is current (`stale_version`).
     pub fn turn_of(&self, identity: &IdentityId, version: u64) -> Result<Colour, Refusal> {
         let live = self
             .live
@@ -126,6 +127,12 @@ impl Checks<'_> {
                 format!("it is {}'s turn", live.game.seat()),
             ));
         }
+        if live.stand_in == Some(StandIn::Clock) {
+            return Err(Refusal::new(
+                RefusalCode::OutOfTime,
+                "your time for this turn ran out: the CPU plays the rest of it",
+            ));
+        }
         if version != live.version() {
             return Err(Refusal::new(
                 RefusalCode::StaleVersion,
@@ -141,6 +148,8 @@ mod tests {
     use super::super::fixtures::id;
     use super::super::fixtures::{game, play_to_the_end, settings, table};
     use super::*;
+    use ludo_fair::Action;
+    use ludo_rules::Throw;
 
     fn code(outcome: Result<impl std::fmt::Debug, Refusal>) -> &'static str {
         outcome.expect_err("refused").code.as_str()
@@ -240,6 +249,46 @@ mod tests {
             live: Some(&live),
         };
         assert_eq!(code(left.turn_of(&id("ana"), 0)), "not_seated");
+    }
+
+    #[test]
+    fn a_person_out_of_time_is_refused_until_their_next_turn() {
+        let state = table(false, false);
+        let mut live = game(&state);
+        // Ana's clock ran out: the CPU plays her turn.
+        live.stand_in = Some(StandIn::Clock);
+        let checks = Checks {
+            state: &state,
+            live: Some(&live),
+        };
+        assert_eq!(code(checks.turn_of(&id("ana"), 0)), "out_of_time");
+        // Before the version: the CPU's turn, whatever she saw.
+        assert_eq!(code(checks.turn_of(&id("ana"), 7)), "out_of_time");
+        // After whose turn it is: Bo is told it is not his.
+        assert_eq!(code(checks.turn_of(&id("bo"), 0)), "not_your_turn");
+        // Standing in for someone away who is back does not lock them out.
+        live.stand_in = Some(StandIn::Away);
+        let away = Checks {
+            state: &state,
+            live: Some(&live),
+        };
+        assert_eq!(away.turn_of(&id("ana"), 0).expect("hers"), Colour::Yellow);
+        // Her next turn is hers again: the turn passing ends the stand-in. (A 1 with no piece
+        // out passes the turn.)
+        live.stand_in = Some(StandIn::Clock);
+        for seat in [Colour::Yellow, Colour::Red] {
+            assert_eq!(live.game.seat(), seat);
+            let play = live
+                .play(seat, Action::Throw(Throw::one(1)))
+                .expect("a throw");
+            live.commit(play.action, play.next);
+            assert_eq!(live.stand_in, None);
+        }
+        let next = Checks {
+            state: &state,
+            live: Some(&live),
+        };
+        assert_eq!(next.turn_of(&id("ana"), 2).expect("hers"), Colour::Yellow);
     }
 
     #[test]

@@ -1,11 +1,12 @@
 //! A game being played in a room: the engine's position, the secret dice seed and the record.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 use ludo_fair::{Action, Record, Seed};
 use ludo_rules::{Colour, Game, Phase, PlayError, Rules, Throw};
 
+use crate::ids::IdentityId;
 use crate::protocol::{GameView, Occupant, Refusal, RefusalCode, StandIn};
 use crate::store::{NewGame, StoredGame};
 
@@ -245,6 +246,30 @@ impl Live {
         }
     }
 
+    /// Whether a person plays their own turn now: the game is not over, the seat to act is a
+    /// person's who has not left the game (`left`), and the CPU does not stand in for them.
+    /// Only such a turn shows its clock's deadline.
+    pub fn persons_own_turn(&self, left: &BTreeSet<Colour>) -> bool {
+        let seat = self.game.seat();
+        !self.game.is_over()
+            && self.stand_in.is_none()
+            && !left.contains(&seat)
+            && matches!(self.players.get(&seat), Some(Occupant::Person { .. }))
+    }
+
+    /// `identity` is connected again: if the CPU stands in for them because they were away, it
+    /// stops at once, and they play the rest of their turn themselves. (A stand-in because their
+    /// clock ran out keeps the turn.)
+    pub fn back(&mut self, identity: &IdentityId) {
+        let theirs = matches!(
+            self.players.get(&self.game.seat()),
+            Some(Occupant::Person { id, .. }) if id == identity
+        );
+        if theirs && self.stand_in == Some(StandIn::Away) {
+            self.stand_in = None;
+        }
+    }
+
     /// The game as everyone sees it; `deadline` is when the turn clock runs out.
     pub fn view(&self, deadline: Option<i64>) -> GameView {
         GameView {
@@ -302,6 +327,59 @@ mod tests {
         let refused = live.throw_for(live.game.seat()).unwrap_err();
         assert_eq!(refused.code.as_str(), "illegal_move");
         assert!(refused.engine.is_some(), "with the engine's reason");
+    }
+
+    #[test]
+    fn only_a_persons_own_turn_shows_a_deadline() {
+        let mut live = game(&table(false, true));
+        let nobody_left = BTreeSet::new();
+        // Ana at yellow plays her own turn.
+        assert!(live.persons_own_turn(&nobody_left));
+        assert!(!live.persons_own_turn(&BTreeSet::from([Colour::Yellow])));
+        live.stand_in = Some(StandIn::Clock);
+        assert!(!live.persons_own_turn(&nobody_left));
+        // Blue, the CPU, is next (a 1 with no piece out passes the turn).
+        let play = live
+            .play(Colour::Yellow, Action::Throw(Throw::one(1)))
+            .unwrap();
+        live.commit(play.action, play.next);
+        assert_eq!(live.game.seat(), Colour::Blue);
+        assert!(!live.persons_own_turn(&nobody_left));
+        play_to_the_end(&mut live);
+        assert!(!live.persons_own_turn(&nobody_left));
+    }
+
+    #[test]
+    fn a_stand_in_lasts_through_the_bonus_throws_of_its_turn_and_ends_with_it() {
+        let mut live = game(&table(false, false));
+        live.stand_in = Some(StandIn::Clock);
+        // A 6 brings a piece out and earns another throw: yellow's turn still, the CPU's still.
+        for action in [Action::Throw(Throw::one(6)), Action::Move(0)] {
+            let play = live.play(Colour::Yellow, action).unwrap();
+            live.commit(play.action, play.next);
+            assert_eq!(live.game.seat(), Colour::Yellow);
+            assert_eq!(live.stand_in, Some(StandIn::Clock));
+        }
+        // A 2 moves the piece on, and the turn passes: so does the stand-in.
+        for action in [Action::Throw(Throw::one(2)), Action::Move(0)] {
+            let play = live.play(Colour::Yellow, action).unwrap();
+            live.commit(play.action, play.next);
+        }
+        assert_eq!(live.game.seat(), Colour::Red);
+        assert_eq!(live.stand_in, None);
+    }
+
+    #[test]
+    fn a_person_back_takes_their_turn_from_a_stand_in_for_an_absence_not_from_the_clock() {
+        let mut live = game(&table(false, false));
+        live.stand_in = Some(StandIn::Away);
+        live.back(&IdentityId::from("bo"));
+        assert_eq!(live.stand_in, Some(StandIn::Away), "not Bo's turn");
+        live.back(&IdentityId::from("ana"));
+        assert_eq!(live.stand_in, None);
+        live.stand_in = Some(StandIn::Clock);
+        live.back(&IdentityId::from("ana"));
+        assert_eq!(live.stand_in, Some(StandIn::Clock));
     }
 
     #[test]

@@ -231,6 +231,8 @@ pub enum Command {
         conn: u64,
         /// The message.
         msg: ClientMsg,
+        /// The client's id for the request, echoed in its refusal.
+        req: Option<crate::protocol::RequestId>,
     },
     /// Stop serving the room at once: this node lost its lease, or another node asked for the
     /// room. Everything the room holds is already stored; its connections close, asking their

@@ -71,6 +71,25 @@ impl Schedule<'_> {
         first_due(away, clock)
     }
 
+    /// Whether the CPU stands in for the seat's person by `now`, and why: it already plays the
+    /// turn, or its time has come though it has not acted yet (from that moment the rest of the
+    /// turn is the CPU's); the person left the game; or `None` while the person's turn is theirs.
+    pub fn standing_in(&self, now: Instant) -> Option<StandIn> {
+        let live = self.live;
+        let seat = live.game.seat();
+        if !matches!(live.players.get(&seat)?, Occupant::Person { .. }) {
+            return None;
+        }
+        if self.left.contains(&seat) {
+            return Some(StandIn::Left);
+        }
+        live.stand_in.or_else(|| {
+            self.stand_in_due()
+                .filter(|&(at, _)| at <= now)
+                .map(|(_, why)| why)
+        })
+    }
+
     /// Who plays the seat to act when the room acts by itself: a CPU seat's own level, or the
     /// stand-in and why it plays (for the rest of the turn, the reason it began with); `None` when
     /// a person plays their own turn.
@@ -221,6 +240,33 @@ mod tests {
             "the clock first"
         );
         assert_eq!(s.player(), Some((STAND_IN, Some(StandIn::Clock))));
+    }
+
+    #[test]
+    fn the_cpu_stands_in_from_the_moment_it_is_due_before_it_has_acted() {
+        let mut live = game();
+        let (left, away) = (BTreeSet::new(), HashMap::new());
+        let s = schedule(&live, &left, &away, Some(30 * SECOND));
+        let deadline = live.turn_began + 30 * SECOND;
+        assert_eq!(s.standing_in(deadline - SECOND), None, "the person's turn");
+        assert_eq!(s.standing_in(deadline), Some(StandIn::Clock));
+        // Once it plays, it keeps the turn whatever the time.
+        live.stand_in = Some(StandIn::Clock);
+        let s = schedule(&live, &left, &away, None);
+        assert_eq!(s.standing_in(live.turn_began), Some(StandIn::Clock));
+        // A seat left is the CPU's; a CPU seat plays itself.
+        let left = BTreeSet::from([Colour::Yellow]);
+        let s = schedule(&live, &left, &away, None);
+        assert_eq!(s.standing_in(live.turn_began), Some(StandIn::Left));
+        let throw = ludo_fair::Action::Throw(ludo_rules::Throw::one(1));
+        let next = live.after(throw).expect("a throw");
+        live.commit(throw, next);
+        let s = schedule(&live, &left, &away, Some(SECOND));
+        assert_eq!(
+            s.standing_in(live.turn_began + 60 * SECOND),
+            None,
+            "red: a CPU"
+        );
     }
 
     #[test]

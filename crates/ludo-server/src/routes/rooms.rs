@@ -122,13 +122,7 @@ async fn create(
         Some(json) => read_rules(json).map_err(AppError::bad_request)?,
         None => Default::default(),
     };
-    if !matches!(room.clock, None | Some(30) | Some(60)) {
-        return Err(AppError::new(
-            StatusCode::BAD_REQUEST,
-            RefusalCode::BadMessage,
-            "clock: none, 30 or 60 seconds",
-        ));
-    }
+    crate::protocol::check_clock(room.clock).map_err(AppError::bad_request)?;
     let host = crate::routes::ws::identify(&state, &room.device, &name)
         .await
         .map_err(|e| match e {

@@ -1,4 +1,6 @@
-//! `/api/rules`: the presets and the options each stands for, as the settings screens show them.
+//! `/api/rules`: the presets and the options each stands for, as the settings screens show them,
+//! and the server's own figures a client needs: the quick phrases, the turn clocks a room may
+//! have and how long a display name may be.
 
 use axum::routing::get;
 use axum::{Json, Router};
@@ -6,19 +8,29 @@ use ludo_rules::Preset;
 use serde_json::{Value, json};
 
 use crate::AppState;
+use crate::protocol::{CLOCKS, NAME_MAX_CHARS, PHRASES};
 
 /// The rules route.
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/rules", get(|| async { Json(presets()) }))
 }
 
-/// Every preset with its options, default preset first, and the values each option can take.
+/// Every preset with its options, default preset first, and the values each option can take;
+/// the quick phrases' ids, the turn clocks a room may have (in seconds, `null` for none) and the
+/// most characters a display name may have, each the very figure the server holds to.
 fn presets() -> Value {
     let presets: Vec<Value> = Preset::ALL
         .iter()
         .map(|p| json!({ "preset": p.name(), "options": p.options() }))
         .collect();
-    json!({ "default": Preset::default().name(), "presets": presets, "choices": choices() })
+    json!({
+        "default": Preset::default().name(),
+        "presets": presets,
+        "choices": choices(),
+        "phrases": PHRASES,
+        "clocks": CLOCKS,
+        "name_max_chars": NAME_MAX_CHARS,
+    })
 }
 
 /// The values each option of `rules.md` §3 can take, as the settings offer them.

@@ -42,7 +42,9 @@ use tokio::time::timeout;
 
 use crate::AppState;
 use crate::matchmaking::Seek;
-use crate::protocol::{ClientMsg, MAX_MESSAGE_BYTES, ServerMsg, check_name};
+use crate::protocol::{
+    ClientMsg, MAX_MESSAGE_BYTES, Refusal, Request, RequestId, ServerMsg, check_name,
+};
 use crate::room::{Command, Next, Outbox, OutboxReceiver, RoomHandle, Text, Unsent};
 use crate::store::StoreError;
 
@@ -177,42 +179,49 @@ impl RateLimit {
     }
 }
 
-fn refuse(state: &AppState, out: &Outbox, code: RefusalCode, message: impl Into<String>) {
+/// Refuses what the connection sent, answering the request `req` if it carried an id.
+fn refuse(state: &AppState, out: &Outbox, req: Option<RequestId>, refusal: Refusal) {
     state.metrics.refusals.fetch_add(1, Ordering::Relaxed);
-    let _ = out.send(Text::from(ServerMsg::error(code, message).to_json()));
+    let _ = out.send(Text::from(refusal.answering(req).to_json()));
 }
 
-/// The display name, checked; or `None` after refusing it with `bad_name`.
-fn checked_name(state: &AppState, out: &Outbox, name: &str) -> Option<String> {
+/// The display name, checked; or `None` after refusing the request `req` with `bad_name`.
+fn checked_name(
+    state: &AppState,
+    out: &Outbox,
+    req: Option<RequestId>,
+    name: &str,
+) -> Option<String> {
     check_name(name)
-        .map_err(|e| refuse(state, out, RefusalCode::BadName, e))
+        .map_err(|e| refuse(state, out, req, Refusal::new(RefusalCode::BadName, e)))
         .ok()
 }
 
-/// The identity of a device, created if new; or `None` after refusing the request.
+/// The identity of a device, created if new; or `None` after refusing the request `req`.
 async fn identity_of(
     state: &AppState,
     out: &Outbox,
+    req: Option<RequestId>,
     device: &str,
     name: &str,
 ) -> Option<crate::ids::IdentityId> {
     match identify(state, device, name).await {
         Ok(identity) => Some(identity.into()),
         Err(IdentifyError::BadDevice(m)) => {
-            refuse(state, out, RefusalCode::BadMessage, m);
+            refuse(state, out, req, Refusal::new(RefusalCode::BadMessage, m));
             None
         }
         Err(IdentifyError::Store(e)) => {
             tracing::error!(error = %e, "identifying a device failed");
-            refuse(
-                state,
-                out,
-                RefusalCode::Internal,
-                "something went wrong on our side",
-            );
+            refuse(state, out, req, something_went_wrong());
             None
         }
     }
+}
+
+/// `internal`, without details: they are in the server's log.
+fn something_went_wrong() -> Refusal {
+    Refusal::new(RefusalCode::Internal, "something went wrong on our side")
 }
 
 /// How a connection ends.
@@ -381,12 +390,9 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
         match limit.check() {
             Verdict::Allow => {}
             Verdict::Refuse => {
-                refuse(
-                    &state,
-                    &out,
-                    RefusalCode::RateLimited,
-                    "too many messages; slow down",
-                );
+                let slow_down =
+                    Refusal::new(RefusalCode::RateLimited, "too many messages; slow down");
+                refuse(&state, &out, None, slow_down);
                 continue;
             }
             Verdict::Close => {
@@ -399,30 +405,25 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
             Message::Text(text) => text,
             Message::Binary(_) => {
                 state.metrics.messages.fetch_add(1, Ordering::Relaxed);
-                refuse(
-                    &state,
-                    &out,
-                    RefusalCode::BadMessage,
-                    "messages are JSON text",
-                );
+                let binary = Refusal::new(RefusalCode::BadMessage, "messages are JSON text");
+                refuse(&state, &out, None, binary);
                 continue;
             }
             _ => continue,
         };
         state.metrics.messages.fetch_add(1, Ordering::Relaxed);
         if text.len() > MAX_MESSAGE_BYTES {
-            refuse(
-                &state,
-                &out,
+            let too_large = Refusal::new(
                 RefusalCode::TooLarge,
                 format!("messages are at most {MAX_MESSAGE_BYTES} bytes"),
             );
+            refuse(&state, &out, None, too_large);
             continue;
         }
-        let msg = match serde_json::from_str::<ClientMsg>(text.as_str()) {
-            Ok(msg) => msg,
-            Err(e) => {
-                refuse(&state, &out, RefusalCode::BadMessage, e.to_string());
+        let (msg, req) = match Request::parse(text.as_str()) {
+            Ok(Request { msg, req }) => (msg, req),
+            Err((refusal, req)) => {
+                refuse(&state, &out, req, refusal);
                 continue;
             }
         };
@@ -435,32 +436,24 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
                     name,
                 },
             ) if !seeking => {
-                let Some(name) = checked_name(&state, &out, &name) else {
+                let Some(name) = checked_name(&state, &out, req, &name) else {
                     continue;
                 };
+                let no_such_room =
+                    || Refusal::new(RefusalCode::NoSuchRoom, format!("no room `{code}`"));
                 match state.rooms.exists(&code).await {
                     Ok(true) => {}
                     Ok(false) => {
-                        refuse(
-                            &state,
-                            &out,
-                            RefusalCode::NoSuchRoom,
-                            format!("no room `{code}`"),
-                        );
+                        refuse(&state, &out, req, no_such_room());
                         continue;
                     }
                     Err(e) => {
                         tracing::error!(error = %e, "looking up a room failed");
-                        refuse(
-                            &state,
-                            &out,
-                            RefusalCode::Internal,
-                            "something went wrong on our side",
-                        );
+                        refuse(&state, &out, req, something_went_wrong());
                         continue;
                     }
                 }
-                let Some(identity) = identity_of(&state, &out, &device, &name).await else {
+                let Some(identity) = identity_of(&state, &out, req, &device, &name).await else {
                     continue;
                 };
                 let join = Command::Join {
@@ -478,22 +471,10 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
                         ending = Closing::RoomStopped;
                         break;
                     }
-                    Ok(Err(Unsent::NoSuchRoom)) => {
-                        refuse(
-                            &state,
-                            &out,
-                            RefusalCode::NoSuchRoom,
-                            format!("no room `{code}`"),
-                        );
-                    }
+                    Ok(Err(Unsent::NoSuchRoom)) => refuse(&state, &out, req, no_such_room()),
                     Err(e) => {
                         tracing::error!(error = %e, "loading a room failed");
-                        refuse(
-                            &state,
-                            &out,
-                            RefusalCode::Internal,
-                            "something went wrong on our side",
-                        );
+                        refuse(&state, &out, req, something_went_wrong());
                     }
                 }
             }
@@ -507,30 +488,28 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
                 },
             ) if !seeking => {
                 if !size.0.can_be_met_under(rules) {
-                    refuse(
-                        &state,
-                        &out,
+                    let unmet = Refusal::new(
                         RefusalCode::BadMessage,
                         "size: ranked tables under these rules have 2 seats; ask for 2 or \"any\"",
                     );
+                    refuse(&state, &out, req, unmet);
                     continue;
                 }
                 if !state
                     .per_address
                     .allows(crate::per_address::Ask::Seek, address)
                 {
-                    refuse(
-                        &state,
-                        &out,
+                    let too_many = Refusal::new(
                         RefusalCode::RateLimited,
                         "too many ranked searches from this address; wait a minute",
                     );
+                    refuse(&state, &out, req, too_many);
                     continue;
                 }
-                let Some(name) = checked_name(&state, &out, &name) else {
+                let Some(name) = checked_name(&state, &out, req, &name) else {
                     continue;
                 };
-                let Some(identity) = identity_of(&state, &out, &device, &name).await else {
+                let Some(identity) = identity_of(&state, &out, req, &device, &name).await else {
                     continue;
                 };
                 state.matchmaker.seek(Seek {
@@ -544,23 +523,24 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
                 });
                 seeking = true;
             }
-            (None, _) if seeking => refuse(
-                &state,
-                &out,
-                RefusalCode::Seeking,
-                "this connection is looking for a ranked game; close it to stop",
-            ),
-            (None, _) => refuse(&state, &out, RefusalCode::HelloFirst, "say hello first"),
-            (Some(_), ClientMsg::Hello { .. }) => {
-                refuse(
-                    &state,
-                    &out,
-                    RefusalCode::BadMessage,
-                    "hello is the first message only",
+            (None, _) if seeking => {
+                let seeking = Refusal::new(
+                    RefusalCode::Seeking,
+                    "this connection is looking for a ranked game; close it to stop",
                 );
+                refuse(&state, &out, req, seeking);
+            }
+            (None, _) => {
+                let first = Refusal::new(RefusalCode::HelloFirst, "say hello first");
+                refuse(&state, &out, req, first);
+            }
+            (Some(_), ClientMsg::Hello { .. }) => {
+                let again =
+                    Refusal::new(RefusalCode::BadMessage, "hello is the first message only");
+                refuse(&state, &out, req, again);
             }
             (Some(handle), msg) => {
-                if !handle.send(Command::Client { conn, msg }) {
+                if !handle.send(Command::Client { conn, msg, req }) {
                     break;
                 }
             }

@@ -287,6 +287,7 @@ export default {
   'refusal.no_game': 'No game has started yet.',
   'refusal.game_over': 'The game is over.',
   'refusal.not_your_turn': 'It is not your turn.',
+  'refusal.out_of_time': 'Time ran out: the CPU is playing this turn for you.',
   'refusal.stale_version': 'The game had moved on; here it is as it is now.',
   'refusal.illegal_move': 'That move is not allowed.',
   'refusal.ranked_people_only': 'A ranked table seats people only.',

@@ -287,6 +287,7 @@ export default {
   'refusal.no_game': 'Aucune partie n’a encore commencé.',
   'refusal.game_over': 'La partie est terminée.',
   'refusal.not_your_turn': 'Ce n’est pas votre tour.',
+  'refusal.out_of_time': 'Temps écoulé : le CPU joue ce tour à votre place.',
   'refusal.stale_version': 'La partie avait avancé ; la voici telle qu’elle est maintenant.',
   'refusal.illegal_move': 'Ce coup n’est pas permis.',
   'refusal.ranked_people_only': 'Une table classée n’accueille que des joueurs humains.',

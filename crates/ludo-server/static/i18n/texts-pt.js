@@ -287,6 +287,7 @@ export default {
   'refusal.no_game': 'Ainda não começou nenhuma partida.',
   'refusal.game_over': 'A partida terminou.',
   'refusal.not_your_turn': 'Não é a tua vez.',
+  'refusal.out_of_time': 'Acabou o tempo: a CPU está a jogar esta vez por ti.',
   'refusal.stale_version': 'A partida já tinha avançado; aqui está como está agora.',
   'refusal.illegal_move': 'Essa jogada não é permitida.',
   'refusal.ranked_people_only': 'Uma mesa classificada só admite pessoas.',

@@ -288,6 +288,7 @@ export default {
   'refusal.no_game': 'Игра ещё не началась.',
   'refusal.game_over': 'Игра окончена.',
   'refusal.not_your_turn': 'Сейчас не ваш ход.',
+  'refusal.out_of_time': 'Время вышло: этот ход за вас доигрывает CPU.',
   'refusal.stale_version': 'Игра уже ушла вперёд; вот как она выглядит сейчас.',
   'refusal.illegal_move': 'Такой ход не разрешён.',
   'refusal.ranked_people_only': 'В рейтинговой игре играют только люди.',

@@ -311,6 +311,7 @@ export default {
   'refusal.no_game': 'Chưa có ván nào bắt đầu.',
   'refusal.game_over': 'Ván đã kết thúc.',
   'refusal.not_your_turn': 'Chưa đến lượt bạn.',
+  'refusal.out_of_time': 'Hết giờ: máy đang đi nốt lượt này thay bạn.',
   'refusal.stale_version': 'Ván đã đi tiếp; đây là thế cờ hiện tại.',
   'refusal.illegal_move': 'Nước đi này không hợp lệ.',
   'refusal.ranked_people_only': 'Bàn xếp hạng chỉ dành cho người chơi thật.',
