@@ -136,6 +136,15 @@ test('two browsers find a ranked game, play it, and see ratings, records and the
   assert.match(await ana.page.textContent('#replay-step'), new RegExp(`^${total - 1} / ${total}`));
   assert.match(await ana.page.textContent('#replay-status'), /to move/);
   assert.ok(await ana.page.$('#replay-board .piece'), 'the board is drawn');
+  // Turned as Ana's table was: her corner at the bottom left.
+  const bottomLeft = await ana.page.evaluate(() => {
+    const board = document.getElementById('replay-board').getBoundingClientRect();
+    return [...document.querySelectorAll('#replay-board rect.base')].find((base) => {
+      const r = base.getBoundingClientRect();
+      return r.x + r.width / 2 < board.x + board.width / 2 && r.y + r.height / 2 > board.y + board.height / 2;
+    })?.dataset.colour;
+  });
+  assert.match(await ana.page.textContent(`#replay-players li[data-seat=${bottomLeft}]`), /Ana/);
 
   // Export the game and open the file in the viewer.
   const exported = await download(ana.page, '#replay-export');

@@ -2,7 +2,9 @@
 // import such a file. A record is the server's export (`GET /api/games/{id}`) or a local game's
 // export, which has the same fields but no dice seed (its dice were thrown in this browser).
 
-import { drawBoard, statusText } from '../game/board.js';
+import { drawBoard, statusText, turnBoard } from '../game/board.js';
+import { boardTurns } from '../game/table.js';
+import { myId } from '../home/ranked.js';
 import { setBoard } from '../i18n/i18n.js';
 import { optionLabel, ordered, valueLabel } from '../rulebook/options.js';
 import { errorText } from '../i18n/texts-errors.js';
@@ -125,6 +127,19 @@ const SPEED_KEY = 'ludo.replaySpeed';
 function hashStep() {
   const n = globalThis.location?.hash.match(/^#(-?\d+)$/)?.[1];
   return n === undefined ? null : Number(n);
+}
+
+/**
+ * The seat of the person watching the replay, if they played in it: the seat of this device's
+ * identity in a game of the server, the one seat a person played in a local game; else null.
+ */
+function viewerSeat(record) {
+  const seats = Object.entries(record.players ?? {});
+  const me = myId();
+  const mine = seats.find(([, who]) => who.kind === 'person' && me && who.id === me);
+  if (mine) return mine[0];
+  const people = seats.filter(([, who]) => who.kind === 'person');
+  return record.game_id?.startsWith('local-') && people.length === 1 ? people[0][0] : null;
 }
 
 /** The person who played `seat` in `record` by their name, or null (a CPU, a local game's seat). */
@@ -284,7 +299,9 @@ export function showReplay(engine, record, container, t) {
     slider.value = at;
     root.dataset.step = at;
     const step = steps[at];
-    drawBoard(board, step.position, engine.board(step.position), { t });
+    const layout = drawBoard(board, step.position, engine.board(step.position), { t });
+    // Turned as the table was for whoever watches it: their corner at the bottom.
+    turnBoard(board, layout, boardTurns(false) ? viewerSeat(record) : null);
     players.show(step.position);
     // At the end, the places show beside the players' names.
     status.textContent = step.position.turn.phase === 'over' ? t('turn.over') : statusText(step.position, t, named);
