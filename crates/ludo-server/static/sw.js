@@ -5,8 +5,8 @@
 
 const CACHE = 'ludo-v15';
 const FILES = [
-  '/', '/app.js', '/app.css', '/dom.js', '/game/gestures.js', '/engine/engine.js',
-  '/game/board.js', '/game/local.js', '/room/online.js', '/game/animate.js',
+  '/', '/app.js', '/app.css', '/dom.js', '/game/gestures.js', '/game/lesson.js', '/room/served.js',
+  '/engine/engine.js', '/game/board.js', '/game/local.js', '/room/online.js', '/game/animate.js',
   '/rulebook/options.js', '/game/keys.js', '/game/turnlog.js', '/i18n/i18n.js',
   '/rulebook/rulespage.js', '/rulebook/rulespicture.js', '/rulebook/rulestext.js',
   '/i18n/texts-en.js', '/i18n/texts-fr.js', '/i18n/texts-pt.js', '/i18n/texts-ru.js',

@@ -446,6 +446,7 @@ export default {
   'name.choose': 'Choose your name',
   'name.is': 'Your name: {name}',
   'name.ask': 'The name the others see',
+  'name.tooLong': 'A name is at most {n} characters.',
   'name.save': 'Save',
   'phrase.open': 'Quick phrases',
   'phrase.hello': 'Hello!',

@@ -446,6 +446,7 @@ export default {
   'name.choose': 'Choisissez votre nom',
   'name.is': 'Votre nom : {name}',
   'name.ask': 'Le nom que voient les autres',
+  'name.tooLong': 'Un nom compte au plus {n} caractères.',
   'name.save': 'Enregistrer',
   'phrase.open': 'Phrases rapides',
   'phrase.hello': 'Bonjour !',

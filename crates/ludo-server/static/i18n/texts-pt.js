@@ -446,6 +446,7 @@ export default {
   'name.choose': 'Escolhe o teu nome',
   'name.is': 'O teu nome: {name}',
   'name.ask': 'O nome que os outros veem',
+  'name.tooLong': 'Um nome tem no máximo {n} caracteres.',
   'name.save': 'Guardar',
   'phrase.open': 'Frases rápidas',
   'phrase.hello': 'Olá!',

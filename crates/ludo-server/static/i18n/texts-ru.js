@@ -447,6 +447,7 @@ export default {
   'name.choose': 'Выберите имя',
   'name.is': 'Ваше имя: {name}',
   'name.ask': 'Имя, которое видят другие',
+  'name.tooLong': 'Имя — не больше {n} символов.',
   'name.save': 'Сохранить',
   'phrase.open': 'Быстрые фразы',
   'phrase.hello': 'Привет!',

@@ -503,6 +503,7 @@ export default {
   'name.choose': 'Chọn tên của bạn',
   'name.is': 'Tên của bạn: {name}',
   'name.ask': 'Tên người khác nhìn thấy',
+  'name.tooLong': 'Tên dài tối đa {n} ký tự.',
   'name.save': 'Lưu',
   'phrase.open': 'Câu nói nhanh',
   'phrase.hello': 'Xin chào!',

@@ -3,6 +3,7 @@
 // without the online room itself.
 
 import { t } from '../i18n/i18n.js';
+import { fitName } from './served.js';
 
 const DEVICE_KEY = 'ludo.device';
 const NAME_KEY = 'ludo.name';
@@ -40,7 +41,7 @@ function defaultName() {
 }
 
 export function setPlayerName(name) {
-  localStorage.setItem(NAME_KEY, name.trim().slice(0, 24) || defaultName());
+  localStorage.setItem(NAME_KEY, fitName(name) || defaultName());
 }
 
 /**

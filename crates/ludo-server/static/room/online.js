@@ -18,6 +18,7 @@ import { LeaveGame } from './leave.js';
 import { AwaySeats } from './freeseat.js';
 import { RoomName } from './roomname.js';
 import { deviceSecret, savedName, playerName, setPlayerName } from './identity.js';
+import { served } from './served.js';
 
 
 /** The game as the table shows it. */
@@ -112,7 +113,7 @@ export class OnlineRoom {
 
   /** The room's settings, drawn once the presets and their choices are known. */
   async loadSettingsView(section) {
-    const rules = await fetch('/api/rules').then((r) => r.json()).catch(() => null);
+    const rules = await served().catch(() => null);
     if (!rules) return;
     this.settingsView = new RoomSettings(section, {
       rules, engine: this.engine, t: this.view.t,
@@ -160,14 +161,28 @@ export class OnlineRoom {
    */
   request(message, where = 'table') {
     this.asked = where;
-    this.send(message);
+    this.send(this.numbered(message, where));
   }
 
   /** A request from the lobby (sit, add a CPU, start…); its refusal is shown by the seats. */
   ask(message) {
     this.asked = 'lobby';
     this.view.lobbyNotice.textContent = '';
-    this.send(message);
+    this.send(this.numbered(message, 'lobby'));
+  }
+
+  /**
+   * `message` with a request id of its own (`req`), which the server's refusal of it echoes, and
+   * `where` its refusal is to be shown kept under that id: a refusal finds the control that asked
+   * even when another request was made since.
+   */
+  numbered(message, where) {
+    this.nextReq = ((this.nextReq ?? 0) % 0xffff_ffff) + 1;
+    this.asking ??= new Map();
+    this.asking.set(this.nextReq, where);
+    // Only the latest few can still be answered: older ones are forgotten.
+    if (this.asking.size > 64) this.asking.delete(this.asking.keys().next().value);
+    return { ...message, req: this.nextReq };
   }
 
   receive(message) {
@@ -309,11 +324,15 @@ export class OnlineRoom {
   }
 
   /** A refusal, in the reader's words, where the request was made. */
-  refused({ code, engine }) {
+  refused({ code, engine, req }) {
     const text = errorText({ code, engine }, this.view.t);
-    if (this.asked === 'lobby') this.sayUnderSeats(text);
-    else if (this.asked === 'phrase') this.phrases.refused(code, text);
-    else if (this.asked === 'rematch') this.rematch.refused(text);
+    // By the request's id; a refusal without one (a flood, a frame too large) where the last
+    // request came from.
+    const where = this.asking?.get(req) ?? this.asked;
+    this.asking?.delete(req);
+    if (where === 'lobby') this.sayUnderSeats(text);
+    else if (where === 'phrase') this.phrases.refused(code, text);
+    else if (where === 'rematch') this.rematch.refused(text);
     else this.table.refused(text);
   }
 

@@ -4,10 +4,12 @@
 // muted, for the rest of the visit.
 
 import { element } from '../dom.js';
+import { limits } from './served.js';
 
-/** The phrases and reactions on offer, by the server's ids, in the order the panel shows them. */
-const WORDS = ['hello', 'good_luck', 'nice_one', 'oops', 'well_played', 'good_game', 'thanks', 'sorry',
-  'your_turn', 'rematch'];
+/**
+ * How each reaction looks, by the server's id; the phrases and reactions on offer, and their
+ * order, are the server's (`/api/rules`, see served.js): a reaction is an id starting `emoji_`.
+ */
 const EMOJI = { emoji_smile: '🙂', emoji_laugh: '😂', emoji_wow: '😮', emoji_sad: '😢', emoji_angry: '😠',
   emoji_clap: '👏' };
 
@@ -62,7 +64,12 @@ export class Phrases {
     controls.querySelector('#sound').before(this.button);
     // Opened above the table's buttons, over the board's foot: in sight wherever the buttons are.
     controls.append(this.panel);
+    this.ids = [];
     this.drawPanel();
+    limits().then(({ phrases }) => {
+      this.ids = phrases;
+      this.drawPanel();
+    });
   }
 
   /** Opens or closes the panel. */
@@ -88,10 +95,11 @@ export class Phrases {
       this.open(false);
       this.button.focus();
     };
-    const words = element('div', { className: 'phrase-words' }, ...WORDS.map((id) =>
+    const reaction = (id) => id.startsWith('emoji_');
+    const words = element('div', { className: 'phrase-words' }, ...this.ids.filter((id) => !reaction(id)).map((id) =>
       element('button', { type: 'button', textContent: t(`phrase.${id}`), onclick: () => send(id) })));
-    const reactions = element('div', { className: 'phrase-emoji' }, ...Object.entries(EMOJI).map(([id, emoji]) =>
-      element('button', { type: 'button', textContent: emoji, onclick: () => send(id) })));
+    const reactions = element('div', { className: 'phrase-emoji' }, ...this.ids.filter(reaction).map((id) =>
+      element('button', { type: 'button', textContent: EMOJI[id] ?? id, onclick: () => send(id) })));
     const muted = mutedIds();
     const mutes = element('div', { className: 'phrase-mutes' }, ...this.people.map(({ id, name }) => {
       const on = muted.has(id);

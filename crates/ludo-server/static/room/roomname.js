@@ -2,6 +2,8 @@
 // they open an invitation; anyone may change it later. The name is kept on the device and said
 // again to the room, which renames the person's seat.
 
+import { limitName } from './served.js';
+
 export class RoomName {
   /**
    * @param anchor the element the form follows
@@ -15,8 +17,9 @@ export class RoomName {
     this.summary = document.createElement('summary');
     const form = document.createElement('form');
     const label = document.createElement('label');
-    const input = Object.assign(document.createElement('input'), { name: 'name', maxLength: 24, required: true,
+    const input = Object.assign(document.createElement('input'), { name: 'name', required: true,
       value: saved ?? '', placeholder: shown, autocomplete: 'nickname' });
+    limitName(input, t);
     label.append(Object.assign(document.createElement('span'), { textContent: t('name.ask') }), input);
     form.append(label, Object.assign(document.createElement('button'), { textContent: t('name.save') }));
     const title = (name) => {

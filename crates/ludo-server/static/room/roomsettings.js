@@ -144,11 +144,12 @@ export class RoomSettings {
     const presetSelect = element('select', { name: 'preset' },
       ...this.rules.presets.map((p) => new Option(t(`presetName.${p.preset}`), p.preset, false, p.preset === preset)));
     // A ranked table always has a clock.
+    // The clocks a room may have are the server's (`/api/rules` `clocks`, none among them).
     const noClock = new Option(t('friends.noClock'), '', false, !settings.clock);
     noClock.disabled = settings.ranked;
-    const clock = element('select', { name: 'clock' }, noClock,
-      new Option(t('friends.clock30'), '30', false, settings.clock === 30),
-      new Option(t('friends.clock60'), '60', false, settings.clock === 60));
+    const clocks = this.rules.clocks.filter(Boolean);
+    const clock = element('select', { name: 'clock' }, noClock, ...clocks.map((seconds) =>
+      new Option(t(`friends.clock${seconds}`), String(seconds), false, settings.clock === seconds)));
     const ranked = element('input', { type: 'checkbox', name: 'ranked', checked: settings.ranked,
       disabled: cpuSeated && !settings.ranked });
     const rotate = element('input', { type: 'checkbox', name: 'rotate', checked: settings.rotate,

@@ -9,6 +9,7 @@ import { RULES_TEXTS } from './rulestext.js';
 import { either, optionLabel, ordered, valueLabel } from './options.js';
 import { errorText } from '../i18n/texts-errors.js';
 import { rulesPicture } from './rulespicture.js';
+import { limitName } from '../room/served.js';
 
 addTexts(RULES_TEXTS);
 
@@ -245,7 +246,8 @@ function playButtons(parent, knownName, play) {
   const label = add(form, 'label');
   add(label, 'span', t('home.name'));
   const name = add(label, 'input');
-  Object.assign(name, { name: 'name', maxLength: 24, required: true, value: knownName ?? '' });
+  Object.assign(name, { name: 'name', required: true, value: knownName ?? '' });
+  limitName(name, t);
   label.hidden = Boolean(knownName);
   const submit = add(form, 'button', t('rules.play.friends'));
   submit.dataset.play = 'friends';
