@@ -4,7 +4,7 @@
 // says what its rules do; the choices offered are those the engine accepts. Each fact's element
 // carries `data-fact` with the fact's name.
 
-import { addTexts, setBoard, t } from '../i18n/i18n.js';
+import { addTexts, has, setBoard, t } from '../i18n/i18n.js';
 import { RULES_TEXTS } from './rulestext.js';
 import { either, optionLabel, ordered, valueLabel } from './options.js';
 import { errorText } from '../i18n/texts-errors.js';
@@ -299,9 +299,15 @@ export function drawRulesPage(page, { preset, options }, choices, engine, knownN
   back.href = '/';
   back.className = 'home-link';
   back.dataset.nav = '';
-  const title = add(page, 'h2', t('rules.title', { preset: t(`preset.${preset}`) }));
+  const title = add(page, 'h2', t(`rules.title.${preset}`));
   title.tabIndex = -1;
   add(page, 'p', t(`rules.intro.${preset}`)).className = 'intro';
+  // Where these rules come from, for the rules written after a players' page (Qdan's).
+  if (has(`rules.source.${preset}`)) {
+    const source = add(page, 'p', t(`rules.source.${preset}`));
+    source.className = 'source';
+    source.dataset.fact = 'source';
+  }
   playButtons(page, knownName, play);
   const summary = section(page, 'rules.summary', 'how');
   summary.append(rulesPicture(preset, options, engine, t));

@@ -7,7 +7,9 @@
 /** The rules pages' texts by language, merged into the page's tables (`addTexts`). */
 export const RULES_TEXTS = {
   en: {
-    'rules.title': 'Rules: {preset}',
+    'rules.title.qdan': 'Standard rules', 'rules.title.classic': 'Classic rules',
+    'rules.title.vietnamese': 'Vietnamese rules (cờ cá ngựa)',
+    'rules.source.qdan': 'These rules follow the standard rules of Ludo as written and checked by Qdan.',
     'rules.intro.qdan': 'The site’s default rules: common Ludo, with safe squares, blockades and another throw for a capture.',
     'rules.intro.classic': 'Ludo as the classic box tells it: the highest throw starts, no opponent’s piece can be passed, and everyone is placed.',
     'rules.intro.vietnamese': 'Cờ cá ngựa, the Vietnamese horse race: two dice, and no horse may jump another.',
@@ -138,7 +140,9 @@ export const RULES_TEXTS = {
     'faq.bigger.horse': 'No: a horse needs the exact total of the dice to reach its cell.',
   },
   fr: {
-    'rules.title': 'Règles : {preset}',
+    'rules.title.qdan': 'Règles standard', 'rules.title.classic': 'Règles classiques',
+    'rules.title.vietnamese': 'Règles vietnamiennes (cờ cá ngựa)',
+    'rules.source.qdan': 'Ces règles suivent les règles standard du Ludo, rédigées et vérifiées par Qdan.',
     'rules.intro.qdan': 'Les règles par défaut du site : le Ludo courant, avec des cases sûres, des barrages et un nouveau lancer après une capture.',
     'rules.intro.classic': 'Le Ludo de la boîte classique : le plus haut lancer commence, on ne dépasse aucune pièce adverse, et tout le monde est classé.',
     'rules.intro.vietnamese': 'Cờ cá ngựa, la course de chevaux vietnamienne : deux dés, et aucun cheval ne peut en sauter un autre.',
@@ -268,7 +272,9 @@ export const RULES_TEXTS = {
     'faq.bigger.horse': 'Non : un cheval a besoin du total exact des dés pour atteindre sa case.',
   },
   pt: {
-    'rules.title': 'Regras: {preset}',
+    'rules.title.qdan': 'Regras padrão', 'rules.title.classic': 'Regras clássicas',
+    'rules.title.vietnamese': 'Regras vietnamitas (cờ cá ngựa)',
+    'rules.source.qdan': 'Estas regras seguem as regras padrão do Ludo, escritas e verificadas pelo site Qdan.',
     'rules.intro.qdan': 'As regras por omissão do site: o Ludo comum, com casas seguras, bloqueios e outro lançamento depois de uma captura.',
     'rules.intro.classic': 'O Ludo da caixa clássica: começa o lançamento mais alto, nenhuma peça adversária pode ser ultrapassada e todos ficam classificados.',
     'rules.intro.vietnamese': 'Cờ cá ngựa, a corrida de cavalos vietnamita: dois dados, e nenhum cavalo pode saltar outro.',
@@ -398,7 +404,9 @@ export const RULES_TEXTS = {
     'faq.bigger.horse': 'Não: um cavalo precisa do total exato dos dados para alcançar a casa dele.',
   },
   ru: {
-    'rules.title': 'Правила: {preset}',
+    'rules.title.qdan': 'Стандартные правила', 'rules.title.classic': 'Классические правила',
+    'rules.title.vietnamese': 'Вьетнамские правила (cờ cá ngựa)',
+    'rules.source.qdan': 'Эти правила следуют стандартным правилам лудо, которые записал и проверил сайт Qdan.',
     'rules.intro.qdan': 'Правила сайта по умолчанию: обычное лудо с безопасными клетками, блокадами и ещё одним броском за сбитую фишку.',
     'rules.intro.classic': 'Лудо по классической коробке: начинает тот, у кого бросок выше, чужие фишки обгонять нельзя, места получают все.',
     'rules.intro.vietnamese': 'Cờ cá ngựa, вьетнамские скачки: два кубика, и ни один конь не может перепрыгнуть другого.',
@@ -528,7 +536,9 @@ export const RULES_TEXTS = {
     'faq.bigger.horse': 'Нет: коню нужна точная сумма кубиков, чтобы дойти до своей клетки.',
   },
   vi: {
-    'rules.title': 'Luật: {preset}',
+    'rules.title.qdan': 'Luật tiêu chuẩn', 'rules.title.classic': 'Luật cổ điển',
+    'rules.title.vietnamese': 'Luật cờ cá ngựa Việt Nam',
+    'rules.source.qdan': 'Luật này theo luật tiêu chuẩn của Ludo do Qdan biên soạn và kiểm tra.',
     'rules.intro.qdan': 'Luật mặc định của trang: Ludo thông dụng, có ô an toàn, hàng rào, và đá quân được gieo thêm.',
     'rules.intro.classic': 'Ludo theo hộp cờ cổ điển: người gieo cao nhất đi trước, không được vượt quân đối thủ, và mọi người đều được xếp hạng.',
     'rules.intro.vietnamese': 'Cờ cá ngựa Việt Nam: hai xúc xắc, và không ngựa nào được nhảy qua ngựa khác.',
