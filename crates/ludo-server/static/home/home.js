@@ -5,6 +5,7 @@
 import { drawBoard } from '../game/board.js';
 import { forget, restore, savedGames, untouched } from './saves.js';
 import { element, svgElement } from '../dom.js';
+import { keepLanguage } from '../i18n/i18n.js';
 
 const SETTINGS_KEY = 'ludo.play';
 const GUIDE_KEY = 'ludo.guide';
@@ -140,7 +141,7 @@ export function drawRulesets(list, presets, engine, t) {
     const picture = svgElement('svg', { class: 'ruleset-board', 'aria-hidden': 'true' });
     const position = engine.newGame({ preset: name }, ['yellow', 'blue', 'red', 'green']);
     drawBoard(picture, position, engine.board(position), { t });
-    const link = element('a', { href: `/rules/${name}` }, picture,
+    const link = element('a', { href: keepLanguage(`/rules/${name}`) }, picture,
       element('span', { className: 'ruleset-text' },
         element('strong', { textContent: t(`preset.${name}`) }),
         element('span', { textContent: t(`home.about.${name}`) })));

@@ -4,7 +4,7 @@
 // says what its rules do; the choices offered are those the engine accepts. Each fact's element
 // carries `data-fact` with the fact's name.
 
-import { addTexts, has, setBoard, t } from '../i18n/i18n.js';
+import { addTexts, has, keepLanguage, setBoard, t } from '../i18n/i18n.js';
 import { RULES_TEXTS } from './rulestext.js';
 import { either, optionLabel, ordered, valueLabel } from './options.js';
 import { errorText } from '../i18n/texts-errors.js';
@@ -296,7 +296,7 @@ export function drawRulesPage(page, { preset, options }, choices, engine, knownN
   page.replaceChildren();
   page.dataset.preset = preset;
   const back = add(add(page, 'p'), 'a', t('home'));
-  back.href = '/';
+  back.href = keepLanguage('/');
   back.className = 'home-link';
   back.dataset.nav = '';
   const title = add(page, 'h2', t(`rules.title.${preset}`));
