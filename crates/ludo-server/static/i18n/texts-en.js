@@ -105,7 +105,7 @@ export default {
   'value.free': 'Nothing',
   'value.opponents': 'Any opponent',
   'value.any': 'Any piece',
-  'value.seat_order': 'The first seat',
+  'value.seat_order': 'The first player at the table',
   'value.highest_roll': 'The highest throw',
   'board': 'Ludo board',
   'board@horse': 'Horse board (cờ cá ngựa)',
