@@ -3,9 +3,9 @@
 // once) and the cache refreshed; offline, the cache answers, and local games carry on. Rooms and
 // the API's other calls are never cached.
 
-const CACHE = 'ludo-v15';
+const CACHE = 'ludo-v16';
 const FILES = [
-  '/', '/app.js', '/app.css', '/engine/engine.js', '/game/board.js', '/game/local.js',
+  '/', '/app.js', '/app.css', '/dom.js', '/engine/engine.js', '/game/board.js', '/game/local.js',
   '/room/online.js', '/game/animate.js', '/rulebook/options.js', '/game/keys.js', '/game/turnlog.js',
   '/i18n/i18n.js', '/rulebook/rulespage.js', '/rulebook/rulespicture.js', '/rulebook/rulestext.js',
   '/i18n/texts-en.js', '/i18n/texts-fr.js', '/i18n/texts-pt.js', '/i18n/texts-ru.js',
