@@ -145,6 +145,17 @@ function otherChoices(engine, options, name, values) {
   return { others, refusal };
 }
 
+/**
+ * A value as a sentence says it after "Default:" or "Other choices:": a named choice in lower
+ * case ("Par défaut : le premier joueur à la table"), but for a name (Ludo); yes, no and die
+ * faces as they are.
+ */
+function inSentence(value) {
+  const label = valueLabel(value, t);
+  if (typeof value !== 'string' || value === 'ludo') return label;
+  return label.charAt(0).toLocaleLowerCase(document.documentElement.lang || 'en') + label.slice(1);
+}
+
 /** One house rule: its name, what it does, its default and the other choices. */
 function houseRule(list, name, label, description, value, others, refusal) {
   const item = add(list, 'li');
@@ -154,10 +165,10 @@ function houseRule(list, name, label, description, value, others, refusal) {
   add(item, 'p', description);
   const values = add(item, 'p');
   values.className = 'values';
-  add(values, 'span', t('rules.defaultIs', { value: valueLabel(value, t) })).className = 'default';
+  add(values, 'span', t('rules.defaultIs', { value: inSentence(value) })).className = 'default';
   values.append(' ');
   const choices = add(values, 'span', others.length
-    ? t('rules.othersAre', { values: others.map((v) => valueLabel(v, t)).join(t('rules.choiceBetween')) })
+    ? t('rules.othersAre', { values: others.map(inSentence).join(t('rules.choiceBetween')) })
     : t('rules.noOthers', { why: errorText(refusal, t, 'rules.error.other') }));
   choices.className = 'choices';
   choices.dataset.choices = JSON.stringify(others);
