@@ -37,7 +37,7 @@ const lines = (page) => page.$$eval('#saved-games li .what', (items) => items.ma
 test('Play starts a game against three medium CPUs at once, then with the last settings used', async () => {
   const { page, errors } = await person(browser, '/?cpu-delay=0', { viewport: PHONE });
   assert.ok(await page.isHidden('#saved'), 'no saved games yet');
-  assert.equal(await page.textContent('#play-now-what'), 'Qdan · you + 3 CPUs · Medium');
+  assert.equal(await page.textContent('#play-now-what'), 'Standard rules · you + 3 CPUs · Medium');
   await page.click('#play-now');
   await page.waitForSelector('#play:not([hidden])');
   await throwOnce(page);
@@ -70,7 +70,7 @@ test('Play starts a game against three medium CPUs at once, then with the last s
 
 test('Play says and starts what the CPU\'s card and the rules are changed to', async () => {
   const { page, errors } = await person(browser, '/?cpu-delay=0', { viewport: PHONE, locale: 'fr-FR' });
-  assert.equal(await page.textContent('#play-now-what'), 'Qdan · vous + 3 CPU · Moyen');
+  assert.equal(await page.textContent('#play-now-what'), 'Règles standard · vous + 3 CPU · Moyen');
   await page.selectOption('#vs-cpu select[name=level]', 'hard');
   await page.selectOption('#rules-choice select[name=preset]', 'classic');
   assert.equal(await page.textContent('#play-now-what'), 'Classique · vous + 3 CPU · Difficile');
@@ -179,8 +179,8 @@ test('two games started one after the other are both kept, continue each where i
   assert.equal(first, 'continue', 'Continue is the first button of the home screen');
   const shown = await lines(page);
   assert.equal(shown.length, 2);
-  assert.match(shown[0], /^Qdan · you \+ 3 CPUs · (now|1 minute ago)$/);
-  assert.match(shown[1], /^Qdan · 2 people · (now|1 minute ago)$/);
+  assert.match(shown[0], /^Standard rules · you \+ 3 CPUs · (now|1 minute ago)$/);
+  assert.match(shown[1], /^Standard rules · 2 people · (now|1 minute ago)$/);
   // A continues from its own position: its next action is saved after its own.
   await page.click('#saved-games li:nth-child(2) .continue');
   assert.equal(await page.$$eval('#players li', (seats) => seats.length), 2, 'A has two seats');
@@ -250,8 +250,8 @@ test('the three rulesets each show a picture of their board and link to their ru
   })));
   assert.deepEqual(rulesets.map((r) => r.href), ['/rules/qdan', '/rules/classic', '/rules/vietnamese']);
   assert.ok(rulesets.every((r) => r.picture), 'a board drawn in each');
-  // What Qdan is, in words a newcomer knows: how a piece comes out first.
-  assert.match(rulesets[0].text, /The Ludo most people know: a 6 brings a piece out/, 'what Qdan is');
+  // What the standard rules are, in words a newcomer knows: how a piece comes out first.
+  assert.match(rulesets[0].text, /The Ludo most people know: a 6 brings a piece out/, 'what the standard rules are');
   await page.click('#rulesets a[href="/rules/vietnamese"]');
   await page.waitForSelector('#rules-page:not([hidden]) h2');
   assert.equal(await page.getAttribute('#rules-page', 'data-preset'), 'vietnamese');

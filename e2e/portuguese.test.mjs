@@ -26,7 +26,8 @@ const BRAZILIAN = [
   [/\bvocês?\b/i, 'tu'],
   [/\b(seus?|suas?)\b/i, 'teu, tua'],
   [/\bsalv(o|a|os|as|ar)\b/i, 'guardado, guardar'],
-  [/\bpadrão\b/i, 'por omissão'],
+  // "Default" is "por omissão"; "the standard rules" are "as regras padrão" (the players' words).
+  [/(?<!regras )\bpadrão\b/i, 'por omissão'],
   [/\blinks?\b/i, 'ligação'],
   [/\btelas?\b/i, 'ecrã'],
   [/\bregistro\b/i, 'registo'],

@@ -386,7 +386,7 @@ test('a public room is listed on the home page while a seat is free, then among 
   await ana.page.check('#room-settings input[name=public]');
   await listed(bo.page, 'open', ana.code);
   const row = await bo.page.textContent(`#public-tables li:has(a[href="/r/${ana.code}"])`);
-  assert.match(row, /Qdan · seats taken: 1 of 4/);
+  assert.match(row, /Standard rules · seats taken: 1 of 4/);
   assert.match(row, /Ana/);
   assert.equal(await bo.page.textContent(`#public-tables a[href="/r/${ana.code}"]`), 'Join');
   await listed(cy.page, 'open', ana.code);
@@ -454,7 +454,7 @@ test('someone opening an invitation without a saved name is asked for one, and t
   await shoot(bo.page, 'name-asked', 'en', '#room-name');
   // Above the seats, each is told what to do next: the host starts, the others sit, then wait.
   assert.equal(await ana.page.textContent('#lobby-status'), 'Start the game when everyone is seated');
-  assert.equal(await bo.page.textContent('#lobby-status'), 'Ana invites you to play: Qdan. Choose a free seat.',
+  assert.equal(await bo.page.textContent('#lobby-status'), 'Ana invites you to play: Standard rules. Choose a free seat.',
     'someone invited is told whose table it is and what it plays');
   // Before a game, the lobby has its own way home; the table's Home button shows once one starts.
   for (const { page } of [ana, bo]) {

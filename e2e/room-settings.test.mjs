@@ -48,7 +48,7 @@ test('the host sets two house rules at the table, a guest sees them in French, a
   await host.page.selectOption('#room-settings select[data-option=no_piece_out]', '"auto_exit"');
   await host.page.click('#room-settings .apply-rules');
   await host.page.waitForFunction(() => document.querySelector('#room-settings .room-form details summary')
-    ?.textContent === 'Qdan, 2 house rules changed');
+    ?.textContent === 'Standard rules, 2 house rules changed');
   assert.deepEqual((await settingsOf(code)).rules,
     { preset: 'qdan', no_piece_out: 'auto_exit', first_player: 'highest_roll' });
 
@@ -56,7 +56,7 @@ test('the host sets two house rules at the table, a guest sees them in French, a
   const guest = await person(browser, `/r/${code}`, { locale: 'fr-FR', viewport: { width: 360, height: 640 } });
   await guest.page.waitForSelector('#room-settings .room-rules-details summary');
   assert.equal(await guest.page.textContent('#room-settings .room-rules-details summary'),
-    'Qdan, règles locales modifiées : 2');
+    'Règles standard, règles locales modifiées : 2');
   assert.equal(await guest.page.$('#room-settings .room-form'), null, 'only the host changes them');
   await guest.page.click('#seats li:nth-child(3) button');
   await guest.page.waitForSelector('#seats .badge');
@@ -103,7 +103,7 @@ test('the host sets two house rules at the table, a guest sees them in French, a
     await step(guest.page);
   }
   await guest.page.click('#game-rules summary');
-  assert.equal(await guest.page.textContent('#rules-in-force caption'), 'Qdan, règles locales modifiées : 2');
+  assert.equal(await guest.page.textContent('#rules-in-force caption'), 'Règles standard, règles locales modifiées : 2');
   assert.equal(await guest.page.$$eval('#rules-in-force tr.changed', (rows) => rows.length), 2);
   assert.ok(await guest.page.isHidden('#room-settings'), 'no settings during a game');
   assert.deepEqual([...host.errors, ...guest.errors], []);

@@ -115,6 +115,11 @@ for (const preset of PRESETS) {
       const missingFacts = [...FACTS[preset], ...COMMON_FACTS].filter((f) => !facts.includes(f));
       assert.deepEqual(missingFacts, [], 'every fact the page must state');
       assert.equal(facts.includes('term-star'), preset === 'qdan', 'the star, where it is a safe square');
+      // Where the standard rules come from, said once; Qdan is the site that wrote them, never their name.
+      assert.equal(facts.includes('source'), preset === 'qdan', 'where these rules come from');
+      const named = await page.$$eval('#rules-page *', (n) => n.filter((e) => [...e.childNodes]
+        .some((c) => c.nodeType === Node.TEXT_NODE && c.textContent.includes('Qdan'))).map((e) => e.dataset.fact ?? e.tagName));
+      assert.deepEqual(named, preset === 'qdan' ? ['source'] : [], 'Qdan only in the sentence saying where the rules come from');
 
       // One heading structure: the site's h1, the page's h2, sections in h3, house rules in h4.
       const headings = await page.$$eval('h1, h2, h3, h4', (n) => n.filter((h) => h.offsetParent)
@@ -295,23 +300,116 @@ test('a preset that does not exist has no rules page', async () => {
   assert.equal(response.status, 404);
 });
 
-test('?lang= chooses the language for that visit, and the switcher still chooses another', async () => {
+test('?lang= chooses the language for that visit, and the switcher puts the one picked in the address', async () => {
   const { page, errors, context } = await open('/rules/qdan?lang=fr');
   await shown(page);
   assert.equal(await page.getAttribute('html', 'lang'), 'fr');
   assert.match(await page.textContent('#rules-page h2'), /Règles/);
   await page.selectOption('#language', 'pt');
-  await page.waitForURL((u) => !u.search.includes('lang='));
+  // On a rules page the address says the language picked, so that the page can be shared in it.
+  await page.waitForURL((u) => u.searchParams.get('lang') === 'pt');
   await page.waitForSelector('body[data-ready=true]');
   await shown(page);
   assert.equal(await page.getAttribute('html', 'lang'), 'pt');
   assert.equal(new URL(page.url()).pathname, '/rules/qdan');
+  assert.equal(await page.getAttribute('#rules-page .home-link', 'href'), '/?lang=pt');
   // Without ?lang=, the language picked is remembered.
   await page.goto(`${url}/`);
   await page.waitForSelector('body[data-ready=true]');
   assert.equal(await page.getAttribute('html', 'lang'), 'pt');
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+/** The rules page of `preset` in each language, as its head lists them (`hreflang` → address). */
+const alternatesOf = (preset) => ({
+  ...Object.fromEntries(LANGUAGES.map((code) => [code, `/rules/${preset}?lang=${code}`])),
+  'x-default': `/rules/${preset}`,
+});
+const alternates = (page) => page.$$eval('head link[rel=alternate][hreflang]',
+  (links) => Object.fromEntries(links.map((l) => [l.hreflang, l.getAttribute('href')])));
+
+test('a rules page opened with ?lang= keeps it on its links, and its head names it in every language', async () => {
+  const { page, errors, context } = await open('/rules/classic?lang=fr', { width: 1280, height: 800 });
+  await shown(page);
+  assert.deepEqual(await alternates(page), alternatesOf('classic'));
+  const links = await page.$$eval('a[href^="/"]', (a) => a.filter((e) => e.offsetParent).map((e) => e.getAttribute('href')));
+  assert.ok(links.includes('/?lang=fr'), `the way home keeps the language (${links})`);
+  assert.deepEqual(links.filter((href) => new URL(href, 'https://x').searchParams.get('lang') !== 'fr'), [],
+    'every link to another page of the site keeps ?lang=fr');
+
+  // Home keeps it, and so do the home page's links to the rules pages.
+  await page.click('#rules-page .home-link');
+  await page.waitForSelector('#home:not([hidden])');
+  assert.equal(new URL(page.url()).search, '?lang=fr');
+  assert.deepEqual(await alternates(page), {}, 'no alternates off a rules page');
+  assert.deepEqual(await page.$$eval('#read-rules, #rulesets a', (a) => a.map((e) => e.getAttribute('href'))),
+    ['/rules/qdan?lang=fr', '/rules/qdan?lang=fr', '/rules/classic?lang=fr', '/rules/vietnamese?lang=fr']);
+  await page.click('#rulesets a[href="/rules/vietnamese?lang=fr"]');
+  await page.waitForFunction(() => document.querySelector('#rules-page').dataset.preset === 'vietnamese'
+    && !document.querySelector('#rules-page').hidden);
+  assert.equal(new URL(page.url()).pathname, '/rules/vietnamese');
+  assert.equal(new URL(page.url()).search, '?lang=fr');
+  assert.equal(await page.getAttribute('html', 'lang'), 'fr');
+  assert.deepEqual(await alternates(page), alternatesOf('vietnamese'), 'the alternates follow the preset shown');
+
+  // The address copied from the page opens it in French in a browser that never chose a language.
+  const copied = new URL(page.url());
+  const other = await open(copied.pathname + copied.search, { width: 1280, height: 800 });
+  await shown(other.page);
+  assert.equal(await other.page.getAttribute('html', 'lang'), 'fr');
+  assert.equal(await other.page.getAttribute('#rules-page', 'data-preset'), 'vietnamese');
+  await other.context.close();
+
+  // Opened without ?lang=, the links stay plain.
+  const plain = await open('/rules/classic');
+  await shown(plain.page);
+  assert.equal(await plain.page.getAttribute('#rules-page .home-link', 'href'), '/');
+  assert.deepEqual(await alternates(plain.page), alternatesOf('classic'));
+  assert.deepEqual([...errors, ...plain.errors], []);
+  await plain.context.close();
+  await context.close();
+});
+
+/**
+ * Sentences of the standard rules page that read badly before (in the comments): who starts by
+ * default ("La première place" / "O primeiro lugar" read as a ranking), the option ending the turn
+ * on a third throw in a row, the fact saying so, and the exact count.
+ */
+const WORDING = {
+  fr: {
+    '[data-option=first_player] .default': 'Par défaut : le premier joueur à la table.', // La première place
+    '[data-option=three_bonus_forfeit] h4': 'Le troisième lancer d’affilée qui fait relancer termine le tour', // Un troisième nouveau lancer d’affilée…
+    '[data-fact=three-in-a-row]': 'Mais la troisième fois d’affilée, le tour s’arrête aussitôt, sans coup joué.', // Mais trois d’affilée terminent le tour, sans coup au troisième.
+    '[data-fact=capture]': 'Une pièce qui s’arrête exactement sur une pièce adverse la capture : celle-ci est renvoyée à la base.', // S’arrêter exactement… la capture
+  },
+  pt: {
+    '[data-option=first_player] .default': 'Por omissão: o primeiro jogador à mesa.', // O primeiro lugar
+    '[data-fact=exact]': 'Para alcançar a chegada, é preciso o valor exato.', // Precisa do valor exato… (no subject)
+    '[data-fact=three-in-a-row]': 'Mas, à terceira vez seguida, a vez acaba logo, sem jogada.', // Mas três seguidos acabam a vez…
+  },
+  ru: {
+    '[data-option=first_player] .default': 'По умолчанию: первый игрок за столом.',
+    '[data-option=three_bonus_forfeit] h4': 'Третий подряд бросок, дающий ещё бросок, завершает ход', // Ещё бросок третий раз подряд завершает ход
+    '[data-fact=star]': 'Звезда — восьмая клетка после каждого старта — тоже безопасная клетка.', // Звезда в восьми клетках после…
+  },
+};
+
+test('the standard rules page says who starts and what ends a turn as a French, Portuguese or Russian player would', async () => {
+  for (const [language, sentences] of Object.entries(WORDING)) {
+    const { page, errors, context } = await open(`/rules/qdan?lang=${language}`);
+    await shown(page);
+    for (const [selector, sentence] of Object.entries(sentences)) {
+      assert.equal((await page.textContent(`#rules-page ${selector}`)).trim(), sentence, `${language}: ${selector}`);
+    }
+    // Who starts is never a place in the ranking.
+    assert.doesNotMatch(await page.textContent('#rules-page'), /première place|primeiro lugar/);
+    if (language === 'fr' || language === 'ru') {
+      await page.screenshot({ path: `${shots}/rules-qdan-${language}-360-wording.png`, fullPage: true });
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
 });
 
 test("the in-game rules panel links to the game's rules page", async () => {

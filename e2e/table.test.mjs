@@ -406,7 +406,7 @@ test('a room with friends plays the house rules chosen, and says which differ fr
   await startWithCpu(host.page);
   await host.page.waitForSelector('#players li');
   await host.page.click('#game-rules summary');
-  assert.equal(await host.page.textContent('#rules-in-force caption'), 'Qdan, 2 house rules changed');
+  assert.equal(await host.page.textContent('#rules-in-force caption'), 'Standard rules, 2 house rules changed');
   const changed = await host.page.$$eval('#rules-in-force tr.changed', (rows) => rows.map((r) => r.textContent));
   assert.deepEqual(changed, ['Safe squaresNone (changed)', 'What blocks a pieceNothing (changed)']);
   // A contradictory mix is refused before any room is made, in the reader's words.

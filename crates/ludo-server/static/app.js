@@ -4,7 +4,7 @@ import { loadEngine } from './engine/engine.js';
 import { LocalGame } from './game/local.js';
 import { drawRulesets, drawSavedGames, guideSeen, homePreset, markGuideSeen, playSettings, rememberSettings, settingsText } from './home/home.js';
 import { forget, savedGames } from './home/saves.js';
-import { LANGUAGES, chooseLanguage, pickLanguage, setBoard, t } from './i18n/i18n.js';
+import { LANGUAGES, chooseLanguage, keepLanguage, pickLanguage, setBoard, t } from './i18n/i18n.js';
 import { COLOURS } from './game/board.js';
 import { optionLabel, ordered, valueLabel } from './rulebook/options.js';
 import { createRoom, playerName, savedName, setPlayerName } from './room/identity.js';
@@ -27,6 +27,8 @@ async function translate() {
   for (const node of document.querySelectorAll('[data-t-label]')) {
     node.setAttribute('aria-label', t(node.dataset.tLabel));
   }
+  // A page opened in a language by its address (`?lang=`) links on in that language.
+  for (const link of document.querySelectorAll('a[href^="/"]')) link.setAttribute('href', keepLanguage(link.getAttribute('href')));
   const switcher = $('language');
   switcher.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => {
     const option = new Option(name, code, false, code === language);
@@ -35,9 +37,12 @@ async function translate() {
   }));
   switcher.onchange = () => {
     pickLanguage(switcher.value);
-    // A language the address asks for (`?lang=`) holds for one visit: the one picked replaces it.
+    // On a rules page the language picked goes into the address, so that the page can be shared
+    // in it. Elsewhere a language the address asks for (`?lang=`) holds for one visit: the one
+    // picked (remembered) replaces it.
     const address = new URL(location.href);
-    address.searchParams.delete('lang');
+    if (rulesPresetAt(address.pathname)) address.searchParams.set('lang', switcher.value);
+    else address.searchParams.delete('lang');
     if (address.href === location.href) location.reload();
     else location.assign(address);
   };
@@ -115,6 +120,24 @@ function rulesPresetAt(path) {
   return path.match(/^\/rules\/(\w+)$/)?.[1] ?? null;
 }
 
+/**
+ * The rules page of `preset` in each language, as `<link rel="alternate" hreflang>` in the head
+ * (`x-default` without a language: the reader's own); none when no rules page shows.
+ */
+function languageAlternates(preset) {
+  for (const link of document.head.querySelectorAll('link[rel=alternate][hreflang]')) link.remove();
+  if (!preset) return;
+  const addresses = [...Object.keys(LANGUAGES).map((code) => [code, `/rules/${preset}?lang=${code}`]),
+    ['x-default', `/rules/${preset}`]];
+  document.head.append(...addresses.map(([language, href]) => {
+    const link = document.createElement('link');
+    link.rel = 'alternate';
+    link.hreflang = language;
+    link.setAttribute('href', href);
+    return link;
+  }));
+}
+
 /** An old address of a rules page (`#rules/classic`) becomes its own (`/rules/classic`). */
 function redirectOldRulesAddress() {
   const name = location.hash.match(/^#rules\/(\w+)$/)?.[1];
@@ -131,6 +154,7 @@ async function route(answer, draw) {
   const name = rulesPresetAt(location.pathname);
   const preset = answer.presets.find((p) => p.preset === name);
   const page = $('rules-page');
+  languageAlternates(preset?.preset);
   if (!preset) {
     if (!page.hidden) {
       const playing = document.body.classList.contains('in-game');
@@ -172,7 +196,7 @@ function linkGameRulesPage() {
   const link = $('rules-page-link');
   const point = () => {
     const preset = $('rules-in-force').dataset.preset;
-    if (preset) link.href = `/rules/${preset}`;
+    if (preset) link.href = keepLanguage(`/rules/${preset}`);
     link.hidden = !preset;
   };
   $('game-rules').addEventListener('toggle', point);
@@ -561,7 +585,7 @@ async function main() {
   $('vs-cpu').addEventListener('change', follow);
   $('rules-choice').addEventListener('change', follow);
   // "Read the rules" opens the page of the rules chosen.
-  const readRules = () => $('read-rules').setAttribute('href', `/rules/${cpuForm.preset.value}`);
+  const readRules = () => $('read-rules').setAttribute('href', keepLanguage(`/rules/${cpuForm.preset.value}`));
   readRules();
   $('rules-choice').addEventListener('change', readRules);
   $('play-now').onclick = () => playCpu(settings);

@@ -3,7 +3,7 @@
 // once) and the cache refreshed; offline, the cache answers, and local games carry on. Rooms and
 // the API's other calls are never cached.
 
-const CACHE = 'ludo-v15';
+const CACHE = 'ludo-v16';
 const FILES = [
   '/', '/app.js', '/app.css', '/dom.js', '/game/gestures.js', '/game/lesson.js', '/room/served.js',
   '/engine/engine.js', '/game/board.js', '/game/local.js', '/room/online.js', '/game/animate.js',

@@ -5,6 +5,7 @@
 import { drawBoard } from '../game/board.js';
 import { forget, restore, savedGames, untouched } from './saves.js';
 import { element, svgElement } from '../dom.js';
+import { keepLanguage } from '../i18n/i18n.js';
 
 const SETTINGS_KEY = 'ludo.play';
 const GUIDE_KEY = 'ludo.guide';
@@ -24,7 +25,7 @@ const PRESETS = ['qdan', 'classic', 'vietnamese'];
 
 /**
  * The rules a page in `language` offers first, and marks as the default in its lists: Vietnamese
- * rules for a Vietnamese page (whose texts say so), else Qdan.
+ * rules for a Vietnamese page (whose texts say so), else the standard rules (`qdan`).
  */
 export function homePreset(language) {
   return language === 'vi' ? 'vietnamese' : 'qdan';
@@ -75,13 +76,13 @@ function ago(time, language, now = Date.now()) {
   return format.format(Math.round(hours / 24), 'day');
 }
 
-/** What Play starts, in a line: "Qdan · you + 3 CPUs · Medium". */
+/** What Play starts, in a line: "Standard rules · you + 3 CPUs · Medium". */
 export function settingsText({ opponents, level, rules }, t) {
   return [rulesText(rules, t), t(opponents === 1 ? 'saves.youAndCpu' : 'saves.youAndCpus', { n: opponents }),
     t(`level.${level}`)].join(' · ');
 }
 
-/** A saved game in a line: "Qdan · you + 3 CPUs · 5 minutes ago". */
+/** A saved game in a line: "Standard rules · you + 3 CPUs · 5 minutes ago". */
 export function savedText(game, t, language) {
   return [rulesText(game.rules ?? game.position.rules, t), playersText(game.players, t),
     ago(game.saved_at, language)].join(' · ');
@@ -140,7 +141,7 @@ export function drawRulesets(list, presets, engine, t) {
     const picture = svgElement('svg', { class: 'ruleset-board', 'aria-hidden': 'true' });
     const position = engine.newGame({ preset: name }, ['yellow', 'blue', 'red', 'green']);
     drawBoard(picture, position, engine.board(position), { t });
-    const link = element('a', { href: `/rules/${name}` }, picture,
+    const link = element('a', { href: keepLanguage(`/rules/${name}`) }, picture,
       element('span', { className: 'ruleset-text' },
         element('strong', { textContent: t(`preset.${name}`) }),
         element('span', { textContent: t(`home.about.${name}`) })));

@@ -15,7 +15,7 @@ function playerWords(player, t) {
   return level ? t('cpu.named', { level: t(`level.${level}`) }) : player;
 }
 
-/** What a table plays, in one line: "Qdan · 2 of 4 seats · 30 s per turn · Ranked game". */
+/** What a table plays, in one line: "Standard rules · 2 of 4 seats · 30 s per turn · Ranked game". */
 function tableWords(table, kind, t) {
   const preset = typeof table.rules === 'string' ? table.rules : table.rules.preset;
   const minutes = Math.max(1, Math.round((Date.now() - table.playing_since) / 60000));

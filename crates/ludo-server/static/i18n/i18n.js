@@ -64,12 +64,30 @@ export function setBoard(kind) {
 
 const LANGUAGE_KEY = 'ludo.language';
 
+/** The language the address asks for (`?lang=fr`), if the site has it; else null. */
+export function askedLanguage(search = globalThis.location?.search ?? '') {
+  const asked = new URLSearchParams(search).get('lang');
+  return asked in LANGUAGES ? asked : null;
+}
+
+/**
+ * `path` (an address on this site) with the `?lang=` the page was opened with, if any: a page
+ * opened in a language by its address links on in that language, so that a link followed, or
+ * copied and shared, shows the same language.
+ */
+export function keepLanguage(path) {
+  const asked = askedLanguage();
+  if (!asked) return path;
+  const address = new URL(path, 'https://site.invalid');
+  address.searchParams.set('lang', asked);
+  return address.pathname + address.search + address.hash;
+}
+
 /**
  * The language the address asks for (`?lang=fr`, for this visit only), else the one chosen here
  * before, else the browser's first that we have, else English; its texts loaded, its code.
  */
-export async function chooseLanguage(languages = navigator.languages ?? [],
-  asked = new URLSearchParams(globalThis.location?.search ?? '').get('lang')) {
+export async function chooseLanguage(languages = navigator.languages ?? [], asked = askedLanguage()) {
   const chosen = asked in LANGUAGES ? asked : localStorage.getItem(LANGUAGE_KEY);
   const found = chosen in LANGUAGES ? chosen
     : languages.map((l) => l.slice(0, 2)).find((l) => l in LANGUAGES) ?? 'en';

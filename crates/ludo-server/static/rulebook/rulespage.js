@@ -4,7 +4,7 @@
 // says what its rules do; the choices offered are those the engine accepts. Each fact's element
 // carries `data-fact` with the fact's name.
 
-import { addTexts, setBoard, t } from '../i18n/i18n.js';
+import { addTexts, has, keepLanguage, setBoard, t } from '../i18n/i18n.js';
 import { RULES_TEXTS } from './rulestext.js';
 import { either, optionLabel, ordered, valueLabel } from './options.js';
 import { errorText } from '../i18n/texts-errors.js';
@@ -146,6 +146,17 @@ function otherChoices(engine, options, name, values) {
   return { others, refusal };
 }
 
+/**
+ * A value as a sentence says it after "Default:" or "Other choices:": a named choice in lower
+ * case ("Par défaut : le premier joueur à la table"), but for a name (Ludo); yes, no and die
+ * faces as they are.
+ */
+function inSentence(value) {
+  const label = valueLabel(value, t);
+  if (typeof value !== 'string' || value === 'ludo') return label;
+  return label.charAt(0).toLocaleLowerCase(document.documentElement.lang || 'en') + label.slice(1);
+}
+
 /** One house rule: its name, what it does, its default and the other choices. */
 function houseRule(list, name, label, description, value, others, refusal) {
   const item = add(list, 'li');
@@ -155,10 +166,10 @@ function houseRule(list, name, label, description, value, others, refusal) {
   add(item, 'p', description);
   const values = add(item, 'p');
   values.className = 'values';
-  add(values, 'span', t('rules.defaultIs', { value: valueLabel(value, t) })).className = 'default';
+  add(values, 'span', t('rules.defaultIs', { value: inSentence(value) })).className = 'default';
   values.append(' ');
   const choices = add(values, 'span', others.length
-    ? t('rules.othersAre', { values: others.map((v) => valueLabel(v, t)).join(t('rules.choiceBetween')) })
+    ? t('rules.othersAre', { values: others.map(inSentence).join(t('rules.choiceBetween')) })
     : t('rules.noOthers', { why: errorText(refusal, t, 'rules.error.other') }));
   choices.className = 'choices';
   choices.dataset.choices = JSON.stringify(others);
@@ -298,12 +309,18 @@ export function drawRulesPage(page, { preset, options }, choices, engine, knownN
   page.replaceChildren();
   page.dataset.preset = preset;
   const back = add(add(page, 'p'), 'a', t('home'));
-  back.href = '/';
+  back.href = keepLanguage('/');
   back.className = 'home-link';
   back.dataset.nav = '';
-  const title = add(page, 'h2', t('rules.title', { preset: t(`preset.${preset}`) }));
+  const title = add(page, 'h2', t(`rules.title.${preset}`));
   title.tabIndex = -1;
   add(page, 'p', t(`rules.intro.${preset}`)).className = 'intro';
+  // Where these rules come from, for the rules written after a players' page (Qdan's).
+  if (has(`rules.source.${preset}`)) {
+    const source = add(page, 'p', t(`rules.source.${preset}`));
+    source.className = 'source';
+    source.dataset.fact = 'source';
+  }
   playButtons(page, knownName, play);
   const summary = section(page, 'rules.summary', 'how');
   summary.append(rulesPicture(preset, options, engine, t));
