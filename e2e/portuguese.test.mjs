@@ -14,7 +14,9 @@ globalThis.localStorage = {
   setItem: (key, value) => stored.set(key, String(value)),
 };
 
-const { allTexts, t, chooseLanguage, missingKeys, textEntries } = await import(new URL('i18n/i18n.js', STATIC));
+const { addTexts, allTexts, t, chooseLanguage, missingKeys, textEntries } = await import(new URL('i18n/i18n.js', STATIC));
+// The lesson's words (loaded with it) are the page's texts too.
+addTexts((await import(new URL('game/lessontext.js', STATIC))).LESSON_TEXTS);
 // Each text, a plural form of one (`key#other`) as a text of its own.
 const TABLES = Object.fromEntries(Object.entries(await allTexts())
   .map(([language, texts]) => [language, Object.fromEntries(textEntries(texts))]));

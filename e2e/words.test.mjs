@@ -12,7 +12,9 @@ globalThis.localStorage = {
 };
 
 const static_ = '../crates/ludo-server/static';
-const { allTexts, chooseLanguage, setBoard, t, textEntries } = await import(`${static_}/i18n/i18n.js`);
+const { addTexts, allTexts, chooseLanguage, setBoard, t, textEntries } = await import(`${static_}/i18n/i18n.js`);
+// The lesson's words (loaded with it) are the page's texts too.
+addTexts((await import(`${static_}/game/lessontext.js`)).LESSON_TEXTS);
 // Each text, a plural form of one (`key#few`) as a text of its own.
 const TEXTS = Object.fromEntries(Object.entries(await allTexts())
   .map(([language, texts]) => [language, Object.fromEntries(textEntries(texts))]));

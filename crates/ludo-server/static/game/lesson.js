@@ -7,6 +7,10 @@
 // games.
 
 import { element } from '../dom.js';
+import { addTexts } from '../i18n/i18n.js';
+import { LESSON_TEXTS } from './lessontext.js';
+
+addTexts(LESSON_TEXTS);
 
 /** The standard rules, two seats: the person plays yellow against an easy CPU at red. */
 export const LESSON_PLAYERS = { yellow: 'human', red: 'easy' };

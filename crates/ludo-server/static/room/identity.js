@@ -3,7 +3,6 @@
 // without the online room itself.
 
 import { t } from '../i18n/i18n.js';
-import { fitName } from './served.js';
 
 const DEVICE_KEY = 'ludo.device';
 const NAME_KEY = 'ludo.name';
@@ -41,7 +40,8 @@ function defaultName() {
 }
 
 export function setPlayerName(name) {
-  localStorage.setItem(NAME_KEY, fitName(name) || defaultName());
+  // Every field asking for a name holds it to the server's longest (served.js, `limitName`).
+  localStorage.setItem(NAME_KEY, name.normalize('NFC').trim() || defaultName());
 }
 
 /**

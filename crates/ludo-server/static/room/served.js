@@ -29,11 +29,6 @@ export function nameLength(name) {
   return [...name.normalize('NFC').trim()].length;
 }
 
-/** `name` cut to the longest the server takes, `max`, never inside a character. */
-export function fitName(name, max = KNOWN.name_max_chars) {
-  return [...name.normalize('NFC').trim()].slice(0, max).join('');
-}
-
 /**
  * Holds `input` to the longest name the server takes, counted as it counts: the browser may not
  * cut a name the server would take (its `maxlength` counts UTF-16 units), and a longer one is
