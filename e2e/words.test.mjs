@@ -12,9 +12,9 @@ globalThis.localStorage = {
 };
 
 const static_ = '../crates/ludo-server/static';
-const { allTexts, chooseLanguage, setBoard, t } = await import(`${static_}/i18n.js`);
+const { allTexts, chooseLanguage, setBoard, t } = await import(`${static_}/i18n/i18n.js`);
 const TEXTS = await allTexts();
-const { RULES_TEXTS } = await import(`${static_}/rulestext.js`);
+const { RULES_TEXTS } = await import(`${static_}/rulebook/rulestext.js`);
 
 /** Which keys' texts name which concepts (each text must contain every one of their terms). */
 const NAMING = {
