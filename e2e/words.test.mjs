@@ -76,6 +76,16 @@ const NAMING = {
   'log.out': ['piece'],
   'log.captures': ['capture'],
   'log.reaches': ['finish'],
+  'hint.exact': ['piece', 'finish', 'exactCount'],
+  'hint.exact.many': ['piece', 'finish', 'exactCount'],
+  'hint.blockade': ['piece', 'blockade'],
+  'hint.blockade.many': ['piece', 'blockade'],
+  'hint.inTheWay': ['piece'],
+  'hint.inTheWay.many': ['piece'],
+  'hint.ownPiece': ['piece'],
+  'hint.ownPiece.many': ['piece'],
+  'hint.start.blockade': ['blockade', 'start', 'base'],
+  'hint.start.ownPiece': ['piece', 'start', 'base'],
 };
 
 /** Lower case, with ё read as е (Russian writes it either way). */
