@@ -28,7 +28,7 @@ function exitWords(t, { exit_values: faces, exit_on_double: onDouble }, dice) {
 /**
  * The hint after "no move": why the seat's pieces could not move with the throw, one clause for
  * each reason, the pieces with the same reason together ("Piece 2 needs exactly 3 to finish;
- * pieces 1 and 4 are stopped by a blockade"); when every piece still to play is in the base, how a
+ * a blockade stops pieces 1 and 4"); when every piece still to play is in the base, how a
  * piece leaves it ("A piece leaves the base only on a 6"). Null when there is nothing to explain
  * (a forfeited turn, which the status already says).
  *
@@ -58,6 +58,6 @@ export function noMoveHint(t, why, pieces, dice) {
   const text = [...clauses.values()].map(({ key, needs, numbers, fromBase }) => {
     const many = !fromBase && numbers.length > 1 ? '.many' : '';
     return t(`${key}${many}`, { pieces: both(numbers), needs });
-  }).join('; ');
+  }).join(t('hint.join'));
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -72,7 +72,7 @@ test('the hint after “no move” says each reason once, with the pieces that h
   const start = engine.newGame('qdan', ['yellow', 'red']);
   assert.equal(hint(start, [5]), 'A piece leaves the base only on a 6');
   const stuck = { ...start, pieces: { yellow: [53, 10, 53, 'base'], red: [38, 38, 'base', 'base'] } };
-  assert.equal(hint(stuck, [4]), 'Pieces 1 and 3 need exactly 3 to finish; piece 2 is stopped by a blockade');
+  assert.equal(hint(stuck, [4]), 'Pieces 1 and 3 need exactly 3 to finish; a blockade stops piece 2');
   const third = { ...stuck, turn: { ...stuck.turn, bonus_streak: 2, throws: 2 } };
   assert.equal(hint(third, [6]), null, 'a forfeit is said by the status itself');
   document.documentElement.lang = 'vi';
