@@ -173,7 +173,7 @@ async function throwStuck(lang) {
   return { status, rows, moved };
 }
 
-test('a throw that moves no piece on the board says why of each piece, in the reader’s language', async () => {
+test('a throw that moves no piece on the board says why, piece by piece, in the reader’s language', async () => {
   const english = await throwStuck('en');
   assert.equal(english.status,
     'You threw 4 — no move. Piece 1 needs exactly 3 to finish; a blockade stops piece 2');
