@@ -133,3 +133,54 @@ test('a throw that cannot bring a piece out says which throws can, in the reader
   assert.ok(said.some((text) => /^(bleu|rouge|vert) .* : 3 — aucun coup possible$/.test(text)), JSON.stringify(said));
   await context.close();
 });
+
+/**
+ * Yellow to throw in a hot-seat game where a 4 moves nothing: piece 1 is in the home column,
+ * three from the finish, and piece 2 stands before red's blockade (red 38 is square 12).
+ */
+const stuckYellow = {
+  rules: 'qdan',
+  seats: ['yellow', 'red'],
+  pieces: { yellow: [53, 10, 'base', 'base'], red: [38, 38, 'base', 'base'] },
+  turn: { seat: 'yellow', phase: 'roll', roll: null, bonus_streak: 0, throws: 0 },
+};
+
+/**
+ * Resumes `stuckYellow` on a 360×640 phone, every die showing 4, throws, and gives what the status
+ * line said, its height in rows while the hint showed, and whether the board moved meanwhile.
+ */
+async function throwStuck(lang) {
+  const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
+  await context.addInitScript(() => {
+    crypto.getRandomValues = (bytes) => bytes.fill(3);
+  });
+  const { page, errors } = await resume(context, stuckYellow, { path: `/?cpu-delay=0&lang=${lang}`,
+    players: { yellow: 'human', red: 'random' } });
+  await page.waitForSelector('#roll:not([disabled])');
+  const board = async () => JSON.stringify(await page.locator('#board').boundingBox());
+  const before = await board();
+  await page.click('#roll');
+  await page.waitForSelector('#status .hint');
+  const status = await page.textContent('#status');
+  const rows = await page.evaluate(() => {
+    const line = document.getElementById('status');
+    return line.getBoundingClientRect().height / parseFloat(getComputedStyle(line).lineHeight);
+  });
+  const moved = (await board()) !== before;
+  await page.screenshot({ path: `${process.env.LUDO_SHOTS ?? '/tmp/ludo-shots'}/no-move-${lang}.png` });
+  assert.deepEqual(errors, []);
+  await context.close();
+  return { status, rows, moved };
+}
+
+test('a throw that moves no piece on the board says why, piece by piece, in the reader’s language', async () => {
+  const english = await throwStuck('en');
+  assert.equal(english.status,
+    'You threw 4 — no move. Piece 1 needs exactly 3 to finish; a blockade stops piece 2');
+  assert.ok(english.rows <= 2.05, `the status keeps to two rows on a phone: ${english.rows}`);
+  assert.equal(english.moved, false, 'the board does not move');
+  const russian = await throwStuck('ru');
+  assert.equal(russian.status, 'Вы выбросили 4 — хода нет. Фишке 1 нужно точно 3; фишку 2 держит блокада');
+  assert.ok(russian.rows <= 2.05, `the status keeps to two rows on a phone: ${russian.rows}`);
+  assert.equal(russian.moved, false, 'the board does not move');
+});

@@ -83,6 +83,16 @@ const NAMING = {
   'log.out': ['piece'],
   'log.captures': ['capture'],
   'log.reaches': ['finish'],
+  'hint.exact': ['piece', 'exactCount'],
+  'hint.exact.many': ['piece', 'exactCount'],
+  'hint.blockade': ['piece', 'blockade'],
+  'hint.blockade.many': ['piece', 'blockade'],
+  'hint.inTheWay': ['piece'],
+  'hint.inTheWay.many': ['piece'],
+  'hint.ownPiece': ['piece'],
+  'hint.ownPiece.many': ['piece'],
+  'hint.start.blockade': ['blockade', 'start', 'base'],
+  'hint.start.ownPiece': ['piece', 'start', 'base'],
 };
 
 /** Lower case, with ё read as е (Russian writes it either way). */

@@ -22,6 +22,7 @@ mod error;
 mod game;
 mod movegen;
 mod moves;
+mod nomove;
 mod options;
 mod places;
 mod position;
@@ -36,6 +37,7 @@ pub use colour::{BySeat, Colour, UnknownColour};
 pub use error::{Act, Fault, PlayError, PositionError, PositionFault, all_codes};
 pub use game::{Game, Phase};
 pub use moves::{Captures, Move, MoveList};
+pub use nomove::{Refusal, WhyNoMove};
 pub use options::{
     Board, FaceSet, FirstPlayer, Layout, NoPieceOut, Options, OptionsError, Passing, Preset, Safe,
 };

@@ -31,6 +31,47 @@ struct Reach {
     capturing: u64,
 }
 
+/// Every check of §5 one throw makes, each kept apart as a mask over the moving seat's own
+/// progress: a move is legal when none refuses it ([`Checks::movable`]), and a piece that cannot
+/// move is told why by the first that does ([`Game::why_no_move`]). Both read these same masks,
+/// so that the reasons are exactly the move generator's.
+#[derive(Clone, Copy)]
+pub(crate) struct Checks {
+    /// The throw's count.
+    pub(crate) count: u8,
+    /// The progress a finishing move must reach: the Ludo finish, or the deepest free horse home
+    /// cell.
+    pub(crate) home: u8,
+    /// What a moving piece may not pass.
+    pub(crate) passing: Passing,
+    /// Where unfinished pieces stand (track and home column; never the base bit).
+    pub(crate) unfinished: u64,
+    /// Whether the throw brings a piece out of the base, where it may land.
+    pub(crate) exit_throw: bool,
+    /// From where an advance passes a square it may not pass.
+    pub(crate) passes: u64,
+    /// From where an advance would go beyond the finish, which the rules refuse.
+    pub(crate) overshoots: u64,
+    /// Squares no piece of the seat may land on: opponent blockades (passing `blockades`).
+    pub(crate) blockade_squares: u64,
+    /// Squares no piece of the seat may land on: its own pieces' (stacking off).
+    pub(crate) own_squares: u64,
+    /// Horse home cells other than the deepest free one.
+    pub(crate) home_squares: u64,
+}
+
+impl Checks {
+    /// Where a piece may move from: bit `p` for progress `p`, [`BASE_BIT`] for the base.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn movable(&self) -> u64 {
+        let no_landing = self.blockade_squares | self.own_squares | self.home_squares;
+        let lands = !self.overshoots & !(no_landing >> self.count);
+        let track = self.unfinished & !self.passes & lands;
+        let exits = self.exit_throw && no_landing & 1 == 0;
+        track | u64::from(exits) << BASE_BIT
+    }
+}
+
 /// Who stands where, seen from the seat to move, in its own progress coordinates (track bits
 /// only up to the door).
 struct Occupancy {
@@ -53,6 +94,13 @@ impl Options {
         let [first, second] = throw.faces_or_zero();
         (self.exit_values.contains(first) | self.exit_values.contains(second))
             || (self.exit_on_double && throw.is_double())
+    }
+
+    /// Whether a throw that makes `streak` bonus throws in a row forfeits the turn
+    /// (`three_bonus_forfeit`: the third ends it with no move).
+    #[inline]
+    pub fn forfeits(&self, streak: u8) -> bool {
+        self.three_bonus_forfeit && streak >= 3
     }
 
     /// Whether a throw is a bonus throw: a face in `bonus_values` (one die), or a double with
@@ -121,12 +169,32 @@ impl Game {
     }
 
     /// What `throw` lets `seat` do: which pieces may move, and where landing captures.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn reach<R: Rulebook>(&self, rules: R, seat: Colour, throw: Throw) -> Reach {
+        let (checks, occ) = self.checks_with(rules, seat, throw);
+        Reach {
+            movable: checks.movable(),
+            capturing: occ.opponents & !occ.safe,
+        }
+    }
+
+    /// Every check `throw` makes of the pieces of `seat` (see [`Checks`]).
+    pub(crate) fn checks(&self, seat: Colour, throw: Throw) -> Checks {
+        self.checks_with(Own, seat, throw).0
+    }
+
+    /// The checks of `throw` for `seat`, and who stands where.
     ///
     /// A piece at progress `p` moves to `p + count` (an exit to the start), or to the finish when
     /// inexact finishes are allowed; it may not pass a blocking square strictly between, nor stop
     /// on a square it may not land on.
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    fn reach<R: Rulebook>(&self, rules: R, seat: Colour, throw: Throw) -> Reach {
+    fn checks_with<R: Rulebook>(
+        &self,
+        rules: R,
+        seat: Colour,
+        throw: Throw,
+    ) -> (Checks, Occupancy) {
         let options = rules.options(self);
         let g = rules.geometry(self);
         let (door, last) = (g.door(), g.last());
@@ -139,37 +207,46 @@ impl Game {
             // Own pieces block in the home column too.
             Passing::Any => occ.opponents | occ.own,
         };
-        let mut no_landing = 0;
-        if options.passing == Passing::Blockades {
-            no_landing |= occ.blockades;
-        }
-        if !options.stacking {
-            no_landing |= occ.own;
-        }
+        let blockade_squares = if options.passing == Passing::Blockades {
+            occ.blockades
+        } else {
+            0
+        };
+        let own_squares = if options.stacking { 0 } else { occ.own };
+        let mut home = last;
+        let mut home_squares = 0;
         if g.board() == Board::Horse {
             // A horse enters home only onto the deepest free cell.
-            let target = last - self.finished_count(rules, seat);
-            no_landing |= bits(door + 1, last) & !(1 << target);
+            home = last - self.finished_count(rules, seat);
+            home_squares = bits(door + 1, last) & !(1 << home);
         }
         // From where an advance of `count` passes a blocking square.
-        let mut blocked_from = 0;
+        let mut passes = 0;
         if blocking != 0 {
             for between in 1..count {
-                blocked_from |= blocking >> between;
+                passes |= blocking >> between;
             }
         }
-        let within = bits(0, last - count);
-        let mut lands = within & !(no_landing >> count);
-        if g.board() == Board::Ludo && !options.exact_finish {
-            // Overshooting pieces stop on the finish, where any number may stand.
-            lands |= !within;
-        }
-        let movable = bits(0, g.finished_from() - 1) & !blocked_from & lands;
-        let exits = options.is_exit_throw(throw) && no_landing & 1 == 0;
-        Reach {
-            movable: movable | u64::from(exits) << BASE_BIT,
-            capturing: occ.opponents & !occ.safe,
-        }
+        // Overshooting pieces stop on the Ludo finish, where any number may stand, when inexact
+        // finishes are allowed.
+        let overshoots = if g.board() == Board::Ludo && !options.exact_finish {
+            0
+        } else {
+            !bits(0, last - count)
+        };
+        let checks = Checks {
+            count,
+            home,
+            passing: options.passing,
+            unfinished: bits(0, g.finished_from() - 1),
+            exit_throw: options.is_exit_throw(throw),
+            passes,
+            overshoots,
+            blockade_squares,
+            own_squares,
+            home_squares,
+        };
+        (checks, occ)
     }
 
     /// The moves `throw` offers `seat`, at most one per piece, in piece order.

@@ -62,9 +62,9 @@ impl Game {
             return MoveList::EMPTY;
         }
         let bonus = options.is_bonus_throw(throw);
-        self.turn.bonus_streak = if bonus { self.turn.bonus_streak + 1 } else { 0 };
+        self.turn.bonus_streak = self.bonus_streak_after_by(rules, throw);
         self.turn.throws += 1;
-        if options.three_bonus_forfeit && self.turn.bonus_streak >= 3 {
+        if options.forfeits(self.turn.bonus_streak) {
             self.pass_turn();
             return MoveList::EMPTY;
         }
@@ -83,6 +83,20 @@ impl Game {
         }
         // Otherwise the same seat throws again.
         moves
+    }
+
+    /// How many bonus throws in a row the seat to throw will have made with `throw`.
+    pub(crate) fn bonus_streak_after(&self, throw: Throw) -> u8 {
+        self.bonus_streak_after_by(Own, throw)
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn bonus_streak_after_by<R: Rulebook>(&self, rules: R, throw: Throw) -> u8 {
+        if rules.options(self).is_bonus_throw(throw) {
+            self.turn.bonus_streak + 1
+        } else {
+            0
+        }
     }
 
     /// Plays the move of piece `piece` with the throw in play.

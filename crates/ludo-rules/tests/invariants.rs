@@ -24,6 +24,8 @@
 //! - every throw and move changes the turn as `rules.md` §4 says (roll-off, auto exit, bonus
 //!   streak and forfeit, three tries, another throw without a move, another throw after a move,
 //!   done seats and the end of the game), and moves exactly the pieces it should;
+//! - `why_no_move` gives a reason to exactly the pieces a throw does not move, and a forfeit
+//!   exactly when the throw forfeits the turn;
 //! - the board's numbers, arms and safe squares are those of §2, and `Options::validate` refuses
 //!   exactly the combinations §3 refuses.
 //!
@@ -36,7 +38,7 @@ use std::collections::BTreeSet;
 
 use ludo_rules::{
     Board, Captures, Colour, FaceSet, FirstPlayer, Game, Layout, Move, MoveList, NoPieceOut,
-    Options, Passing, Phase, PlayError, Preset, Progress, Rules, Safe, Throw,
+    Options, Passing, Phase, PlayError, Preset, Progress, Refusal, Rules, Safe, Throw,
 };
 
 /// Games played in all, shared out over the three presets.
@@ -1212,6 +1214,47 @@ fn check_spec_moves(game: &Game, ctx: &Ctx, throw: Throw, offered: &MoveList) {
     );
 }
 
+/// `why_no_move` gives a reason to exactly the pieces the throw does not move, and says a
+/// forfeit when the throw forfeits the turn; a piece in the base is held there by the throw
+/// exactly when the throw is not an exit throw, and only finished pieces are called finished.
+fn check_why_no_move(game: &Game, ctx: &Ctx, throw: Throw, offered: &MoveList, forfeit: bool) {
+    let why = game.why_no_move(game.seat(), throw);
+    ensure!(
+        ctx,
+        game,
+        why.forfeit == forfeit,
+        "throw {throw}: why_no_move says forfeit {}, the turn {forfeit}",
+        why.forfeit
+    );
+    if forfeit {
+        return;
+    }
+    for (index, piece) in game.pieces(game.seat()).into_iter().enumerate() {
+        let reason = why.pieces[index];
+        let moves = offered.of_piece(index as u8).is_some();
+        ensure!(
+            ctx,
+            game,
+            reason.is_none() == moves,
+            "throw {throw}: piece {index} has the reason {reason:?}, and a move: {moves}"
+        );
+        let in_base = matches!(reason, Some(Refusal::InBase { .. }));
+        ensure!(
+            ctx,
+            game,
+            in_base == (piece.is_base() && !is_exit(game.options(), throw)),
+            "throw {throw}: piece {index} at {piece} has the reason {reason:?}"
+        );
+        let finished = piece.steps().is_some_and(|s| ctx.board.is_finished(s));
+        ensure!(
+            ctx,
+            game,
+            (reason == Some(Refusal::Finished)) == finished,
+            "throw {throw}: piece {index} at {piece} has the reason {reason:?}"
+        );
+    }
+}
+
 /// The seat after `seat` in seat order that is not done.
 fn next_seat(seats: &[Colour], done: &[Colour], seat: Colour) -> Colour {
     let at = seats.iter().position(|&s| s == seat).unwrap();
@@ -1377,6 +1420,9 @@ fn check_roll(
             );
         } else if costly.moves {
             check_spec_moves(before, ctx, throw, offered);
+        }
+        if costly.moves {
+            check_why_no_move(before, ctx, throw, offered, forfeit);
         }
         if forfeit {
             next

@@ -3,7 +3,9 @@
 
 use ludo_bots::{Level, Rng};
 use ludo_fair::Record;
-use ludo_rules::{Act, Colour, Fault, Game, PlayError, PositionError, PositionFault, Rules, Throw};
+use ludo_rules::{
+    Act, Colour, Fault, Game, Phase, PlayError, PositionError, PositionFault, Rules, Throw,
+};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -37,6 +39,12 @@ pub const RULES: u32 = 10;
 /// The `expert` CPU's network, as bytes (`/expert.bin`), not JSON → `{"ok": true}`. Until it is
 /// installed, `expert` plays as `hard` here (see `ludo_bots::expert`).
 pub const EXPERT: u32 = 11;
+/// `{"position", "dice": [..]}` → why the throw gives the pieces of the seat to act no move:
+/// `{"forfeit": bool, "pieces": [{"piece", "reason", …}]}`, one entry for each piece that cannot
+/// move (see `ludo_rules::Refusal` for the reasons and their values). The position is the one
+/// the throw was made in (phase `roll`, where a throw that forfeits the turn says so), or one in
+/// phase `move`.
+pub const WHY_NO_MOVE: u32 = 12;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -148,6 +156,24 @@ fn run(op: u32, input: &str) -> Result<Value, Value> {
             let g = game(&parse(input)?)?;
             Ok(serde_json::to_value(g.legal_moves()).expect("moves serialise"))
         }
+        WHY_NO_MOVE => {
+            let args: RollArgs = parse(input)?;
+            let g = game(&args.position)?;
+            let throw = Throw::new(&args.dice).map_err(|e| fault(&e))?;
+            let phase = g.phase();
+            if !matches!(phase, Phase::Roll | Phase::Move) {
+                return Err(fault(&PlayError::WrongPhase {
+                    wanted: Act::Throw,
+                    phase,
+                }));
+            }
+            let wanted = g.options().dice;
+            if throw.dice() != wanted {
+                let given = throw.dice();
+                return Err(fault(&PlayError::WrongDice { wanted, given }));
+            }
+            Ok(json!(g.why_no_move(g.seat(), throw)))
+        }
         MOVE => {
             let args: MoveArgs = parse(input)?;
             let mut g = game(&args.position)?;
@@ -255,6 +281,32 @@ mod tests {
             &json!({"position": position, "piece": piece}).to_string(),
         );
         assert_eq!(moved["ok"]["position"]["turn"]["seat"], "yellow");
+    }
+
+    #[test]
+    fn why_a_throw_gives_no_move_is_answered_piece_by_piece() {
+        let start = call(NEW, r#"{"seats": ["yellow", "red"]}"#)["ok"].clone();
+        let mut position = start.clone();
+        position["pieces"]["yellow"] = json!([53, 10, "base", "base"]);
+        position["pieces"]["red"] = json!([38, 38, "base", "base"]);
+        let why = call(
+            WHY_NO_MOVE,
+            &json!({"position": position, "dice": [4]}).to_string(),
+        );
+        assert_eq!(
+            why["ok"],
+            json!({"forfeit": false, "pieces": [
+                {"piece": 0, "reason": "exact_count", "needs": 3},
+                {"piece": 1, "reason": "blockade"},
+                {"piece": 2, "reason": "in_base", "exit_values": [6], "exit_on_double": false},
+                {"piece": 3, "reason": "in_base", "exit_values": [6], "exit_on_double": false},
+            ]})
+        );
+        let two_dice = call(
+            WHY_NO_MOVE,
+            &json!({"position": start, "dice": [2, 3]}).to_string(),
+        );
+        assert_coded(&two_dice, "wrong_dice");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 // The rules engine and the CPU players, compiled to WebAssembly from the same Rust code the
 // server runs. JSON goes in and out; no rule is decided in JavaScript.
 
-const OPS = { new: 1, roll: 2, legal: 3, move: 4, bot: 5, verify: 6, dice: 7, board: 8, options: 9, rules: 10, expert: 11 };
+const OPS = { new: 1, roll: 2, legal: 3, move: 4, bot: 5, verify: 6, dice: 7, board: 8, options: 9, rules: 10, expert: 11, whyNoMove: 12 };
 
 /**
  * An error the engine answered with: an illegal action, a position that cannot occur, or rules
@@ -92,6 +92,20 @@ export class Engine {
   /** The legal moves of a position in phase move. */
   legal(position) {
     return this.call(OPS.legal, position);
+  }
+
+  /**
+   * Why throwing `dice` in `position` (the position the throw was made in) gives the pieces of
+   * the seat to act no move, as the engine's own checks refuse them:
+   * `{forfeit, pieces: [{piece, reason, ...values}]}`, one entry for each piece that cannot move
+   * (a piece left out can). `forfeit` is true when the throw itself ends the turn (the third 6 in
+   * a row), and then no piece is listed. The reasons: `in_base` (the throw brings no piece out;
+   * `exit_values` and `exit_on_double` say what does), `finished`, `exact_count` (`needs`: the
+   * exact count that would finish it), `blockade` (an opponent blockade on its way or where it
+   * would land), `in_the_way` (a piece it may not pass), `own_piece` (it would land on its own).
+   */
+  whyNoMove(position, dice) {
+    return this.call(OPS.whyNoMove, { position, dice });
   }
 
   /** `{position, move}` after moving `piece`. */

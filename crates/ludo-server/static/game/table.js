@@ -14,6 +14,7 @@ import { either } from '../rulebook/options.js';
 import { drawDice, rollDice } from './dice.js';
 import { reducedMotion, showMove, STEP_MS } from './animate.js';
 import { byCpu, drawLog, moveLines, throwOutcome, voice } from './turnlog.js';
+import { noMoveHint } from './nomove.js';
 import { drawPlaces } from './places.js';
 import { followFocus, playByKeys } from './keys.js';
 import { Countdown } from './clock.js';
@@ -800,7 +801,7 @@ export class Table {
     if (this.standingIn === seat) return t('log.byCpu', { line: t(`status.${outcome.kind}`, words) });
     const you = seat === this.who.you ? 'you.' : '';
     const text = t(`status.${you}${outcome.kind}`, words);
-    const hint = this.plays(seat) ? this.exitHint(before.position, seat, dice) : null;
+    const hint = this.plays(seat) && outcome.kind !== 'auto' ? this.exitHint(before.position, seat, dice) : null;
     return hint ? { text, hint } : text;
   }
 
@@ -823,15 +824,12 @@ export class Table {
   }
 
   /**
-   * For a person whose pieces are all in the base, thrown a die that cannot bring one out: the
-   * faces that can ("A piece leaves the base only on a 6"), the question a new player asks.
+   * For a person thrown dice that move no piece, why, as the engine says it (`noMoveHint`): the
+   * piece that needs the exact count, the one a blockade stops… or, with every piece in the base,
+   * the faces that bring one out ("A piece leaves the base only on a 6").
    */
   exitHint(position, seat, dice) {
-    const { options } = this.numbers(position).inForce;
-    const allInBase = position.pieces[seat].every((piece) => piece === 'base');
-    const exits = options.exit_values ?? [];
-    if (!allInBase || options.dice !== 1 || !exits.length || exits.includes(dice[0])) return null;
-    return this.view.t('hint.exit', { faces: either(exits) });
+    return noMoveHint(this.view.t, this.engine.whyNoMove(position, dice), position.pieces[seat], dice);
   }
 
   /**
