@@ -309,6 +309,10 @@ fn busy() -> Response<Body> {
         headers.insert(name, header::HeaderValue::from_static(value));
     }
     headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        header::HeaderValue::from_static(crate::routes::CONTENT_SECURITY_POLICY),
+    );
+    headers.insert(
         header::CONTENT_TYPE,
         header::HeaderValue::from_static("text/plain; charset=utf-8"),
     );

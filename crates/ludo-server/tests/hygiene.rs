@@ -80,14 +80,14 @@ async fn request(
 }
 
 #[tokio::test]
-async fn every_answer_carries_the_security_headers() {
+async fn every_page_worker_and_api_answer_carries_the_security_headers_and_the_policy() {
     let server = spawn_server().await;
     let room = format!(r#"{{"device":"{HOST}","name":"Ana"}}"#);
     let asked = [
         ("GET", "/", ""),
         ("GET", "/r/abcdefgh", ""),
-        ("GET", "/app.js", ""),
-        ("GET", "/engine.wasm", ""),
+        ("GET", "/sw.js", ""),
+        ("GET", "/engine/cpu-worker.js", ""),
         ("GET", "/no-such-file.js", ""),
         ("GET", "/rules/nosuchpreset", ""),
         ("GET", "/api/rules", ""),
@@ -100,6 +100,7 @@ async fn every_answer_carries_the_security_headers() {
     ];
     for (method, path, body) in asked {
         let answer = request(server.addr, method, path, &[], body).await;
+        assert_security_headers_but_the_policy(&answer, method, path);
         let csp = answer.header("content-security-policy");
         assert_eq!(
             csp,
@@ -112,16 +113,6 @@ async fn every_answer_carries_the_security_headers() {
             "{method} {path} ({})",
             answer.status
         );
-        assert_eq!(
-            answer.header("x-content-type-options"),
-            Some("nosniff"),
-            "{method} {path}"
-        );
-        assert_eq!(
-            answer.header("referrer-policy"),
-            Some("no-referrer"),
-            "{method} {path}"
-        );
     }
     // The upgrade itself too.
     let (_, response) = tokio_tungstenite::connect_async(format!("ws://{}/ws", server.addr))
@@ -132,6 +123,37 @@ async fn every_answer_carries_the_security_headers() {
         "nosniff",
         "{response:?}"
     );
+}
+
+/// `answer` says not to guess its content type and to send no `Referer` anywhere.
+fn assert_security_headers_but_the_policy(answer: &Answer, method: &str, path: &str) {
+    assert_eq!(
+        answer.header("x-content-type-options"),
+        Some("nosniff"),
+        "{method} {path}"
+    );
+    assert_eq!(
+        answer.header("referrer-policy"),
+        Some("no-referrer"),
+        "{method} {path}"
+    );
+}
+
+#[tokio::test]
+async fn the_page_s_modules_styles_and_engine_carry_no_policy_that_would_mean_nothing_to_them() {
+    let server = spawn_server().await;
+    for path in [
+        "/app.js",
+        "/game/table.js",
+        "/app.css",
+        "/engine.wasm",
+        "/engine/engine.js",
+    ] {
+        let answer = request(server.addr, "GET", path, &[], "").await;
+        assert_eq!(answer.status, 200, "{path}");
+        assert_security_headers_but_the_policy(&answer, "GET", path);
+        assert_eq!(answer.header("content-security-policy"), None, "{path}");
+    }
 }
 
 #[tokio::test]
@@ -298,7 +320,7 @@ async fn files_read_from_disk_carry_an_etag_that_follows_their_bytes() {
     let server = spawn_server_with(|c| c.static_dir = Some(static_dir)).await;
     let first = request(server.addr, "GET", "/app.css", &[], "").await;
     assert_eq!(first.body, b"body { margin: 0 }");
-    assert!(first.header("content-security-policy").is_some());
+    assert_eq!(first.header("x-content-type-options"), Some("nosniff"));
     let etag = first.header("etag").expect("an ETag").to_owned();
     let again = request(
         server.addr,

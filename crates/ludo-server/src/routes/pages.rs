@@ -59,12 +59,18 @@ async fn rules_page(
 /// The file at `path`: from the directory given with `--static-dir` when it holds one by that
 /// name, else the built-in copy.
 fn file(state: &AppState, path: &str, headers: &HeaderMap) -> Response {
-    if let Some(dir) = &state.static_dir
-        && let Some(response) = from_disk(dir, path, headers)
-    {
-        return response;
+    let mut response = match &state.static_dir {
+        Some(dir) => from_disk(dir, path, headers).unwrap_or_else(|| asset(path, headers)),
+        None => asset(path, headers),
+    };
+    // A worker runs under the policy of its own script's answer.
+    if super::WORKER_SCRIPTS.contains(&path) {
+        response.headers_mut().insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(super::CONTENT_SECURITY_POLICY),
+        );
     }
-    asset(path, headers)
+    response
 }
 
 /// A file read from `dir` as it is now, uncompressed.
