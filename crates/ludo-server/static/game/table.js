@@ -316,7 +316,8 @@ export class Table {
         this.spoken.push(this.throwWords(seat, dice));
         this.settle();
       } else {
-        this.view.announce(this.throwWords(seat, dice));
+        this.saidLast = this.throwWords(seat, dice);
+        this.view.announce(this.saidLast);
         this.render({ interactive: false });
       }
       return;
@@ -325,7 +326,8 @@ export class Table {
     // for a moment before the turn passes.
     const words = outcome.kind === 'rolloff' ? event.lines[0].text : this.noMoveWords(seat, dice, outcome, before);
     this.render({ diceSeat: seat, diceValues: dice, status: words, interactive: false });
-    this.view.announce(statusString(words));
+    this.saidLast = statusString(words);
+    this.view.announce(this.saidLast);
     const shown = outcome.kind === 'rolloff' ? LANDED_MS : this.plays(seat) ? NO_MOVE_MS : OTHERS_NO_MOVE_MS;
     await wait(shown * pace());
   }
@@ -357,7 +359,8 @@ export class Table {
     if (event.after.position.turn.phase === 'over') this.endSeen = event.after;
     this.shownLines += event.lines.length;
     drawLog(this.view.log, this.lines.slice(0, this.shownLines));
-    this.view.announce(event.lines.map((l) => l.text).join('. '));
+    this.saidLast = event.lines.map((l) => l.text).join('. ');
+    this.view.announce(this.saidLast);
     // The piece rests on its square (a capture or a finish ringed) before anything else happens.
     await wait(MOVED_MS * pace());
   }
@@ -371,8 +374,13 @@ export class Table {
     const p = state.position;
     const over = p.turn.phase === 'over';
     const yours = !over && this.plays(p.turn.seat);
-    // What happened, then, when the person is to act, what for: "Your turn — throw".
-    if (first && yours) this.spoken.push(statusString(this.statusWords(p)));
+    // What happened, then, when the person is to act, what for: "Your turn — throw" (said with
+    // the move just said, which it would otherwise cut short).
+    if (first && yours) {
+      if (!this.spoken.length && this.saidLast) this.spoken.push(this.saidLast);
+      this.spoken.push(statusString(this.statusWords(p)));
+    }
+    this.saidLast = null;
     if (this.spoken.length) this.view.announce(this.spoken.join('. '));
     this.spoken = [];
     if (!first) return;
