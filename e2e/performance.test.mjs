@@ -3,7 +3,7 @@
 // frame rate while CPU players throw and move with their animations (from a performance trace).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, url } from './browser.mjs';
+import { launch, openWay, url } from './browser.mjs';
 
 const browser = await launch();
 after(() => browser.close());
@@ -16,6 +16,7 @@ test('the first load is small, a local game is ready fast, and hard moves quickl
   const began = Date.now();
   await page.goto(`${url}/`);
   await page.waitForSelector('body[data-ready=true]');
+  await openWay(page, 'vs-cpu');
   await page.click('#vs-cpu button[type=submit]');
   await page.waitForSelector('#board rect');
   const ready = Date.now() - began;
