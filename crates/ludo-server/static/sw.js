@@ -3,7 +3,7 @@
 // once) and the cache refreshed; offline, the cache answers, and local games carry on. Rooms and
 // the API's other calls are never cached.
 
-const CACHE = 'ludo-v15';
+const CACHE = 'ludo-v16';
 const FILES = [
   '/', '/app.js', '/app.css', '/engine/engine.js', '/game/board.js', '/game/local.js',
   '/room/online.js', '/game/animate.js', '/rulebook/options.js', '/game/keys.js', '/game/turnlog.js',
@@ -12,7 +12,7 @@ const FILES = [
   '/i18n/texts-vi.js', '/game/places.js', '/home/ranked.js', '/records/records.js',
   '/records/replay.js', '/engine.wasm', '/game/table.js', '/game/dice.js', '/game/clock.js',
   '/game/sound.js', '/i18n/texts-errors.js', '/room/roomsettings.js', '/home/home.js',
-  '/home/saves.js', '/game/guide.js', '/home/tables.js', '/room/phrases.js', '/room/rematch.js',
+  '/home/saves.js', '/home/sheets.js', '/game/guide.js', '/home/tables.js', '/room/phrases.js', '/room/rematch.js',
   '/game/celebrate.js', '/room/leave.js', '/room/rejoin.js', '/room/invite.js',
   '/room/roomname.js', '/room/freeseat.js', '/room/identity.js', '/engine/cpu.js',
   '/engine/cpu-worker.js', '/api/rules', '/manifest.webmanifest', '/icon.svg'];
