@@ -184,7 +184,8 @@ test('a local game against three CPUs is played to the places table', async () =
   assert.equal(await page.$$eval('#places tr.you', (trs) => trs.length), 1, 'the row of the person is marked');
   // The winner's four finished pieces stand apart in the middle: they can be counted.
   const winner = await page.getAttribute('#places tr[data-seat]', 'data-seat');
-  const middle = await page.$$eval(`#board .piece[data-colour=${winner}] circle`, (circles) => circles
+  // Each piece's body is its first circle (a white ring is drawn inside it).
+  const middle = await page.$$eval(`#board .piece[data-colour=${winner}] circle:first-child`, (circles) => circles
     .map((c) => ['cx', 'cy', 'r'].map((a) => Number(c.getAttribute(a)))));
   assert.equal(middle.length, 4, `the winner's pieces: ${JSON.stringify(middle)}`);
   for (const [i, [x1, y1, r1]] of middle.entries()) {

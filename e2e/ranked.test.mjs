@@ -91,6 +91,8 @@ test('two browsers find a ranked game, play it, and see ratings, records and the
   // Bo leaves the table: the result still speaks to him as its player, and he may still look for
   // a new opponent; Ana, alone, is told to look for one too.
   const boEnd = await bo.page.textContent('#end-title');
+  // After a game the seats are folded behind "Seats and settings".
+  await bo.page.click('#show-table');
   await bo.page.click('#seats li button:text("Leave the table")');
   await ana.page.waitForFunction(() => /Look for a new opponent/.test(document.getElementById('rematch').textContent));
   await bo.page.waitForFunction(() => !document.querySelector('#rematch button'));
@@ -192,6 +194,8 @@ test('a local game played to its end opens in the viewer from its end screen', a
   assert.ok(await me.page.isHidden('#replay-link'), 'no replay before the end');
   for (let i = 0; i < 5000 && !(await over(me.page)); i++) await step(me.page);
   assert.ok(await over(me.page), 'the game ended');
+  // On a phone the end is a card over the board: its × tucks it away, and the replay is below.
+  await me.page.click('#end-tuck');
   await me.page.click('#replay-link');
   await me.page.waitForURL(/\/replay$/);
   await me.page.waitForSelector('#replay-verdict');
