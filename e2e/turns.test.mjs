@@ -71,6 +71,12 @@ test('a capture walks the piece, sends the other home and is marked on the board
   // Red's piece 0 at progress 49 stands on track square 23, three squares ahead of yellow's.
   const { page, errors } = await resume(context, yellowToMove(20, 49));
   await watchTable(page);
+  // Everything said aloud, in order: "your turn" follows the capture at once (it earns a throw).
+  await page.evaluate(() => {
+    window.said = [];
+    const live = document.getElementById('announce');
+    new MutationObserver(() => window.said.push(live.textContent)).observe(live, { childList: true, characterData: true, subtree: true });
+  });
   await page.click('.piece.legal[data-piece="0"]');
   await page.waitForSelector('#log li.capture');
   const seen = await seenOnTable(page);
@@ -90,7 +96,7 @@ test('a capture walks the piece, sends the other home and is marked on the board
     return all.map((words) => [words.textContent, linesOf(words)]);
   });
   assert.deepEqual(lines, [['w ○', 1], ['d △', 1]], 'each seat\'s mark on the line of its word\'s end');
-  assert.match(await page.textContent('#announce'), /captures/);
+  assert.ok((await page.evaluate(() => window.said)).some((text) => /captures/.test(text)), 'the capture is said');
   assert.deepEqual(errors, []);
   await context.close();
 });
