@@ -7,7 +7,9 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { CONTINUE, SAVES_KEY, accessibilityViolations, launch, openWay, person, personsTurn, savedGame, step, url } from './browser.mjs';
+import {
+  CONTINUE, SAVES_KEY, accessibilityViolations, launch, openWay, person, personsTurn, savedGame, step, url,
+} from './browser.mjs';
 
 const shots = process.env.LUDO_SHOTS;
 if (shots) mkdirSync(shots, { recursive: true });
@@ -421,17 +423,19 @@ test('the home screen has no serious accessibility problems', async () => {
 /** Three games kept on `page`, as if played in (two people, Yellow to move), and the page drawn again. */
 async function threeSavedGames(page) {
   await page.evaluate((key) => {
+    const base = ['base', 'base', 'base', 'base'];
+    const position = { rules: 'qdan', seats: ['yellow', 'red'], pieces: { yellow: base, red: base },
+      turn: { seat: 'yellow', phase: 'roll', roll: [], bonus_streak: 0, throws: 0 } };
     const game = (i) => ({ id: `kept-${i}`, saved_at: Date.now() - i * 60_000, touched: true, rules: { preset: 'qdan' },
-      players: { yellow: 'human', red: 'human' }, log: [], actions: [],
-      position: { rules: 'qdan', seats: ['yellow', 'red'], pieces: { yellow: ['base', 'base', 'base', 'base'],
-        red: ['base', 'base', 'base', 'base'] }, turn: { seat: 'yellow', phase: 'roll', roll: [], bonus_streak: 0, throws: 0 } } });
+      players: { yellow: 'human', red: 'human' }, log: [], actions: [], position });
     localStorage.setItem(key, JSON.stringify([0, 1, 2].map(game)));
   }, SAVES_KEY);
   await page.reload();
   await page.waitForSelector('body[data-ready=true]');
 }
 
-test('on a phone the home screen is at most two screens tall, every way to play in the first, Play one tap from the first throw', async () => {
+test('on a phone the home screen is at most two screens tall, every way to play in the first, '
+  + 'Play one tap from the first throw', async () => {
   for (const viewport of [{ width: 390, height: 844 }, PHONE]) {
     for (const saved of [0, 3]) {
       const { page, errors } = await person(browser, '/?cpu-delay=0', { viewport });
@@ -442,7 +446,8 @@ test('on a phone the home screen is at most two screens tall, every way to play 
         + ` (${(height / viewport.height).toFixed(2)} screens)`);
       assert.ok(height <= 2 * viewport.height, `${height} px is at most two screens`);
       // Play, the other ways and the way to the rules, in the first screen, each a thumb's target.
-      for (const way of ['#play-now', '#open-vs-cpu', '#open-friends', '#open-ranked', '#open-hot-seat', '#how-to-play', '#read-rules']) {
+      const ways = ['#play-now', '#open-vs-cpu', '#open-friends', '#open-ranked', '#open-hot-seat', '#how-to-play', '#read-rules'];
+      for (const way of ways) {
         const box = await page.locator(way).boundingBox();
         assert.ok(box.y + box.height <= viewport.height, `${way} in the first screen (${viewport.width}, ${saved} saved)`);
         assert.ok(box.height >= 44 && box.width >= 44, `${way} is a 44 px target`);
@@ -465,7 +470,8 @@ test('on a phone the home screen is at most two screens tall, every way to play 
   }
 });
 
-test('each way\'s sheet opens from its button, keeps the focus, closes with Escape or its ×, and has no serious accessibility problem', async () => {
+test('each way\'s sheet opens from its button, keeps the focus, closes with Escape or its ×, '
+  + 'and has no serious accessibility problem', async () => {
   const { page, errors } = await person(browser, '/', { viewport: PHONE });
   assert.deepEqual(await accessibilityViolations(page), [], 'the home screen');
   for (const way of ['vs-cpu', 'friends', 'ranked', 'hot-seat']) {
