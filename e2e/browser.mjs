@@ -99,6 +99,20 @@ export async function resume(context, position, { autoplay = false, path = '/?cp
   return { page, errors };
 }
 
+/**
+ * Opens, on the home screen, the sheet of a way to play, where its options are: `vs-cpu` (Play's
+ * "Change"), `friends`, `ranked` or `hot-seat`; the first, second and fourth show the rules and
+ * house rules too.
+ */
+export async function openWay(page, way) {
+  // Another sheet open is closed first, as a person would close it.
+  const other = await page.$(`dialog.sheet[open]:not(#${way}-sheet) .sheet-close`);
+  if (other) await other.click();
+  if (await page.$(`#${way}-sheet[open]`)) return;
+  await page.click(`#open-${way}`);
+  await page.waitForSelector(`#${way}-sheet[open]`);
+}
+
 /** Where the page keeps its saved local games (static/home/saves.js): a list, the one played last first. */
 export const SAVES_KEY = 'ludo.games';
 

@@ -7,7 +7,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { CONTINUE, SAVES_KEY, launch, personsTurn, url } from './browser.mjs';
+import { CONTINUE, SAVES_KEY, launch, openWay, personsTurn, url } from './browser.mjs';
 
 const shots = process.env.LUDO_SHOTS ?? '/tmp/ludo-shots';
 mkdirSync(shots, { recursive: true });
@@ -88,6 +88,7 @@ const saved = (page, id) => page.evaluate(({ key, id }) =>
 
 test('a local game against three CPUs is played to the end with every CPU move chosen in the worker', async () => {
   const { context, page, errors, warnings } = await open('/?cpu-delay=0');
+  await openWay(page, 'vs-cpu');
   await page.selectOption('select[name=level]', 'hard');
   await page.click('#vs-cpu button[type=submit]');
   await playToTheEnd(page);
@@ -126,6 +127,7 @@ async function countingExpertFetches({ status } = {}) {
 
 test('expert CPUs fetch their network once, in the worker, and choose every move there', async () => {
   const { context, page, fetched, warnings, errors } = await countingExpertFetches();
+  await openWay(page, 'vs-cpu');
   await page.selectOption('select[name=level]', 'expert');
   await page.click('#vs-cpu button[type=submit]');
   await playUntilChosen(page, 20);
@@ -140,6 +142,7 @@ test('expert CPUs fetch their network once, in the worker, and choose every move
 
 test('games against other levels never fetch the expert\'s network', async () => {
   const { context, page, fetched } = await countingExpertFetches();
+  await openWay(page, 'vs-cpu');
   await page.selectOption('select[name=level]', 'hard');
   await page.click('#vs-cpu button[type=submit]');
   await playUntilChosen(page, 5);
@@ -149,6 +152,7 @@ test('games against other levels never fetch the expert\'s network', async () =>
 
 test('an expert whose network cannot be had says so once and plays on as hard would', async () => {
   const { context, page, fetched, warnings, errors } = await countingExpertFetches({ status: 404 });
+  await openWay(page, 'vs-cpu');
   await page.selectOption('select[name=level]', 'expert');
   await page.click('#vs-cpu button[type=submit]');
   await playUntilChosen(page, 10);
@@ -169,6 +173,7 @@ test('the worker is handed the engine the page compiled, and fetches no second c
   const page = await context.newPage();
   await page.goto(`${url}/?cpu-delay=0`);
   await page.waitForSelector('body[data-ready=true]');
+  await openWay(page, 'vs-cpu');
   await page.click('#vs-cpu button[type=submit]');
   while (await page.evaluate(() => performance.getEntriesByName('ludo.cpu.worker').length) < 3) {
     const turn = await personsTurn(page);
@@ -254,6 +259,7 @@ test('an answer that comes after the game was restarted is dropped, and neither 
 for (const [file, whose] of [['cpu-worker.js', 'the worker'], ['cpu.js', 'the module that asks the worker']]) {
   test(`when ${whose} does not load, the page's thread chooses and the game is played to the end`, async () => {
     const { context, page, errors, warnings } = await open('/?cpu-delay=0', { worker: () => null, file });
+    await openWay(page, 'vs-cpu');
     await page.selectOption('select[name=opponents]', '1');
     await page.selectOption('select[name=level]', 'easy');
     await page.click('#vs-cpu button[type=submit]');

@@ -7,7 +7,9 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { CONTINUE, SAVES_KEY, accessibilityViolations, launch, person, personsTurn, savedGame, step, url } from './browser.mjs';
+import {
+  CONTINUE, SAVES_KEY, accessibilityViolations, launch, openWay, person, personsTurn, savedGame, step, url,
+} from './browser.mjs';
 
 const shots = process.env.LUDO_SHOTS;
 if (shots) mkdirSync(shots, { recursive: true });
@@ -46,6 +48,7 @@ test('Play starts a game against three medium CPUs at once, then with the last s
   assert.deepEqual(game.rules, { preset: 'qdan' });
   await home(page);
   // A game against the CPU with other settings: Play starts that one next time.
+  await openWay(page, 'vs-cpu');
   await page.selectOption('#vs-cpu select[name=opponents]', '1');
   await page.selectOption('#vs-cpu select[name=level]', 'hard');
   await page.selectOption('#rules-choice select[name=preset]', 'classic');
@@ -68,12 +71,15 @@ test('Play starts a game against three medium CPUs at once, then with the last s
   await page.context().close();
 });
 
-test('Play says and starts what the CPU\'s card and the rules are changed to', async () => {
+test('Play says and starts what its sheet and the rules are changed to', async () => {
   const { page, errors } = await person(browser, '/?cpu-delay=0', { viewport: PHONE, locale: 'fr-FR' });
   assert.equal(await page.textContent('#play-now-what'), 'Règles standard · vous + 3 CPU · Moyen');
+  await openWay(page, 'vs-cpu');
   await page.selectOption('#vs-cpu select[name=level]', 'hard');
   await page.selectOption('#rules-choice select[name=preset]', 'classic');
   assert.equal(await page.textContent('#play-now-what'), 'Classique · vous + 3 CPU · Difficile');
+  // Closed, the sheet leaves Play saying what it starts.
+  await page.keyboard.press('Escape');
   await page.click('#play-now');
   await throwOnce(page);
   const game = await savedGame(page);
@@ -101,16 +107,21 @@ test('a Vietnamese browser plays the Vietnamese rules by default', async () => {
   await page.context().close();
 });
 
-test('one choice of rules, apart from the ways to play, is what a game on this device plays too', async () => {
+test('one choice of rules, in the sheet of each way to play but ranked, is what a game on this device plays too', async () => {
   const { page, errors } = await person(browser, '/?cpu-delay=0', { viewport: DESKTOP });
-  // Above the ways to play, saying which games it is for; not inside one of them.
-  assert.equal(await page.$('#vs-cpu select[name=preset]'), null);
+  // In the sheet of the way being set, saying which games it is for; the CPU's form reads it.
+  assert.equal(await page.$('#vs-cpu select[name=preset]:not([form])'), null);
   assert.equal(await page.getAttribute('#rules-choice select[name=preset]', 'form'), 'vs-cpu');
   assert.equal(await page.textContent('#rules-for'),
-    'For the games below against the CPU, on this device and with friends. Ranked games play their own rules.');
-  const top = (selector) => page.$eval(selector, (n) => n.getBoundingClientRect().top);
-  assert.ok(await top('#rules-choice') < await top('#vs-cpu'), 'the rules come before the ways to play');
+    'The same rules for games against the CPU, on this device and with friends. Ranked games play their own rules.');
+  await openWay(page, 'hot-seat');
+  assert.ok(await page.isVisible('#hot-seat-sheet #rules-choice'), 'the rules come with the sheet opened');
   await page.selectOption('#rules-choice select[name=preset]', 'vietnamese');
+  await openWay(page, 'friends');
+  assert.equal(await page.inputValue('#friends-sheet #rules-choice select[name=preset]'), 'vietnamese', 'one choice');
+  await openWay(page, 'ranked');
+  assert.equal(await page.$('#ranked-sheet #rules-choice'), null, 'ranked games play their own rules');
+  await openWay(page, 'hot-seat');
   await page.selectOption('#hot-seat select[name=people]', '2');
   await page.click('#hot-seat button[type=submit]');
   await throwOnce(page);
@@ -119,45 +130,40 @@ test('one choice of rules, apart from the ways to play, is what a game on this d
   assert.deepEqual(game.players, { yellow: 'human', red: 'human' });
   if (shots) {
     await home(page);
-    await page.screenshot({ path: `${shots}/home-rules-choice-en.png`, fullPage: true });
+    await openWay(page, 'hot-seat');
+    await page.screenshot({ path: `${shots}/home-rules-choice-en.png` });
   }
   assert.deepEqual(errors, []);
   await page.context().close();
 });
 
-test('ticking "ranked" for a table with friends shows its turn clock, and clearing it gives the clock back', async () => {
+test('a table with friends has no ranked box: the ranked sheet says how to play a ranked game with a friend', async () => {
   const { page, errors } = await person(browser, '/', { viewport: PHONE });
-  const clock = '#friends select[name=clock]';
-  const noneOffered = () => page.$eval(`${clock} option[value=""]`, (o) => !o.disabled);
-  assert.equal(await page.inputValue(clock), '');
-  assert.match(await page.textContent('#friends'), /always a turn clock/);
-  assert.doesNotMatch(await page.textContent('#friends'), /unless 30/, 'no promise the clock beside it contradicts');
-  await page.check('#friends input[name=ranked]');
-  assert.equal(await page.inputValue(clock), '60', 'a ranked table plays 60 seconds a turn unless 30 is chosen');
-  assert.equal(await noneOffered(), false);
-  await page.uncheck('#friends input[name=ranked]');
-  assert.equal(await page.inputValue(clock), '', 'the clock is none again, as it was');
-  assert.equal(await noneOffered(), true);
-  // A clock chosen by the person stays when the box is cleared.
-  await page.check('#friends input[name=ranked]');
-  await page.selectOption(clock, '30');
-  await page.uncheck('#friends input[name=ranked]');
-  assert.equal(await page.inputValue(clock), '30');
-  // The ranked card says how it differs: strangers near one's rating, found for you, never two
-  // from one network (the server's rule), so a family on one Wi-Fi knows where to go instead.
+  await openWay(page, 'friends');
+  assert.equal(await page.$('#friends input[name=ranked]'), null, 'ranked is the ranked sheet\'s, or the table\'s');
+  assert.equal(await page.inputValue('#friends select[name=clock]'), '');
+  await openWay(page, 'ranked');
+  // The ranked sheet says how it differs: strangers near one's rating, found for you, never two
+  // from one network (the server's rule), so a family on one Wi-Fi knows where to go instead;
+  // and that a table with friends is made ranked in its settings.
   assert.equal(await page.textContent('#ranked .hint'), 'Against people rated close to you, found for you. '
     + 'Two devices on the same network are never matched: to play someone beside you, use “Play with friends”.');
-  // Both cards ask for the person's name: it is one name, typed in either.
+  assert.equal(await page.textContent('#ranked-friend'), 'A ranked game with a friend: open a table with '
+    + '“Play with friends”, then tick “Ranked” in its settings.');
+  // Both sheets ask for the person's name: it is one name, typed in either.
+  await page.fill('#ranked input[name=name]', 'Ana B.');
+  await openWay(page, 'friends');
+  assert.equal(await page.inputValue('#friends input[name=name]'), 'Ana B.');
   await page.fill('#friends input[name=name]', 'Ana');
   assert.equal(await page.inputValue('#ranked input[name=name]'), 'Ana');
-  await page.fill('#ranked input[name=name]', 'Ana B.');
-  assert.equal(await page.inputValue('#friends input[name=name]'), 'Ana B.');
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
 test('two games started one after the other are both kept, continue each where it was, and one can be deleted', async () => {
   const { page, errors } = await person(browser, '/?cpu-delay=0', { viewport: PHONE });
   // A: two people on this device, one throw. B: against the CPU, one throw.
+  await openWay(page, 'hot-seat');
   await page.selectOption('#hot-seat select[name=people]', '2');
   await page.click('#hot-seat button[type=submit]');
   await throwOnce(page);
@@ -262,7 +268,9 @@ test('the three rulesets each show a picture of their board and link to their ru
 test('beside the guided first game, "Read the rules" opens the page of the rules chosen', async () => {
   const { page, errors } = await person(browser, '/', { viewport: PHONE });
   assert.equal(await page.textContent('#how-to-play'), 'Learn by playing', 'says it starts a game');
+  await openWay(page, 'vs-cpu');
   await page.selectOption('#rules-choice select[name=preset]', 'vietnamese');
+  await page.keyboard.press('Escape');
   await page.click('#read-rules');
   await page.waitForSelector('#rules-page:not([hidden]) h2');
   assert.equal(await page.getAttribute('#rules-page', 'data-preset'), 'vietnamese');
@@ -414,6 +422,94 @@ test('the home screen has no serious accessibility problems', async () => {
   await page.context().close();
 });
 
+/** Three games kept on `page`, as if played in (two people, Yellow to move), and the page drawn again. */
+async function threeSavedGames(page) {
+  await page.evaluate((key) => {
+    const base = ['base', 'base', 'base', 'base'];
+    const position = { rules: 'qdan', seats: ['yellow', 'red'], pieces: { yellow: base, red: base },
+      turn: { seat: 'yellow', phase: 'roll', roll: [], bonus_streak: 0, throws: 0 } };
+    const game = (i) => ({ id: `kept-${i}`, saved_at: Date.now() - i * 60_000, touched: true, rules: { preset: 'qdan' },
+      players: { yellow: 'human', red: 'human' }, log: [], actions: [], position });
+    localStorage.setItem(key, JSON.stringify([0, 1, 2].map(game)));
+  }, SAVES_KEY);
+  await page.reload();
+  await page.waitForSelector('body[data-ready=true]');
+}
+
+test('on a phone the home screen is at most two screens tall, every way to play in the first, '
+  + 'Play one tap from the first throw', async () => {
+  for (const viewport of [{ width: 390, height: 844 }, PHONE]) {
+    for (const saved of [0, 3]) {
+      const { page, errors } = await person(browser, '/?cpu-delay=0', { viewport });
+      if (saved) await threeSavedGames(page);
+      assert.equal(await page.$$eval('#saved-games li', (rows) => rows.length), saved);
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      console.log(`home at ${viewport.width}×${viewport.height}, ${saved} saved games: ${height} px`
+        + ` (${(height / viewport.height).toFixed(2)} screens)`);
+      assert.ok(height <= 2 * viewport.height, `${height} px is at most two screens`);
+      // Play, the other ways and the way to the rules, in the first screen, each a thumb's target.
+      const ways = ['#play-now', '#open-vs-cpu', '#open-friends', '#open-ranked', '#open-hot-seat', '#how-to-play', '#read-rules'];
+      for (const way of ways) {
+        const box = await page.locator(way).boundingBox();
+        assert.ok(box.y + box.height <= viewport.height, `${way} in the first screen (${viewport.width}, ${saved} saved)`);
+        assert.ok(box.height >= 44 && box.width >= 44, `${way} is a 44 px target`);
+      }
+      if (shots) await page.screenshot({ path: `${shots}/home-${viewport.width}-${saved}-saved.png`, fullPage: true });
+      // From the home screen: one tap on Play, then the throw.
+      let taps = 0;
+      await page.click('#play-now');
+      taps++;
+      await page.waitForSelector('#roll:not([disabled])');
+      await page.click('#roll');
+      taps++;
+      await page.waitForFunction(() => /threw/.test(document.getElementById('announce').textContent)
+        || document.querySelector('#log li'));
+      console.log(`taps from the home screen to the first throw: ${taps}`);
+      assert.equal(taps, 2);
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    }
+  }
+});
+
+test('each way\'s sheet opens from its button, keeps the focus, closes with Escape or its ×, '
+  + 'and has no serious accessibility problem', async () => {
+  const { page, errors } = await person(browser, '/', { viewport: PHONE });
+  assert.deepEqual(await accessibilityViolations(page), [], 'the home screen');
+  for (const way of ['vs-cpu', 'friends', 'ranked', 'hot-seat']) {
+    const sheet = `#${way}-sheet`;
+    await page.click(`#open-${way}`);
+    await page.waitForSelector(`${sheet}[open]`);
+    assert.ok(await page.evaluate((s) => document.querySelector(s).matches(':modal'), sheet), `${way}: a modal sheet`);
+    // The whole width of a phone, scrolling inside itself, never past the screen.
+    const box = await page.locator(sheet).boundingBox();
+    assert.ok(box.width >= PHONE.width - 1 && box.height <= PHONE.height, `${way}: ${box.width}×${box.height}`);
+    const close = await page.locator(`${sheet} .sheet-close`).boundingBox();
+    assert.ok(close.width >= 44 && close.height >= 44, 'a visible close button, a 44 px target');
+    // Tab and Shift+Tab go round the sheet's controls, never out of it.
+    for (const key of [...Array(14).fill('Tab'), ...Array(14).fill('Shift+Tab')]) {
+      await page.keyboard.press(key);
+      assert.ok(await page.evaluate((s) => document.querySelector(s).contains(document.activeElement), sheet),
+        `${way}: ${key} keeps the focus in the sheet`);
+    }
+    if (way === 'friends') {
+      await page.click('#house-rules summary');
+      assert.deepEqual(await accessibilityViolations(page), [], `the ${way} sheet with its house rules`);
+    } else {
+      assert.deepEqual(await accessibilityViolations(page), [], `the ${way} sheet`);
+    }
+    await page.keyboard.press('Escape');
+    await page.waitForSelector(`${sheet}[open]`, { state: 'detached' });
+    assert.equal(await page.evaluate(() => document.activeElement.id), `open-${way}`, 'the focus goes back to its button');
+    // Its × closes it too.
+    await page.click(`#open-${way}`);
+    await page.click(`${sheet} .sheet-close`);
+    await page.waitForSelector(`${sheet}[open]`, { state: 'detached' });
+  }
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
 for (const language of ['en', 'fr', 'vi']) {
   for (const [size, viewport] of [['360', PHONE], ['1280', DESKTOP]]) {
     test(`the home screen${language === 'vi' ? ' fits' : ' and the guide fit'} a ${size} px screen in ${language}`, async () => {
@@ -434,6 +530,7 @@ for (const language of ['en', 'fr', 'vi']) {
       }
       await throwOnce(page);
       await home(page);
+      await openWay(page, 'hot-seat');
       await page.selectOption('#hot-seat select[name=people]', '2');
       await page.click('#hot-seat button[type=submit]');
       await home(page);

@@ -20,10 +20,10 @@ test('a game against the CPU is started and played with the keyboard alone', asy
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   await page.goto(`${url}/?cpu-delay=0&pace=0`);
   await page.waitForSelector('body[data-ready=true]');
-  // Tab to the first form's start button; every control passed on the way shows its focus.
+  // Tab to Play; every control passed on the way shows its focus.
   for (let i = 0; i < 30; i++) {
     await page.keyboard.press('Tab');
-    const at = await page.evaluate(() => document.activeElement.matches('#vs-cpu button[type=submit]'));
+    const at = await page.evaluate(() => document.activeElement.matches('#play-now'));
     assert.ok((await focused(page)).visible, 'focus is visible');
     if (at) break;
   }

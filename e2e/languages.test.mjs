@@ -3,7 +3,7 @@
 // key that the language lacks, and no raw key shows.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, url } from './browser.mjs';
+import { launch, openWay, url } from './browser.mjs';
 
 const browser = await launch();
 after(() => browser.close());
@@ -36,6 +36,7 @@ for (const language of LANGUAGES) {
     await page.goto(`${url}/?cpu-delay=0`);
     await page.waitForSelector('body[data-ready=true]');
     assert.equal(await page.getAttribute('html', 'lang'), language);
+    await openWay(page, 'hot-seat');
     await page.click('#house-rules summary');
     for (const preset of ['qdan', 'classic', 'vietnamese']) {
       await page.selectOption('select[name=preset]', preset);

@@ -5,7 +5,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { CONTINUE, SAVES_KEY, launch, personsTurn, url } from './browser.mjs';
+import { CONTINUE, SAVES_KEY, launch, openWay, personsTurn, url } from './browser.mjs';
 
 const shots = process.env.LUDO_SHOTS ?? '/tmp/ludo-shots';
 mkdirSync(shots, { recursive: true });
@@ -168,6 +168,7 @@ async function savedEveryActionAndResumed(start, { cpu }) {
 test('a local game against three CPUs is played to the places table', async () => {
   const page = await browser.newPage({ viewport: { width: 360, height: 640 } });
   const errors = await open(page);
+  await openWay(page, 'vs-cpu');
   await page.selectOption('select[name=level]', 'random');
   await page.click('#vs-cpu button[type=submit]');
   await page.screenshot({ path: `${shots}/cross-board.png` });
@@ -183,7 +184,8 @@ test('a local game against three CPUs is played to the places table', async () =
   assert.equal(await page.$$eval('#places tr.you', (trs) => trs.length), 1, 'the row of the person is marked');
   // The winner's four finished pieces stand apart in the middle: they can be counted.
   const winner = await page.getAttribute('#places tr[data-seat]', 'data-seat');
-  const middle = await page.$$eval(`#board .piece[data-colour=${winner}] circle`, (circles) => circles
+  // Each piece's body is its first circle (a white ring is drawn inside it).
+  const middle = await page.$$eval(`#board .piece[data-colour=${winner}] circle:first-child`, (circles) => circles
     .map((c) => ['cx', 'cy', 'r'].map((a) => Number(c.getAttribute(a)))));
   assert.equal(middle.length, 4, `the winner's pieces: ${JSON.stringify(middle)}`);
   for (const [i, [x1, y1, r1]] of middle.entries()) {
@@ -216,6 +218,7 @@ for (const [opponents, arms, name] of [[1, 2, 'two-arm'], [2, 3, 't']]) {
   test(`a local game for ${opponents + 1} on the ${name} board is drawn from the engine's numbers and played`, async () => {
     const page = await browser.newPage({ viewport: { width: 360, height: 640 } });
     const errors = await open(page);
+    await openWay(page, 'vs-cpu');
     await page.click('#house-rules summary');
     await page.selectOption('select[data-option=layout]', '"by_players"');
     await page.selectOption('select[name=opponents]', String(opponents));
@@ -237,6 +240,7 @@ for (const [opponents, arms, name] of [[1, 2, 'two-arm'], [2, 3, 't']]) {
 
 test('a game against the CPU is saved after every action, and after a reload resumes with the same position, log and board', async () => {
   const { page, context, errors } = await savedEveryActionAndResumed(async (page) => {
+    await openWay(page, 'vs-cpu');
     await page.selectOption('select[name=opponents]', '1');
     await page.click('#vs-cpu button[type=submit]');
   }, { cpu: true });
@@ -265,6 +269,7 @@ test('the page speaks the browser language and every language is complete', asyn
 test('a Vietnamese game is played on the horse board to the end', async () => {
   const page = await browser.newPage({ viewport: { width: 360, height: 640 } });
   const errors = await open(page);
+  await openWay(page, 'vs-cpu');
   await page.selectOption('select[name=preset]', 'vietnamese');
   await page.selectOption('select[name=opponents]', '1');
   await page.selectOption('select[name=level]', 'random');
@@ -283,6 +288,7 @@ test('a Vietnamese game is played on the horse board to the end', async () => {
 
 test('a hot-seat game is saved after every action, and after a reload resumes with the same position, log and board', async () => {
   const { page, context, errors } = await savedEveryActionAndResumed(async (page) => {
+    await openWay(page, 'hot-seat');
     await page.selectOption('#hot-seat select[name=people]', '2');
     await page.click('#hot-seat button[type=submit]');
   }, { cpu: false });
@@ -296,6 +302,7 @@ test('a hot-seat game is saved after every action, and after a reload resumes wi
 test('the house rules chosen are the rules played: auto_exit brings a piece out at once', async () => {
   const page = await browser.newPage();
   const errors = await open(page);
+  await openWay(page, 'hot-seat');
   await page.click('#house-rules summary');
   await page.selectOption('select[data-option=no_piece_out]', '"auto_exit"');
   await page.selectOption('#hot-seat select[name=people]', '2');
@@ -309,6 +316,7 @@ test('the house rules chosen are the rules played: auto_exit brings a piece out 
   // option at fault in focus, and no game starts.
   await page.click('#back');
   await page.waitForSelector('body[data-ready=true] #home:not([hidden])');
+  await openWay(page, 'hot-seat');
   await page.click('#house-rules summary');
   await page.selectOption('select[data-option=dice]', '2');
   await page.click('#hot-seat button[type=submit]');
@@ -350,6 +358,7 @@ test('a local game has its place in the history: Back goes home, a reload or a l
 test("a game's house rules are one tap away during play", async () => {
   const page = await browser.newPage();
   const errors = await open(page);
+  await openWay(page, 'hot-seat');
   await page.click('#house-rules summary');
   await page.selectOption('select[data-option=passing]', '"free"');
   await page.selectOption('#hot-seat select[name=people]', '2');
@@ -365,6 +374,7 @@ test("a game's house rules are one tap away during play", async () => {
 test('a saved game that no longer reads is not resumed, and the reason is said in the reader’s language', async () => {
   const page = await browser.newPage();
   const errors = await open(page, '/?cpu-delay=0&pace=0&lang=fr');
+  await openWay(page, 'hot-seat');
   await page.selectOption('#hot-seat select[name=people]', '2');
   await page.click('#hot-seat button[type=submit]');
   await page.evaluate(() => {

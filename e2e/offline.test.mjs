@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, personsTurn, yellowToMove } from './browser.mjs';
+import { launch, openWay, personsTurn, yellowToMove } from './browser.mjs';
 
 const shots = process.env.LUDO_SHOTS ?? '/tmp/ludo-shots';
 mkdirSync(shots, { recursive: true });
@@ -140,6 +140,7 @@ test('with the server gone, the page loads from its service worker and a game ag
 
   // A game against the CPU: the person throws until a piece of theirs can move, and moves it.
   await page.evaluate(() => localStorage.setItem('ludo.autoplay', 'no'));
+  await openWay(page, 'vs-cpu');
   await page.selectOption('select[name=opponents]', '1');
   await page.click('#vs-cpu button[type=submit]');
   const pieces = () => page.evaluate(() => JSON.parse(localStorage.getItem('ludo.games'))[0].position.pieces.yellow);
@@ -186,8 +187,10 @@ test('with the server gone, the page loads from its service worker and a game ag
     + 'Games against the CPU and on this device work without one.';
   await page.goto(`${server.url}/`);
   await page.waitForSelector('body[data-ready=true]');
+  await openWay(page, 'friends');
   await page.click('#friends button[type=submit]');
   await page.waitForFunction((text) => document.getElementById('friends-error').textContent === text, unreachable);
+  await openWay(page, 'ranked');
   await page.click('#ranked-find');
   await page.waitForFunction((text) => document.getElementById('ranked-status').textContent === text, unreachable);
   // A records page is the page's own, from the cache, saying so; not the browser's error page.

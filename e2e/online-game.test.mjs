@@ -2,7 +2,7 @@
 // the end, with a reload in the middle that reclaims the seat.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, over, person as open, step, url } from './browser.mjs';
+import { launch, openWay, over, person as open, step, url } from './browser.mjs';
 
 const browser = await launch();
 after(() => browser.close());
@@ -11,6 +11,7 @@ const person = (path) => open(browser, path);
 /** A new room with friends, made from the home page by Ana, who is seated at yellow; her page. */
 async function anaHostsARoom() {
   const host = await person('/');
+  await openWay(host.page, 'friends');
   await host.page.fill('#friends input[name=name]', 'Ana');
   await host.page.click('#friends button[type=submit]');
   await host.page.waitForURL(/\/r\/[a-z0-9]+$/);

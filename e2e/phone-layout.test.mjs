@@ -5,7 +5,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { launch, person, url } from './browser.mjs';
+import { launch, openWay, person, url } from './browser.mjs';
 
 const shots = process.env.LUDO_SHOTS ?? '/tmp/ludo-shots';
 mkdirSync(shots, { recursive: true });
@@ -15,6 +15,7 @@ after(() => browser.close());
 
 /** Starts a game against three CPUs from the home page. */
 async function playCpus(page) {
+  await openWay(page, 'vs-cpu');
   await page.click('#vs-cpu button[type=submit]');
   await page.waitForSelector('#board .base');
 }
@@ -35,6 +36,7 @@ function smallTargets(page, selector) {
 
 test('on a phone every control and link of the home page, the house rules included, is a 44 px target', async () => {
   const { page, errors } = await person(browser, '/', { locale: 'ru', viewport: { width: 360, height: 640 } });
+  await openWay(page, 'vs-cpu');
   await page.click('#house-rules summary');
   const small = await smallTargets(page, '#home select, #home input, #home button, #home summary, #home a, header select');
   assert.deepEqual(small, [], 'targets under 44 px');
@@ -94,6 +96,7 @@ test('on the narrowest phone every seat\'s name is read whole, a long one on two
 test('a game started from far down the home page is seen from the top of the table', async () => {
   const { page, errors } = await person(browser, '/', { viewport: { width: 360, height: 640 } });
   await page.evaluate(() => scrollTo(0, document.body.scrollHeight));
+  await openWay(page, 'hot-seat');
   await page.click('#hot-seat button[type=submit]');
   await page.waitForSelector('#board .base');
   assert.equal(await page.evaluate(() => scrollY), 0);
@@ -121,6 +124,7 @@ test('the turn clock writes its seconds as the page\'s language does', async () 
 test('on a phone the host of a new room sees "Start the game" without scrolling, and it stays in sight', async () => {
   for (const locale of ['en', 'ru']) {
     const { page, errors } = await person(browser, '/', { locale, viewport: { width: 360, height: 640 } });
+    await openWay(page, 'friends');
     await page.fill('#friends input[name=name]', 'Ana');
     await page.click('#friends button[type=submit]');
     await page.waitForURL(/\/r\/[a-z0-9]+$/);
@@ -156,6 +160,7 @@ test('on a phone a throw that cannot bring a piece out says why without pushing 
     await page.waitForSelector('body[data-ready=true]');
     // Qdan (a Vietnamese page offers the Vietnamese rules first, where a double of 3 brings a
     // horse out).
+    await openWay(page, 'vs-cpu');
     await page.selectOption('#rules-choice select[name=preset]', 'qdan');
     await playCpus(page);
     const boardTop = () => page.evaluate(() => document.getElementById('board').getBoundingClientRect().top);

@@ -4,7 +4,7 @@
 // A local game is exported and replayed too.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, over, person as open, personsTurn, step, url } from './browser.mjs';
+import { launch, openWay, over, person as open, personsTurn, step, url } from './browser.mjs';
 
 const browser = await launch();
 after(() => browser.close());
@@ -24,6 +24,7 @@ test('under the Vietnamese rules the ranked search offers only the sizes a table
     const offered = () => page.$$eval('#ranked select[name=size] option', (options) =>
       options.filter((o) => !o.disabled).map((o) => o.value));
     assert.ok(await page.isHidden('#ranked-two'));
+    await openWay(page, 'ranked');
     await page.selectOption('#ranked select[name=size]', '4');
     await page.selectOption('#ranked select[name=rules]', 'vietnamese');
     assert.deepEqual(await offered(), ['any', '2'], locale);
@@ -42,6 +43,7 @@ test('two browsers find a ranked game, play it, and see ratings, records and the
   const ana = await person();
   const bo = await person();
   for (const [who, name] of [[ana, 'Ana'], [bo, 'Bo']]) {
+    await openWay(who.page, 'ranked');
     await who.page.fill('#ranked input[name=name]', name);
     await who.page.selectOption('#ranked select[name=rules]', 'classic');
     await who.page.selectOption('#ranked select[name=size]', '2');
@@ -106,6 +108,7 @@ test('two browsers find a ranked game, play it, and see ratings, records and the
     && /^Looking for players rated \d+/.test(document.getElementById('ranked-status').textContent));
   assert.equal(await bo.page.inputValue('#ranked select[name=rules]'), 'classic');
   assert.equal(await bo.page.inputValue('#ranked select[name=size]'), '2');
+  await openWay(bo.page, 'ranked');
   await bo.page.click('#ranked-stop');
   // Opened again, the room still shows what the game did to the ratings.
   const rated = await ana.page.textContent('#rated');
@@ -173,6 +176,7 @@ test('two browsers find a ranked game, play it, and see ratings, records and the
 
 test('a local game is exported and replayed in the viewer', async () => {
   const me = await person('/?cpu-delay=0');
+  await openWay(me.page, 'vs-cpu');
   await me.page.selectOption('#vs-cpu select[name=opponents]', '1');
   await me.page.click('#vs-cpu button[type=submit]');
   // Fifteen turns of the person's, each waited for (a busy machine's CPU thinks slowly).
@@ -196,12 +200,15 @@ test('a local game is exported and replayed in the viewer', async () => {
 
 test('a local game played to its end opens in the viewer from its end screen', async () => {
   const me = await open(browser, '/', { viewport: { width: 360, height: 640 }, locale: 'fr-FR' });
+  await openWay(me.page, 'vs-cpu');
   await me.page.selectOption('#vs-cpu select[name=level]', 'random');
   await me.page.click('#vs-cpu button[type=submit]');
   await me.page.waitForSelector('#board .base');
   assert.ok(await me.page.isHidden('#replay-link'), 'no replay before the end');
   for (let i = 0; i < 5000 && !(await over(me.page)); i++) await step(me.page);
   assert.ok(await over(me.page), 'the game ended');
+  // On a phone the end is a card over the board: its × tucks it away, and the replay is below.
+  await me.page.click('#end-tuck');
   await me.page.click('#replay-link');
   await me.page.waitForURL(/\/replay$/);
   await me.page.waitForSelector('#replay-verdict');

@@ -2,7 +2,7 @@
 // game, everyone sees them in their own language, and the game plays the house rules chosen.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, step, url } from './browser.mjs';
+import { launch, openWay, person, step, url } from './browser.mjs';
 
 /** The page's texts in each language, as `texts-<language>.js` holds them. */
 const TEXTS = Object.fromEntries(await Promise.all(['en', 'fr'].map(async (language) =>
@@ -32,6 +32,7 @@ async function logShows(page, pattern) {
 
 test('the host sets two house rules at the table, a guest sees them in French, and the game plays both', async () => {
   const host = await person(browser, '/', { viewport: { width: 1280, height: 800 } });
+  await openWay(host.page, 'friends');
   await host.page.fill('#friends input[name=name]', 'Ana');
   await host.page.click('#friends button[type=submit]');
   await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
@@ -131,6 +132,7 @@ const changedMarks = (page) => page.$$eval('#room-settings .room-house-rules lab
 test('house rules the host has not applied yet stay through other changes, until the host applies them', async () => {
   // The host, in French on a computer, makes a room.
   const host = await person(browser, '/', { locale: 'fr-FR', viewport: { width: 1280, height: 800 } });
+  await openWay(host.page, 'friends');
   await host.page.fill('#friends input[name=name]', 'Ana');
   await host.page.click('#friends button[type=submit]');
   await host.page.waitForURL(/\/r\/[a-z0-9]+$/);

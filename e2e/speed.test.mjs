@@ -4,7 +4,7 @@
 // is the same: the person's throw and the three CPUs' throws, none with a move.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, url } from './browser.mjs';
+import { launch, openWay, url } from './browser.mjs';
 
 const browser = await launch();
 after(() => browser.close());
@@ -18,6 +18,7 @@ async function game(locale) {
   const page = await context.newPage();
   await page.goto(`${url}/`);
   await page.waitForSelector('body[data-ready=true]');
+  await openWay(page, 'vs-cpu');
   await page.selectOption('select[name=level]', 'random');
   await page.click('#vs-cpu button[type=submit]');
   await page.waitForSelector('#roll:not([disabled])');

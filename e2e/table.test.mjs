@@ -8,7 +8,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import {
-  accessibilityViolations, launch, person, personsTurn, resume, url, yellowToMove,
+  accessibilityViolations, launch, openWay, person, personsTurn, resume, url, yellowToMove,
 } from './browser.mjs';
 
 const shots = process.env.LUDO_SHOTS ?? '/tmp/ludo-shots';
@@ -58,6 +58,7 @@ async function againstRandomCpus(context) {
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${url}/`);
   await page.waitForSelector('body[data-ready=true]');
+  await openWay(page, 'vs-cpu');
   await page.selectOption('select[name=level]', 'random');
   await page.click('#vs-cpu button[type=submit]');
   return { page, errors };
@@ -162,6 +163,7 @@ test('the status, the highlighted seat and the dice change together, only once a
 test('a turn clock counts down on the seat, keeps counting when someone speaks, warns, and says when the CPU played the turn', async () => {
   // The test server runs a clock second in 200 ms: a 30 s clock lasts 6 s.
   const host = await person(browser, '/', { viewport: { width: 360, height: 640 } });
+  await openWay(host.page, 'friends');
   await host.page.fill('#friends input[name=name]', 'Ana');
   await host.page.selectOption('#friends select[name=clock]', '30');
   await host.page.click('#friends button[type=submit]');
@@ -209,6 +211,7 @@ test('while the CPU plays a turn whose clock ran out, the status never asks the 
   // At the pace people see, in two languages; the test server's clock second lasts 200 ms.
   for (const [locale, name] of [['en', 'Ana'], ['fr-FR', 'Ana']]) {
     const host = await person(browser, '/', { pace: 1, locale, viewport: { width: 360, height: 640 } });
+    await openWay(host.page, 'friends');
     await host.page.fill('#friends input[name=name]', name);
     await host.page.selectOption('#friends select[name=clock]', '30');
     await host.page.click('#friends button[type=submit]');
@@ -245,6 +248,7 @@ test('when the person’s clock reaches nothing, the controls go and the status 
     // clock alone.
     let frozen = false;
     await filterServer(host.page, () => frozen);
+    await openWay(host.page, 'friends');
     await host.page.fill('#friends input[name=name]', name);
     await host.page.selectOption('#friends select[name=clock]', '30');
     await host.page.click('#friends button[type=submit]');
@@ -292,6 +296,7 @@ test('while the connection is down the controls wait and the status says so; bac
       server.onMessage((message) => ws.send(message));
       open.push(ws);
     });
+    await openWay(host.page, 'friends');
     await host.page.fill('#friends input[name=name]', name);
     await host.page.click('#friends button[type=submit]');
     await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
@@ -349,6 +354,7 @@ test('a piece of the person\'s captured is said over the board, not only in the 
 test('refusals are shown in the reader’s language by the control that caused them', async () => {
   const french = { locale: 'fr-FR' };
   const host = await person(browser, '/', french);
+  await openWay(host.page, 'friends');
   await host.page.fill('#friends input[name=name]', 'Ana');
   await host.page.click('#friends button[type=submit]');
   await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
@@ -392,6 +398,7 @@ test('refusals are shown in the reader’s language by the control that caused t
 
 test('a room with friends plays the house rules chosen, and says which differ from the preset', async () => {
   const host = await person(browser, '/');
+  await openWay(host.page, 'friends');
   await host.page.click('#house-rules summary');
   await host.page.selectOption('select[data-option=passing]', '"free"');
   await host.page.selectOption('select[data-option=safe]', '"none"');
@@ -411,6 +418,7 @@ test('a room with friends plays the house rules chosen, and says which differ fr
   assert.deepEqual(changed, ['Safe squaresNone (changed)', 'What blocks a pieceNothing (changed)']);
   // A contradictory mix is refused before any room is made, in the reader's words.
   const again = await person(browser, '/');
+  await openWay(again.page, 'friends');
   await again.page.click('#house-rules summary');
   await again.page.selectOption('select[data-option=dice]', '2');
   await again.page.fill('#friends input[name=name]', 'Bo');
@@ -422,10 +430,15 @@ test('a room with friends plays the house rules chosen, and says which differ fr
 
 test('a ranked table offers no CPU, and no start before two people sit', async () => {
   const host = await person(browser, '/');
+  await openWay(host.page, 'friends');
   await host.page.fill('#friends input[name=name]', 'Ana');
-  await host.page.check('#friends input[name=ranked]');
   await host.page.click('#friends button[type=submit]');
   await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
+  // A ranked game with a friend: the host makes the table ranked in its settings, and it always
+  // has a turn clock.
+  await host.page.check('#room-settings input[name=ranked]');
+  await host.page.waitForFunction(() => document.querySelector('#room-settings input[name=ranked]')?.checked
+    && document.querySelector('#room-settings select[name=clock] option[value=""]')?.disabled);
   await host.page.waitForSelector('#seats li[data-seat=yellow] .badge');
   await host.page.waitForSelector('#seats .badge');
   const buttons = await host.page.$$eval('#seats button', (b) => b.map((n) => n.textContent));
@@ -437,6 +450,7 @@ test('a ranked table offers no CPU, and no start before two people sit', async (
 
 test('house rules that contradict each other are refused in the reader’s language', async () => {
   const { page, errors } = await person(browser, '/', { locale: 'ru-RU' });
+  await openWay(page, 'hot-seat');
   await page.click('#house-rules summary');
   await page.selectOption('select[name=preset]', 'vietnamese');
   await page.click('#house-rules input[data-option=exact_finish]');
@@ -493,6 +507,7 @@ test('on a 360×640 phone the board, dice, status and latest log line show witho
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${url}/?cpu-delay=0`);
   await page.waitForSelector('body[data-ready=true]');
+  await openWay(page, 'vs-cpu');
   await page.click('#vs-cpu button[type=submit]');
   assert.equal(await page.textContent('#status'), 'Your turn — throw');
   assert.equal(await page.textContent('#players li.you .badge'), 'you');
@@ -580,6 +595,7 @@ test('sound waits for the first tap, and muting is remembered', async () => {
   await page.goto(`${url}/?cpu-delay=0`);
   await page.waitForSelector('body[data-ready=true]');
   assert.equal(await page.evaluate(() => globalThis.audioContexts), 0, 'no audio before the person acts');
+  await openWay(page, 'vs-cpu');
   await page.click('#vs-cpu button[type=submit]');
   await page.click('#roll');
   await page.waitForFunction(async () => ((await import('/game/sound.js')).played.throw ?? 0) >= 1);
@@ -602,6 +618,7 @@ test('the horse board numbers its home cells 1 to 6', async () => {
   const page = await browser.newPage();
   await page.goto(`${url}/?cpu-delay=0`);
   await page.waitForSelector('body[data-ready=true]');
+  await openWay(page, 'vs-cpu');
   await page.selectOption('select[name=preset]', 'vietnamese');
   await page.selectOption('select[name=opponents]', '1');
   await page.click('#vs-cpu button[type=submit]');
@@ -622,6 +639,7 @@ test('the game, the room and the end screen have no serious accessibility violat
       await page.goto(`${url}/?cpu-delay=0`);
       await page.waitForSelector('body[data-ready=true]');
       await page.screenshot({ path: `${shots}/home-${size}.png` });
+      await openWay(page, 'vs-cpu');
       await page.click('#vs-cpu button[type=submit]');
       for (let i = 0; i < 12; i++) {
         if (await page.isEnabled('#roll')) await page.click('#roll');
@@ -644,6 +662,7 @@ test('the game, the room and the end screen have no serious accessibility violat
       const room = await context.newPage();
       await room.goto(`${url}/`);
       await room.waitForSelector('body[data-ready=true]');
+      await openWay(room, 'friends');
       await room.fill('#friends input[name=name]', 'Ana');
       await room.click('#friends button[type=submit]');
       await room.waitForURL(/\/r\/[a-z0-9]+$/);
@@ -784,6 +803,7 @@ test('the board turns so that the person’s corner is at the bottom left, uprig
 
 test('a game on one device for several people is shown as drawn unless turning to the player to play is asked for', async () => {
   const { page, errors } = await person(browser, '/?cpu-delay=0', { viewport: { width: 390, height: 844 } });
+  await openWay(page, 'hot-seat');
   await page.click('#hot-seat button[type=submit]');
   await page.waitForSelector('#board .piece');
   assert.equal(await baseCorner(page, 'yellow'), 'top left');

@@ -2,7 +2,7 @@
 // board and in the log, and nothing moves when reduced motion is asked for.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, resume, url, yellowToMove } from './browser.mjs';
+import { launch, openWay, resume, url, yellowToMove } from './browser.mjs';
 
 const browser = await launch();
 after(() => browser.close());
@@ -43,6 +43,7 @@ test("a throw rolls the dice in the thrower's base, two dice for the Vietnamese 
   const page = await context.newPage();
   await page.goto(`${url}/?cpu-delay=0`);
   await page.waitForSelector('body[data-ready=true]');
+  await openWay(page, 'hot-seat');
   await page.selectOption('select[name=preset]', 'vietnamese');
   await page.selectOption('#hot-seat select[name=people]', '2');
   await page.click('#hot-seat button[type=submit]');
@@ -58,6 +59,7 @@ test("a throw rolls the dice in the thrower's base, two dice for the Vietnamese 
   assert.match(await page.textContent('#announce'), new RegExp(`${shown[0]} \\+ ${shown[1]}`));
   await page.goto(`${url}/?cpu-delay=0&lang=fr`);
   await page.waitForSelector('body[data-ready=true]');
+  await openWay(page, 'hot-seat');
   await page.selectOption('select[name=preset]', 'qdan');
   await page.click('#hot-seat button[type=submit]');
   assert.equal(await page.textContent('#roll'), 'Lancer le dé');
@@ -69,6 +71,12 @@ test('a capture walks the piece, sends the other home and is marked on the board
   // Red's piece 0 at progress 49 stands on track square 23, three squares ahead of yellow's.
   const { page, errors } = await resume(context, yellowToMove(20, 49));
   await watchTable(page);
+  // Everything said aloud, in order: "your turn" follows the capture at once (it earns a throw).
+  await page.evaluate(() => {
+    window.said = [];
+    const live = document.getElementById('announce');
+    new MutationObserver(() => window.said.push(live.textContent)).observe(live, { childList: true, characterData: true, subtree: true });
+  });
   await page.click('.piece.legal[data-piece="0"]');
   await page.waitForSelector('#log li.capture');
   const seen = await seenOnTable(page);
@@ -88,7 +96,7 @@ test('a capture walks the piece, sends the other home and is marked on the board
     return all.map((words) => [words.textContent, linesOf(words)]);
   });
   assert.deepEqual(lines, [['w ○', 1], ['d △', 1]], 'each seat\'s mark on the line of its word\'s end');
-  assert.match(await page.textContent('#announce'), /captures/);
+  assert.ok((await page.evaluate(() => window.said)).some((text) => /captures/.test(text)), 'the capture is said');
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -120,6 +128,7 @@ test('a throw that cannot bring a piece out says which throws can, in the reader
   const page = await context.newPage();
   await page.goto(`${url}/?cpu-delay=0`);
   await page.waitForSelector('body[data-ready=true]');
+  await openWay(page, 'vs-cpu');
   await page.click('#vs-cpu button[type=submit]');
   const said = [];
   await page.exposeFunction('statusSaid', (text) => said.push(text));

@@ -12,6 +12,7 @@ import { showPublicTables } from './home/tables.js';
 import { offerWayBack } from './room/rejoin.js';
 import { MATCHED_KEY, myId, seekRanked } from './home/ranked.js';
 import { drawHouseRules, readHouseRules } from './room/roomsettings.js';
+import { setUpSheets } from './home/sheets.js';
 import { muted, setMuted } from './game/sound.js';
 import { errorText } from './i18n/texts-errors.js';
 import { autoplayOn, pace, setAutoplay, setPace } from './game/table.js';
@@ -67,8 +68,9 @@ const TABLE_ENTRY = 'localGame';
 
 /**
  * The rules chosen: the preset, and every house rule changed from its value. The preset's list
- * stands above the ways to play, for all of them but ranked games (which pick their own), and
- * belongs to the CPU card's form (`form="vs-cpu"`), where every game started here reads it.
+ * is one for all the ways to play but ranked games (which pick their own): it shows in the sheet
+ * of the way being set (home/sheets.js), and belongs to the CPU's form (`form="vs-cpu"`), where
+ * every game started here reads it.
  */
 function chosenRules() {
   const preset = new FormData($('vs-cpu')).get('preset');
@@ -293,31 +295,11 @@ function tableSettings() {
 }
 
 /**
- * A ranked table always has a turn clock (60 seconds unless 30 is chosen): while `ranked` is
- * ticked, `clock` offers no "None" and shows 60 when it showed none, and shows none again when
- * the box is cleared.
- */
-function clockFollowsRanked(ranked, clock) {
-  let chosenForRanked = false;
-  ranked.addEventListener('change', () => {
-    clock.options[0].disabled = ranked.checked;
-    if (ranked.checked && !clock.value) {
-      clock.value = '60';
-      chosenForRanked = true;
-    } else if (!ranked.checked && chosenForRanked) {
-      clock.value = '';
-      chosenForRanked = false;
-    }
-  });
-  clock.addEventListener('change', () => { chosenForRanked = false; });
-}
-
-/**
  * "New opponent" after a game at a matched table opens `/?seek=<rules>&size=<seats>`: the search
  * starts at once under those rules, for a table of that size (the address is then plain `/`, so
  * that reloading does not search again).
  */
-function seekAgain(form, sizes) {
+function seekAgain(form, sizes, sheets) {
   const asked = new URLSearchParams(location.search);
   if (location.pathname !== '/' || !asked.has('seek')) return;
   history.replaceState(null, '', '/');
@@ -326,12 +308,12 @@ function seekAgain(form, sizes) {
   form.elements.rules.value = asked.get('seek');
   sizes();
   if (offered(form.elements.size, asked.get('size'))) form.elements.size.value = asked.get('size');
+  // The search shows in the ranked sheet, its status included.
+  sheets.open('ranked-sheet');
   form.requestSubmit();
-  // The whole card in view, its search's status (its last line) included.
-  form.scrollIntoView({ block: 'start' });
 }
 
-/** The home page asks for the person's name in two cards: it is one name, typed in either. */
+/** The home page asks for the person's name in two sheets: it is one name, typed in either. */
 function oneName(...fields) {
   for (const field of fields) {
     field.addEventListener('input', () => {
@@ -340,8 +322,11 @@ function oneName(...fields) {
   }
 }
 
-/** Quick ranked play from the home screen. */
-function rankedForm() {
+/**
+ * Quick ranked play from the home screen's ranked sheet. While it looks, the Ranked button says
+ * so too, for a person who closed the sheet to wait on the home screen.
+ */
+function rankedForm(sheets) {
   const form = $('ranked');
   form.elements.name.value = playerName();
   let stop = null;
@@ -366,6 +351,7 @@ function rankedForm() {
   };
   const status = (text, on) => {
     $('ranked-status').textContent = text;
+    $('ranked-what').textContent = on ? text : t('home.rankedWhat');
     if (!on) searching(false);
   };
   // Ranked cờ cá ngựa tables have two seats (bigger Vietnamese games are always friendly): the
@@ -388,11 +374,10 @@ function rankedForm() {
     searching(true);
     stop = seekRanked({ rules: choice.get('rules'), size: choice.get('size') }, t, status,
       (link) => location.assign(link));
-    form.scrollIntoView({ block: 'nearest' });
   });
   // Stopping says so through `status`, which ends the search on the page.
   $('ranked-stop').onclick = () => stop?.();
-  seekAgain(form, sizes);
+  seekAgain(form, sizes, sheets);
   const me = myId();
   if (me) {
     $('my-page').href = `/players/${me}`;
@@ -431,7 +416,10 @@ async function main() {
   }
   // A local game's "Replay" shows with its end screen.
   const endWatch = new MutationObserver(() => { $('replay-link').hidden = $('end').hidden; });
+  const sheets = setUpSheets($('home'), $('rules-choice'));
   const show = (game) => {
+    // A sheet left open would keep the page under it out of reach.
+    for (const sheet of document.querySelectorAll('dialog.sheet[open]')) sheet.close();
     endWatch.observe($('end'), { attributes: true, attributeFilter: ['hidden'] });
     $('replay-link').hidden = $('end').hidden;
     const fresh = !game.game.id;
@@ -480,6 +468,8 @@ async function main() {
       const text = errorText(error, t);
       view.announce(text);
       $('options-error').textContent = text;
+      // Said where the rules are: in the sheet open, or the CPU's (Play has none of its own).
+      if (!sheets.sheetOfRules()?.open) sheets.open('vs-cpu-sheet');
       $('house-rules').open = true;
       $('options').querySelector(`[data-option="${error.option}"]`)?.focus();
     }
@@ -504,24 +494,23 @@ async function main() {
   const friends = $('friends');
   friends.elements.name.value = playerName();
   oneName(friends.elements.name, $('ranked').elements.name);
-  clockFollowsRanked(friends.elements.ranked, friends.elements.clock);
   friends.addEventListener('submit', async (event) => {
     event.preventDefault();
     setPlayerName(friends.elements.name.value);
     const clock = Number(friends.elements.clock.value) || null;
-    // The house rules chosen above play online too; a ranked room plays its preset's own.
-    const ranked = friends.elements.ranked.checked;
-    const rules = ranked ? new FormData($('vs-cpu')).get('preset') : chosenRules();
+    // The house rules chosen play online too. A table with friends is made ranked by its host
+    // in its settings (room/roomsettings.js), as the ranked sheet says.
+    const rules = chosenRules();
     try {
       engine.checkRules(rules);
-      // "The next seat starts when playing again" is a house rule too; a ranked room always rotates.
-      const code = await createRoom(rules, clock, ranked, ranked || $('rotate').checked);
+      // "The next seat starts when playing again" is a house rule too.
+      const code = await createRoom(rules, clock, false, $('rotate').checked);
       location.assign(`/r/${code}`);
     } catch (error) {
       $('friends-error').textContent = errorText(error, t, 'refusal.other');
     }
   });
-  rankedForm();
+  rankedForm(sheets);
   const invited = location.pathname.match(/^\/r\/([a-z0-9]+)$/);
   if (invited) {
     // A table matchmaking just formed for this tab has no link to pass on: known before its

@@ -3,7 +3,7 @@
 // once) and the cache refreshed; offline, the cache answers, and local games carry on. Rooms and
 // the API's other calls are never cached.
 
-const CACHE = 'ludo-v16';
+const CACHE = 'ludo-v17';
 const FILES = [
   '/', '/app.js', '/app.css', '/dom.js', '/game/gestures.js', '/game/lesson.js',
   '/game/lessontext.js', '/room/served.js', '/engine/engine.js', '/game/board.js',
@@ -15,8 +15,8 @@ const FILES = [
   '/game/clock.js', '/game/sound.js', '/i18n/texts-errors.js', '/room/roomsettings.js',
   '/home/home.js', '/home/saves.js', '/game/guide.js', '/home/tables.js', '/room/phrases.js',
   '/room/rematch.js', '/game/celebrate.js', '/room/leave.js', '/room/rejoin.js', '/room/invite.js',
-  '/room/roomname.js', '/room/freeseat.js', '/room/identity.js', '/engine/cpu.js',
-  '/engine/cpu-worker.js', '/api/rules', '/manifest.webmanifest', '/icon.svg'];
+  '/home/sheets.js', '/room/roomname.js', '/room/freeseat.js', '/room/identity.js',
+  '/engine/cpu.js', '/engine/cpu-worker.js', '/api/rules', '/manifest.webmanifest', '/icon.svg'];
 
 /**
  * Files kept once fetched, not at install: the `expert` CPU's network (300 KB) is fetched only

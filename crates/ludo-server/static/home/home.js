@@ -108,7 +108,9 @@ export function drawSavedGames(section, { t, language, onContinue }) {
       go.setAttribute('aria-describedby', `saved-${game.id}`);
       what.id = `saved-${game.id}`;
       go.onclick = () => onContinue(game, row);
-      const remove = element('button', { type: 'button', className: 'delete', textContent: t('saves.delete') });
+      // A cross, to keep each game to one short row; its name says what it does.
+      const remove = element('button', { type: 'button', className: 'delete', textContent: '×', title: t('saves.delete') });
+      remove.setAttribute('aria-label', t('saves.delete'));
       remove.setAttribute('aria-describedby', `saved-${game.id}`);
       remove.onclick = () => {
         forget(game.id);
