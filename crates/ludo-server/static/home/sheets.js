@@ -32,6 +32,18 @@ function keepFocusIn(sheet) {
 }
 
 /**
+ * Holds a sheet's name field to the longest name the server takes, counted as it counts (loaded
+ * when a sheet with a name first opens, not with the home screen).
+ */
+function holdNames(sheet) {
+  const field = sheet.querySelector('input[name=name]:not([data-held])');
+  if (!field) return;
+  field.dataset.held = 'true';
+  Promise.all([import('../room/served.js'), import('../i18n/i18n.js')])
+    .then(([{ limitName }, { t }]) => limitName(field, t));
+}
+
+/**
  * Sets up the sheets of `home`: each button with `data-sheet` opens the dialog it names, with the
  * rules block `rules` moved into it when it has a place for them. Returns `open(id)`, which opens
  * the sheet `id` ("vs-cpu-sheet"), and `sheetOfRules()`, the sheet the rules block is in now.
@@ -41,6 +53,7 @@ export function setUpSheets(home, rules) {
     const sheet = document.getElementById(id);
     sheet.querySelector('.rules-slot')?.append(rules);
     if (!sheet.open) sheet.showModal();
+    holdNames(sheet);
     return sheet;
   };
   for (const button of home.querySelectorAll('[data-sheet]')) {
