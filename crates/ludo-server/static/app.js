@@ -11,7 +11,7 @@ import { createRoom, playerName, savedName, setPlayerName } from './room/identit
 import { showPublicTables } from './home/tables.js';
 import { offerWayBack } from './room/rejoin.js';
 import { MATCHED_KEY, myId, seekRanked } from './home/ranked.js';
-import { drawHouseRules, readHouseRules } from './room/roomsettings.js';
+import { drawHouseRules, readHouseRules } from './rulebook/houserules.js';
 import { setUpSheets } from './home/sheets.js';
 import { muted, setMuted } from './game/sound.js';
 import { errorText } from './i18n/texts-errors.js';

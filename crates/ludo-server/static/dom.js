@@ -20,3 +20,21 @@ export function svgElement(name, attributes = {}, parent = null) {
   parent?.append(node);
   return node;
 }
+
+/**
+ * Adds the style sheet at `href` to the page once, for a part of it loaded when needed (a rules
+ * page, the replay viewer); resolves once its rules apply, so that nothing shows unstyled.
+ */
+export function styleSheet(href) {
+  const url = new URL(href, location.href).href;
+  const present = [...document.querySelectorAll('link[rel=stylesheet]')].find((l) => l.href === url);
+  if (present) return present.loaded ?? Promise.resolve();
+  const link = Object.assign(document.createElement('link'), { rel: 'stylesheet', href: url });
+  link.loaded = new Promise((resolve) => {
+    link.onload = resolve;
+    // A sheet that cannot load (offline, not cached) leaves the page plain rather than blank.
+    link.onerror = resolve;
+  });
+  document.head.append(link);
+  return link.loaded;
+}

@@ -5,13 +5,14 @@
 
 const CACHE = 'ludo-v17';
 const FILES = [
-  '/', '/app.js', '/app.css', '/dom.js', '/game/gestures.js', '/game/lesson.js',
+  '/', '/app.js', '/app.css', '/dom.js', '/game/gestures.js', '/game/lesson.js', '/game/nomove.js',
   '/game/lessontext.js', '/room/served.js', '/engine/engine.js', '/game/board.js',
   '/game/local.js', '/room/online.js', '/game/animate.js', '/rulebook/options.js', '/game/keys.js',
-  '/game/turnlog.js', '/i18n/i18n.js', '/rulebook/rulespage.js', '/rulebook/rulespicture.js',
-  '/rulebook/rulestext.js', '/i18n/texts-en.js', '/i18n/texts-fr.js', '/i18n/texts-pt.js',
-  '/i18n/texts-ru.js', '/i18n/texts-vi.js', '/game/places.js', '/home/ranked.js',
-  '/records/records.js', '/records/replay.js', '/engine.wasm', '/game/table.js', '/game/dice.js',
+  '/game/turnlog.js', '/i18n/i18n.js', '/rulebook/rulespage.js', '/rulebook/rulespage.css',
+  '/rulebook/houserules.js', '/rulebook/rulespicture.js', '/rulebook/rulestext.js',
+  '/i18n/texts-en.js', '/i18n/texts-fr.js', '/i18n/texts-pt.js', '/i18n/texts-ru.js',
+  '/i18n/texts-vi.js', '/game/places.js', '/home/ranked.js', '/records/records.js',
+  '/records/replay.js', '/records/replay.css', '/engine.wasm', '/game/table.js', '/game/dice.js',
   '/game/clock.js', '/game/sound.js', '/i18n/texts-errors.js', '/room/roomsettings.js',
   '/home/home.js', '/home/saves.js', '/game/guide.js', '/home/tables.js', '/room/phrases.js',
   '/room/rematch.js', '/game/celebrate.js', '/room/leave.js', '/room/rejoin.js', '/room/invite.js',

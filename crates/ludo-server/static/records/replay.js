@@ -10,7 +10,10 @@ import { optionLabel, ordered, valueLabel } from '../rulebook/options.js';
 import { errorText } from '../i18n/texts-errors.js';
 import { localName } from '../room/identity.js';
 import { moveLine, throwOutcome, voice } from '../game/turnlog.js';
-import { svgElement } from '../dom.js';
+import { styleSheet, svgElement } from '../dom.js';
+
+// This part's own styles, loaded with it (not with every page), before it draws anything.
+await styleSheet(new URL('./replay.css', import.meta.url));
 
 /** Every position of a record, from the start, with the action that led to each. */
 export function replayPositions(engine, record) {

@@ -10,6 +10,10 @@ import { either, optionLabel, ordered, valueLabel } from './options.js';
 import { errorText } from '../i18n/texts-errors.js';
 import { rulesPicture } from './rulespicture.js';
 import { limitName } from '../room/served.js';
+import { styleSheet } from '../dom.js';
+
+// This part's own styles, loaded with it (not with every page), before it draws anything.
+await styleSheet(new URL('./rulespage.css', import.meta.url));
 
 addTexts(RULES_TEXTS);
 
