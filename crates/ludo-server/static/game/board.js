@@ -236,6 +236,14 @@ const FAN = {
   4: [[-0.4, -0.4], [-0.4, 0.4], [0.4, -0.4], [0.4, 0.4]],
 };
 
+/** The same for finished pieces on their spots in the middle (row, column, in cells). */
+const FINISHED_FAN = {
+  1: [[0, 0]],
+  2: [[0, -0.22], [0, 0.22]],
+  3: [[-0.22, -0.22], [-0.22, 0.22], [0.22, -0.22]],
+  4: [[-0.22, -0.22], [-0.22, 0.22], [0.22, -0.22], [0.22, 0.22]],
+};
+
 /**
  * Where every piece is drawn, and how big: each colour's pieces on one square make one stack,
  * drawn as one piece at full size with a count (`count` on the piece on top, the one that answers
@@ -266,14 +274,16 @@ function placePieces(layout, position, targetOf) {
     const fan = FAN[Math.min(stacks.size, 4)];
     [...stacks.values()].forEach((stack, i) => {
       const [r, c] = stack[0].cell;
-      const centre = [(c + 0.5 + fan[i][1]) * CELL, (r + 0.5 + fan[i][0]) * CELL];
+      // Finished pieces are small, and their spots close together: two colours on one spot
+      // stand side by side, a little apart, so that no piece covers a neighbouring spot's.
+      const [dr, dc] = stack[0].finished ? FINISHED_FAN[Math.min(stacks.size, 4)][i] : fan[i];
+      const centre = [(c + 0.5 + dc) * CELL, (r + 0.5 + dr) * CELL];
       const size = stack[0].finished ? 0.2 : stack[0].progress === 'base' && layout.arms !== 4 ? 0.46
         : stacks.size > 2 ? 0.44 : PIECE;
       const targetOfPiece = (p) => (p.colour === position.turn.seat ? targetOf.get(p.index) : undefined);
       // On top: the piece whose move the stack makes, else its first.
       const top = stack.find((p) => targetOfPiece(p)?.pieces[0] === p.index) ?? stack[0];
       // The count on the stack's outer side (top right when it stands alone).
-      const [dr, dc] = fan[i];
       const away = Math.hypot(dr, dc) || 1;
       const badge = fan.length === 1 ? [-0.7, 0.7] : [(dr / away) * 0.7, (dc / away) * 0.7];
       for (const p of stack) {
