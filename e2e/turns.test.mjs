@@ -136,10 +136,10 @@ test('a throw that cannot bring a piece out says which throws can, in the reader
     .textContent)).observe(document.getElementById('status'), { childList: true, characterData: true, subtree: true }));
   await page.click('#roll');
   await page.waitForSelector('#roll:not([disabled])', { timeout: 30_000 });
-  assert.ok(said.includes('Vous avez fait 3 — aucun coup possible. Seul un 6 fait sortir une pièce'),
+  assert.ok(said.includes('Vous avez fait 3 — pas de coup. Seul un 6 fait sortir une pièce'),
     JSON.stringify(said));
   // The CPUs' throws are said as before: the hint is for the person playing.
-  assert.ok(said.some((text) => /^(bleu|rouge|vert) .* : 3 — aucun coup possible$/.test(text)), JSON.stringify(said));
+  assert.ok(said.some((text) => /^(bleu|rouge|vert) .* : 3 — pas de coup$/.test(text)), JSON.stringify(said));
   await context.close();
 });
 
@@ -192,4 +192,11 @@ test('a throw that moves no piece on the board says why, piece by piece, in the 
   assert.equal(russian.status, 'Вы выбросили 4 — хода нет. Фишке 1 нужно точно 3; фишку 2 держит блокада');
   assert.ok(russian.rows <= 2.05, `the status keeps to two rows on a phone: ${russian.rows}`);
   assert.equal(russian.moved, false, 'the board does not move');
+  // French and Portuguese say "no move" short enough for the reasons to keep to the two rows too.
+  for (const [lang, start] of [['fr', 'Vous avez fait 4 — pas de coup. '], ['pt', 'Tiraste 4 — sem jogada. ']]) {
+    const shown = await throwStuck(lang);
+    assert.ok(shown.status.startsWith(start), shown.status);
+    assert.ok(shown.rows <= 2.05, `${lang}: the status keeps to two rows on a phone: ${shown.rows} (${shown.status})`);
+    assert.equal(shown.moved, false, `${lang}: the board does not move`);
+  }
 });
