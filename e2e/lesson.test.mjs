@@ -10,12 +10,16 @@ mkdirSync(shots, { recursive: true });
 const browser = await launch();
 after(() => browser.close());
 
-/** The piece the coach speaks of, if one is on offer: the one that captures, finishes, leaves the base. */
+/** The piece the coach speaks of, if one is on offer: the one that captures, finishes, leaves the base, enters the home column. */
 async function followTheCoach(page) {
   const offered = await page.$$eval('#board .piece.legal', (pieces) => pieces
     .map((p) => [p.dataset.piece, p.getAttribute('aria-label')]));
-  const pick = offered.find(([, said]) => /(captures|finished)/.test(said.split('→')[1]))
-    ?? offered.find(([, said]) => /in the base →/.test(said)) ?? offered[0];
+  const to = (said) => said.split('→')[1];
+  const pick = offered.find(([, said]) => /(captures|finished)/.test(to(said)))
+    ?? offered.find(([, said]) => /in the base →/.test(said))
+    ?? offered.find(([, said]) => /of the home column/.test(to(said)) && !/of the home column/.test(said.split('→')[0]))
+    ?? offered.find(([, said]) => /safe square$/.test(to(said)))
+    ?? offered[0];
   await page.click(`#board .piece.legal[data-piece="${pick[0]}"]`);
 }
 

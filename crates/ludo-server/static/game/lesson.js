@@ -27,11 +27,22 @@ export function lessonPosition(engine) {
 }
 
 /**
- * The dice each seat throws, in order: yellow a 6 (a piece out, and another throw), a 3 (the
- * capture), a 1 (onto a star), a 5 (into the home column), a 6 (too many to finish) and a 4 (the
- * exact count); red throws without a 6, so its pieces stay home meanwhile.
+ * The count a yellow piece in the home column needs to finish, in `position` (`board` its
+ * numbers); null when none is there.
  */
-const DICE = { yellow: [6, 3, 1, 5, 6, 4], red: [4, 2, 3] };
+function exactCount(position, board) {
+  const inColumn = position.pieces.yellow.filter((p) => typeof p === 'number' && p > board.door
+    && p < board.finished_from);
+  return inColumn.length ? board.finished_from - Math.max(...inColumn) : null;
+}
+
+/**
+ * The dice each seat throws, in order: yellow a 6 (a piece out, and another throw), a 3 (the
+ * capture), a 1 (onto a star), a 5 (into the home column), a 6 (too many to finish) and then
+ * exactly what its piece in the home column needs, whichever piece went in; red throws without a
+ * 6, so its pieces stay home meanwhile. A die is a number, or what the position calls for.
+ */
+const DICE = { yellow: [6, 3, 1, 5, 6, exactCount], red: [4, 2, 3] };
 
 /**
  * Each lesson, in the order they are given when several apply: its text's key and when it
@@ -68,9 +79,10 @@ export class Lesson {
     this.say('lesson.throw');
   }
 
-  /** The die arranged for `seat`'s next throw, or null once the lesson's dice are used. */
-  nextDie(seat) {
-    return this.dice[seat]?.shift() ?? null;
+  /** The die arranged for `seat`'s next throw in `position`, or null once the lesson's dice are used. */
+  nextDie(seat, position) {
+    const die = this.dice[seat]?.shift() ?? null;
+    return typeof die === 'function' ? die(position, this.engine.board(position)) : die;
   }
 
   /** The table settled on `state` (`{position, legal}`): what to learn from it, if anything new. */

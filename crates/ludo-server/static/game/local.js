@@ -90,7 +90,7 @@ export class LocalGame {
   }
 
   /**
-   * Plays this game as a lesson: `lesson.nextDie(seat)` gives the dice it arranges for teaching
+   * Plays this game as a lesson: `lesson.nextDie(seat, position)` gives the dice it arranges for teaching
    * (null for a fair one), and `lesson.seen(state)` hears of every position the table settles
    * on, to coach on it. Called before `begin`.
    */
@@ -129,7 +129,7 @@ export class LocalGame {
   roll() {
     const seat = this.position.turn.seat;
     const dice = Array.from({ length: this.engine.diceToThrow(this.position) },
-      () => this.lesson?.nextDie(seat) ?? die());
+      () => this.lesson?.nextDie(seat, this.position) ?? die());
     this.game.position = this.engine.roll(this.position, dice);
     this.game.actions?.push({ throw: dice });
     this.touchedBy(seat);
