@@ -364,8 +364,11 @@ function placeWords(layout, progress, t) {
   return t('place.track', { n: layout.door - progress + 1 });
 }
 
-/** Whether a piece of the seat on `arm` at `progress` stands on a safe square of the track. */
-function onSafeSquare(layout, arm, progress) {
+/**
+ * Whether a piece of the seat on `arm` at `progress` stands on a safe square of the track
+ * (`layout`: the board's numbers, as the engine gives them or as drawn).
+ */
+export function onSafeSquare(layout, arm, progress) {
   return typeof progress === 'number' && progress <= layout.door
     && (layout.safe ?? []).includes((layout.starts[arm] + progress) % layout.track_len);
 }

@@ -7,6 +7,7 @@
 // games.
 
 import { element } from '../dom.js';
+import { onSafeSquare } from './board.js';
 import { addTexts } from '../i18n/i18n.js';
 import { LESSON_TEXTS } from './lessontext.js';
 
@@ -57,8 +58,7 @@ const LESSONS = [
       && p < board.finished_from && !legal.some((m) => m.piece === i)) },
   { key: 'lesson.homeColumn', when: ({ legal, board }) => legal.some((m) => m.to > board.door
     && m.to < board.finished_from && (m.from === 'base' || m.from <= board.door)) },
-  { key: 'lesson.safe', when: ({ legal, board }) => legal.some((m) => typeof m.to === 'number'
-    && m.to <= board.door && board.safe.includes((board.starts[board.seat_arms.yellow] + m.to) % board.track_len)) },
+  { key: 'lesson.safe', when: ({ legal, board }) => legal.some((m) => onSafeSquare(board, board.seat_arms.yellow, m.to)) },
 ];
 
 export class Lesson {
