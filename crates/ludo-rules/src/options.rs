@@ -215,14 +215,28 @@ impl Serialize for FaceSet {
 }
 
 impl<'de> Deserialize<'de> for FaceSet {
+    /// Reads a list of die faces one element at a time, keeping only the set: however long the
+    /// list, reading it allocates nothing, and its first face outside 1..6 ends the reading.
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let faces = Vec::<u64>::deserialize(d)?;
+        d.deserialize_seq(FaceSetVisitor)
+    }
+}
+
+struct FaceSetVisitor;
+
+impl<'de> serde::de::Visitor<'de> for FaceSetVisitor {
+    type Value = FaceSet;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a list of die faces from 1 to 6")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut faces: A) -> Result<FaceSet, A::Error> {
+        use serde::de::Error;
         let mut bits = 0u8;
-        for face in faces {
+        while let Some(face) = faces.next_element::<u64>()? {
             if !(1..=6).contains(&face) {
-                return Err(serde::de::Error::custom(format!(
-                    "die face {face} is outside 1..6"
-                )));
+                return Err(A::Error::custom(format!("die face {face} is outside 1..6")));
             }
             bits |= 1 << face;
         }

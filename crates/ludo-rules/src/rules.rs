@@ -37,14 +37,15 @@ impl Rules {
     /// `Err(Ok(contradiction))` when the options contradict each other; `Err(Err(message))` when
     /// the JSON is not a ruleset.
     pub fn check_json(json: &str) -> Result<Rules, Result<OptionsError, String>> {
-        let value: serde_json::Value =
-            serde_json::from_str(json).map_err(|e| Err(e.to_string()))?;
-        let overrides = match value {
-            serde_json::Value::String(_) => Overrides {
-                preset: serde_json::from_value(value).map_err(|e| Err(e.to_string()))?,
+        // Read straight into the overrides, never into a generic JSON tree: a long list is refused
+        // at its first wrong element, and a key given twice is refused, not taken last-wins.
+        let overrides = if json.trim_start().starts_with('"') {
+            Overrides {
+                preset: serde_json::from_str(json).map_err(|e| Err(e.to_string()))?,
                 ..Overrides::default()
-            },
-            other => serde_json::from_value(other).map_err(|e| Err(e.to_string()))?,
+            }
+        } else {
+            serde_json::from_str(json).map_err(|e| Err(e.to_string()))?
         };
         overrides.resolve().map_err(Ok)
     }
@@ -224,6 +225,28 @@ mod tests {
             Rules::check_json(r#"{"preset": "qdan", "safe": "none"}"#),
             parse(r#"{"preset": "qdan", "safe": "none"}"#).map_err(Err)
         );
+    }
+
+    #[test]
+    fn an_option_given_twice_is_refused_rather_than_the_last_taken() {
+        let twice = Rules::check_json(r#"{"preset": "qdan", "safe": "none", "safe": "stars"}"#);
+        let message = twice.unwrap_err().unwrap_err();
+        assert!(message.contains("duplicate field `safe`"), "{message}");
+    }
+
+    #[test]
+    fn a_long_list_of_faces_is_read_without_keeping_it_and_refused_at_its_first_wrong_face() {
+        let faces = vec!["6"; 200_000].join(",");
+        let long = format!(r#"{{"preset": "qdan", "bonus_values": [{faces}]}}"#);
+        assert_eq!(
+            Rules::check_json(&long).map(|rules| rules.options().bonus_values),
+            Ok(FaceSet::of(&[6]))
+        );
+        let wrong = format!(r#"{{"preset": "qdan", "bonus_values": [{faces}, {{}}]}}"#);
+        assert!(Rules::check_json(&wrong).unwrap_err().is_err());
+        let outside = Rules::check_json(r#"{"preset": "qdan", "exit_values": [6, 7, 1]}"#);
+        let message = outside.unwrap_err().unwrap_err();
+        assert!(message.contains("die face 7 is outside 1..6"), "{message}");
     }
 
     #[test]

@@ -161,14 +161,14 @@ pub struct Request {
 
 impl Request {
     /// Reads a client's text: a JSON object with the tag `t`, the fields of that message and,
-    /// optionally, `req`.
+    /// optionally, `req`. A key given twice in any object is refused.
     ///
     /// # Errors
     /// `bad_message` for text that is not such a message, with the request id when it reads (a
     /// malformed `req` is itself the fault, so its refusal has none).
     pub fn parse(text: &str) -> Result<Request, (Refusal, Option<RequestId>)> {
         let bad = |e: serde_json::Error| Refusal::new(RefusalCode::BadMessage, e.to_string());
-        let mut json: serde_json::Value = serde_json::from_str(text).map_err(|e| (bad(e), None))?;
+        let mut json = crate::strict_json::parse(text).map_err(|e| (bad(e), None))?;
         let req = json
             .as_object_mut()
             .and_then(|fields| fields.remove("req"))
@@ -320,7 +320,7 @@ impl Settings {
     ) -> Result<Settings, Refusal> {
         let rules = match rules {
             None => self.rules,
-            Some(json) => read_rules(json)?,
+            Some(json) => read_rules(&json.to_string())?,
         };
         let clock = clock.unwrap_or(self.clock);
         check_clock(clock)?;
@@ -768,8 +768,8 @@ impl ServerMsg {
 /// # Errors
 /// `bad_rules` with the engine's reason for options that contradict each other, `bad_message`
 /// for JSON that is not rules.
-pub fn read_rules(json: &serde_json::Value) -> Result<Rules, Refusal> {
-    Rules::check_json(&json.to_string()).map_err(|e| match e {
+pub fn read_rules(json: &str) -> Result<Rules, Refusal> {
+    Rules::check_json(json).map_err(|e| match e {
         Ok(contradiction) => Refusal::contradiction(&contradiction),
         Err(unreadable) => Refusal::new(RefusalCode::BadMessage, format!("rules: {unreadable}")),
     })

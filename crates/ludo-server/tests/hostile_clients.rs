@@ -9,7 +9,7 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use support::{Client, HOST, create_room, http, spawn_server_with};
+use support::{Client, HOST, create_room, http, spawn_server, spawn_server_with};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -510,4 +510,103 @@ async fn a_hundred_clients_flooding_at_once_cost_no_more_than_the_bound_each() {
     );
     assert!(each < BOUND, "{each} bytes per connection");
     connections_become(server.addr, 0).await;
+}
+
+/// A `POST /api/rooms` whose rules hold `count` tiny objects in one list: about 3 bytes each.
+fn hostile_new_room(count: usize) -> String {
+    let objects = vec!["{}"; count].join(",");
+    format!(
+        r#"{{"device":"a-device-of-32-characters-or-more","name":"Ana","rules":{{"preset":"qdan","bonus_values":[{objects}]}}}}"#
+    )
+}
+
+/// Sends `body` to `POST /api/rooms` on a connection of its own; the answer's status.
+async fn post_room(addr: SocketAddr, body: &str) -> u16 {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "POST /api/rooms HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    // The server may answer and close before the whole body is sent.
+    let _ = stream.write_all(body.as_bytes()).await;
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer).await;
+    let answer = String::from_utf8_lossy(&answer);
+    answer
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("a status line in {answer:?}"))
+}
+
+#[tokio::test]
+async fn two_hostile_two_megabyte_room_requests_are_refused_as_too_large_and_cost_little_memory() {
+    let server = spawn_server().await;
+    let body = hostile_new_room(680_000);
+    assert!(body.len() > 2_000_000);
+    let before = rss();
+    let (a, b) = tokio::join!(post_room(server.addr, &body), post_room(server.addr, &body));
+    let grown = rss().saturating_sub(before);
+    assert_eq!((a, b), (413, 413));
+    println!(
+        "two hostile 2 MB room requests grew resident memory by {} KiB",
+        grown >> 10
+    );
+    assert!(
+        grown < 60 << 20,
+        "two hostile requests grew resident memory by {} MiB",
+        grown >> 20
+    );
+    // A small request with the same hostile list is read without keeping the list: refused as
+    // rules that do not read, at the list's first object.
+    assert_eq!(post_room(server.addr, &hostile_new_room(2000)).await, 400);
+}
+
+#[tokio::test]
+async fn a_room_request_over_the_address_limit_is_refused_before_its_body_is_sent() {
+    let server = spawn_server_with(|config| config.rooms_per_minute = 1).await;
+    create_room(server.addr, "device-ana-0123456789abcdef0123456", json!({})).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(
+            b"POST /api/rooms HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+              Content-Length: 2000000\r\n\r\n",
+        )
+        .await
+        .unwrap();
+    let mut answer = vec![0u8; 2048];
+    let n = tokio::time::timeout(Duration::from_secs(5), stream.read(&mut answer))
+        .await
+        .expect("the refusal comes without waiting for the body")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer[..n]);
+    assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
+}
+
+#[tokio::test]
+async fn a_key_given_twice_in_a_room_request_or_a_message_is_refused() {
+    let server = spawn_server().await;
+    let twice = r#"{"device":"a-device-of-32-characters-or-more","name":"Ana","rules":{"preset":"qdan","safe":"none","safe":"stars"}}"#;
+    let (status, body) = http(server.addr, "POST", "/api/rooms", Some(twice)).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("duplicate field `safe`"), "{body}");
+    let ranked_twice = r#"{"device":"a-device-of-32-characters-or-more","name":"Ana","ranked":false,"ranked":true}"#;
+    let (status, body) = http(server.addr, "POST", "/api/rooms", Some(ranked_twice)).await;
+    assert_eq!(status, 400, "{body}");
+
+    let device = "device-ana-0123456789abcdef0123456";
+    let code = create_room(server.addr, device, json!({})).await;
+    let mut host = Client::join(server.addr, &code, device, "Ana").await;
+    host.send_text(r#"{"t":"settings","ranked":false,"ranked":true}"#.to_owned())
+        .await;
+    let refusal = host.refusal().await;
+    assert_eq!(refusal["code"], "bad_message", "{refusal}");
+    assert!(
+        refusal["message"]
+            .as_str()
+            .unwrap()
+            .contains("`ranked` is given twice")
+    );
 }

@@ -72,14 +72,20 @@ impl IntoResponse for AppError {
     }
 }
 
-/// The body of `POST /api/rooms`.
+/// The most bytes a `POST /api/rooms` body may have: a room with every option set and the longest
+/// name takes under 1 KiB. A longer body is refused with `too_large` at this many bytes read.
+pub const NEW_ROOM_MAX_BYTES: usize = 8 * 1024;
+
+/// The body of `POST /api/rooms`, read straight into its types: the rules are kept as their text
+/// until [`Rules::check_json`](ludo_rules::Rules::check_json) reads them, never as a generic
+/// JSON tree, and a field given twice is refused.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct NewRoom {
     device: String,
     name: String,
     #[serde(default)]
-    rules: Option<serde_json::Value>,
+    rules: Option<Box<serde_json::value::RawValue>>,
     #[serde(default)]
     clock: Option<u32>,
     #[serde(default)]
@@ -94,10 +100,12 @@ const fn yes() -> bool {
     true
 }
 
+/// Creates a room. The address's limit is checked before a byte of the body is read, and the
+/// body is read up to [`NEW_ROOM_MAX_BYTES`] only.
 async fn create(
     State(state): State<AppState>,
     super::client_address::ClientAddress(address): super::client_address::ClientAddress,
-    body: Result<Json<NewRoom>, axum::extract::rejection::JsonRejection>,
+    request: axum::extract::Request,
 ) -> Result<(StatusCode, Json<serde_json::Value>), AppError> {
     if !state
         .per_address
@@ -109,17 +117,11 @@ async fn create(
             "too many rooms created from this address; wait a minute",
         ));
     }
-    let Json(room) = body.map_err(|e| {
-        AppError::new(
-            StatusCode::BAD_REQUEST,
-            RefusalCode::BadMessage,
-            e.body_text(),
-        )
-    })?;
+    let room = read_new_room(request).await?;
     let name = check_name(&room.name)
         .map_err(|e| AppError::new(StatusCode::BAD_REQUEST, RefusalCode::BadName, e))?;
     let rules = match &room.rules {
-        Some(json) => read_rules(json).map_err(AppError::bad_request)?,
+        Some(json) => read_rules(json.get()).map_err(AppError::bad_request)?,
         None => Default::default(),
     };
     crate::protocol::check_clock(room.clock).map_err(AppError::bad_request)?;
@@ -149,6 +151,36 @@ async fn create(
         StatusCode::CREATED,
         Json(json!({ "code": code, "link": link, "you": host })),
     ))
+}
+
+/// Reads a `POST /api/rooms` body: JSON (by its `Content-Type`) of at most
+/// [`NEW_ROOM_MAX_BYTES`], read into a [`NewRoom`].
+async fn read_new_room(request: axum::extract::Request) -> Result<NewRoom, AppError> {
+    let bad =
+        |message: String| AppError::new(StatusCode::BAD_REQUEST, RefusalCode::BadMessage, message);
+    let is_json = request
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(';').next())
+        .is_some_and(|mime| mime.trim().eq_ignore_ascii_case("application/json"));
+    if !is_json {
+        return Err(AppError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            RefusalCode::BadMessage,
+            "Expected request with `Content-Type: application/json`",
+        ));
+    }
+    let body = axum::body::to_bytes(request.into_body(), NEW_ROOM_MAX_BYTES)
+        .await
+        .map_err(|_| {
+            AppError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                RefusalCode::TooLarge,
+                format!("a new room's request is at most {NEW_ROOM_MAX_BYTES} bytes"),
+            )
+        })?;
+    serde_json::from_slice(&body).map_err(|e| bad(e.to_string()))
 }
 
 async fn lookup(
