@@ -610,3 +610,67 @@ async fn a_key_given_twice_in_a_room_request_or_a_message_is_refused() {
             .contains("`ranked` is given twice")
     );
 }
+
+/// A masked client frame (zero mask) with this first byte (FIN and opcode) and a short payload.
+fn client_frame(first: u8, payload: &[u8]) -> Vec<u8> {
+    assert!(payload.len() < 126);
+    let mut frame = vec![first, 0x80 | payload.len() as u8, 0, 0, 0, 0];
+    frame.extend_from_slice(payload);
+    frame
+}
+
+/// A raw WebSocket that has said hello in a room of its own and read its welcome.
+async fn raw_websocket_after_hello(server: &support::Server) -> TcpStream {
+    let code = create_room(server.addr, HOST, json!({})).await;
+    let mut socket = raw_websocket(server.addr).await;
+    let hello = json!({"t": "hello", "room": code, "device": HOST, "name": "Host"}).to_string();
+    socket
+        .write_all(&client_frame(0x81, hello.as_bytes()))
+        .await
+        .unwrap();
+    let mut welcome = [0u8; 512];
+    let n = socket.read(&mut welcome).await.unwrap();
+    assert!(String::from_utf8_lossy(&welcome[..n]).contains("welcome"));
+    socket
+}
+
+/// Everything the server sends until it closes the connection (within `limit`), as text.
+async fn read_until_closed(socket: &mut TcpStream, limit: Duration) -> String {
+    let mut received = Vec::new();
+    let read = tokio::time::timeout(limit, socket.read_to_end(&mut received)).await;
+    assert!(read.is_ok(), "still open after {limit:?}");
+    String::from_utf8_lossy(&received).into_owned()
+}
+
+#[tokio::test]
+async fn empty_continuation_frames_count_against_the_rate_and_the_flood_is_cut_off() {
+    let server = spawn_server_with(|config| config.rate = 30).await;
+    let mut hostile = raw_websocket_after_hello(&server).await;
+    // A message begun and never finished, then empty continuation frames without end.
+    hostile.write_all(&client_frame(0x01, b"{")).await.unwrap();
+    let empties: Vec<u8> = (0..10_000).flat_map(|_| client_frame(0x00, b"")).collect();
+    let took = flood_until_cut_off(&mut hostile, &empties, Duration::from_secs(5)).await;
+    eprintln!("a flood of empty continuation frames was cut off after {took:?}");
+    served_within_5_seconds(server.addr).await;
+}
+
+#[tokio::test]
+async fn a_message_left_unfinished_is_closed_within_two_seconds() {
+    let server = spawn_server().await;
+    let mut hostile = raw_websocket_after_hello(&server).await;
+    let start = Instant::now();
+    hostile
+        .write_all(&client_frame(0x01, b"{\"t\":"))
+        .await
+        .unwrap();
+    // A ping in the middle is answered, but does not finish the message.
+    hostile.write_all(&client_frame(0x89, b"")).await.unwrap();
+    let received = read_until_closed(&mut hostile, Duration::from_secs(10)).await;
+    let took = start.elapsed();
+    eprintln!("a message left unfinished was closed after {took:?}");
+    assert!(took >= Duration::from_millis(1900), "closed after {took:?}");
+    assert!(
+        received.contains("a message left unfinished"),
+        "{received:?}"
+    );
+}

@@ -41,7 +41,7 @@ pub use state::RoomState;
 
 /// A message's text, serialised once: its clones share one buffer, and the WebSocket frame
 /// takes it as it is, so a broadcast to four players costs no copy of the text at all.
-pub type Text = axum::extract::ws::Utf8Bytes;
+pub type Text = tokio_tungstenite::tungstenite::Utf8Bytes;
 
 /// How rooms behave in time.
 #[derive(Clone, Copy, Debug)]

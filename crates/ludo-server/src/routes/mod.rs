@@ -7,6 +7,7 @@ pub mod pages;
 mod records;
 mod rooms;
 mod rules;
+mod websocket;
 mod ws;
 
 use axum::http::{HeaderName, HeaderValue, header};

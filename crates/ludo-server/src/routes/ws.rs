@@ -3,9 +3,12 @@
 //!
 //! One client cannot make the server hold more than a fixed amount of memory for it:
 //!
-//! - every frame it sends (text, binary, ping, too large or not) counts against its rate limit
+//! - every message it sends (text, binary, ping, too large or not) counts against its rate limit
 //!   before anything else is done with it, and a client refused for rate more than
 //!   `--rate-refusals` times in 10 seconds is disconnected;
+//! - every frame, continuations and empty ones included, counts against a frame budget of four
+//!   times the message rate, and a fragmented message must be finished within 2 seconds, or the
+//!   connection is closed (see [`super::websocket`]);
 //! - what is sent to it (broadcasts, answers, refusals) waits in a bounded [`Outbox`]; a client
 //!   that falls so far behind that its outbox is full is disconnected (rooms never wait for it);
 //! - every write must complete within `--write-timeout-ms`, or the connection is closed;
@@ -32,7 +35,6 @@ use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::State;
-use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::response::Response;
 use axum::routing::get;
 use futures_util::stream::SplitSink;
@@ -40,6 +42,7 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::sync::oneshot;
 use tokio::time::timeout;
 
+use super::websocket::{CloseFrame, FrameFault, FrameMeter, Message, Upgrade, WebSocket};
 use crate::AppState;
 use crate::matchmaking::Seek;
 use crate::protocol::{
@@ -47,6 +50,7 @@ use crate::protocol::{
 };
 use crate::room::{Command, Next, Outbox, OutboxReceiver, RoomHandle, Text, Unsent};
 use crate::store::StoreError;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 /// Frames larger than this close the connection; messages between [`MAX_MESSAGE_BYTES`] and
 /// this are refused with `too_large`.
@@ -65,7 +69,7 @@ pub fn router() -> Router<AppState> {
 /// Opens a WebSocket, for pages of the server's own origin and the allowed ones only (see
 /// [`super::origin`]): another site's page cannot open one from its visitors' browsers.
 async fn upgrade(
-    ws: WebSocketUpgrade,
+    ws: Upgrade,
     State(state): State<AppState>,
     super::client_address::ClientAddress(address): super::client_address::ClientAddress,
     headers: axum::http::HeaderMap,
@@ -78,16 +82,29 @@ async fn upgrade(
     }
     // Small buffers: a Ludo message is a few hundred bytes, and thousands of idle players
     // should cost little memory.
-    ws.max_message_size(MAX_FRAME_BYTES)
-        .max_frame_size(MAX_FRAME_BYTES)
+    let config = WebSocketConfig::default()
+        .max_message_size(Some(MAX_FRAME_BYTES))
+        .max_frame_size(Some(MAX_FRAME_BYTES))
         .read_buffer_size(4 * 1024)
         .write_buffer_size(0)
-        .max_write_buffer_size(MAX_WRITE_BUFFER_BYTES)
-        .on_upgrade(move |socket| {
-            let sockets = state.sockets.clone();
-            sockets.track_future(connection(socket, state, address))
-        })
+        .max_write_buffer_size(MAX_WRITE_BUFFER_BYTES);
+    let meter = frame_meter(f64::from(state.limits.rate));
+    ws.on_upgrade(config, meter, move |socket| {
+        let sockets = state.sockets.clone();
+        sockets.track_future(connection(socket, state, address))
+    })
 }
+
+/// Frames, of any kind, are allowed at [`FRAMES_PER_MESSAGE`] times the message rate: an honest
+/// client sends one frame a message, so the message limit (refusals, then closing) is what it
+/// meets first; a client flooding frames that make no message is closed by the meter.
+fn frame_meter(message_rate: f64) -> FrameMeter {
+    let rate = FRAMES_PER_MESSAGE * message_rate.max(1.0);
+    FrameMeter::new(rate, 2.0 * rate, tokio::time::Instant::now())
+}
+
+/// See [`frame_meter`].
+const FRAMES_PER_MESSAGE: f64 = 4.0;
 
 /// Why a device could not be identified.
 pub enum IdentifyError {
@@ -325,7 +342,7 @@ async fn close(sink: &mut SplitSink<WebSocket, Message>, frame: Option<(u16, &'s
     match frame {
         Some((code, reason)) => {
             let frame = CloseFrame {
-                code,
+                code: code.into(),
                 reason: reason.into(),
             };
             let _ = sink.send(Message::Close(Some(frame))).await;
@@ -360,6 +377,13 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
         let message = tokio::select! {
             message = stream.next() => match message {
                 Some(Ok(message)) => message,
+                Some(Err(tokio_tungstenite::tungstenite::Error::Io(error))) => {
+                    if let Some(fault) = FrameFault::of(&error) {
+                        state.metrics.refusals.fetch_add(1, Ordering::Relaxed);
+                        ending = Closing::Policy(fault.reason());
+                    }
+                    break;
+                }
                 _ => break,
             },
             _ = &mut server_stops => {
