@@ -21,6 +21,7 @@ mod config;
 mod content_type;
 mod ids;
 pub mod matchmaking;
+mod names;
 pub mod per_address;
 pub mod protocol;
 pub mod rating;

@@ -369,6 +369,19 @@ async fn names_that_hide_reorder_or_pass_for_a_cpu_are_refused() {
         "(CPU) Bo",
         "\u{FF23}\u{FF30}\u{FF35}",
         "Máy · Khó",
+        // Hangul fillers before a CPU's label, look-alike letters of other scripts, a blank
+        // glyph, private use and line breaks.
+        "\u{3164}CPU · Medium",
+        "\u{115F}\u{1160}CPU",
+        "\u{FFA0}CPU",
+        "\u{A4DA}\u{A4D1}\u{A4F4}",
+        "\u{1455}\u{146D}\u{144C}",
+        "\u{13DF}\u{13E2}U",
+        "\u{2CA5}\u{2CA3}u",
+        "Bo\u{1D159}",
+        "\u{E000}Ana",
+        "Ana\u{2028}Bo",
+        "Ana\u{2029}Bo",
     ] {
         client
             .send(json!({"t": "hello", "room": code, "device": HOST, "name": name}))
