@@ -325,7 +325,7 @@ cmd_start() {
   fi
 
   # The nodes believe the balancer's X-Forwarded-For (it is on this machine), so their limits
-  # on new rooms and ranked searches apply to each client's own address. Connections per address
+  # on new rooms, identities, room codes and ranked searches apply to each client's own address. Connections per address
   # are capped in the balancer instead (LUDO_CLUSTER_MAX_CONNECTIONS_PER_IP), since the nodes see
   # every connection come from the balancer. On one machine every client has the same address:
   # unless told otherwise, the limits are high enough not to get in the way of a load test, and
@@ -335,6 +335,8 @@ cmd_start() {
   export LUDO_MAX_CONNECTIONS_PER_IP=${LUDO_MAX_CONNECTIONS_PER_IP:-100000}
   export LUDO_ROOMS_PER_MINUTE=${LUDO_ROOMS_PER_MINUTE:-100000}
   export LUDO_SEEKS_PER_MINUTE=${LUDO_SEEKS_PER_MINUTE:-100000}
+  export LUDO_IDENTITIES_PER_MINUTE=${LUDO_IDENTITIES_PER_MINUTE:-100000}
+  export LUDO_MISSED_CODES_PER_MINUTE=${LUDO_MISSED_CODES_PER_MINUTE:-100000}
   export LUDO_MATCH_SAME_ADDRESS=${LUDO_MATCH_SAME_ADDRESS:-true}
 
   # The nodes' environment: every LUDO_* variable but this script's own.

@@ -85,6 +85,14 @@ pub struct Config {
     /// with `rate_limited`.
     #[arg(long, env = "LUDO_SEEKS_PER_MINUTE", default_value_t = 20)]
     pub seeks_per_minute: u32,
+    /// New identities (devices never seen before) one IP address may make per minute (bursts of
+    /// as many); more are refused with `rate_limited`.
+    #[arg(long, env = "LUDO_IDENTITIES_PER_MINUTE", default_value_t = 20)]
+    pub identities_per_minute: u32,
+    /// Room codes naming no room that one IP address may look up per minute (bursts of as
+    /// many); past them, the address may look up no room for a minute (`rate_limited`).
+    #[arg(long, env = "LUDO_MISSED_CODES_PER_MINUTE", default_value_t = 30)]
+    pub missed_codes_per_minute: u32,
     /// Lets two ranked searches from the same IP address share a table: for trying ranked play
     /// on one machine. Off, one person cannot rate games against their own second device.
     #[arg(long, env = "LUDO_MATCH_SAME_ADDRESS")]
@@ -177,6 +185,8 @@ impl Config {
             max_connections_per_ip: 10_000,
             rooms_per_minute: 100_000,
             seeks_per_minute: 100_000,
+            identities_per_minute: 100_000,
+            missed_codes_per_minute: 100_000,
             match_same_address: true,
             static_dir: None,
             allowed_origins: Vec::new(),

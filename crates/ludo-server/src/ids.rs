@@ -81,9 +81,9 @@ id_type!(
 const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
 
 impl RoomCode {
-    /// A new room's code: 8 characters, unguessable.
+    /// A new room's code: 13 characters (64 bits), too many to guess.
     pub fn random() -> RoomCode {
-        RoomCode(random_code(8))
+        RoomCode(random_code(13))
     }
 }
 

@@ -199,10 +199,12 @@ impl Application {
             },
             stopping,
             sockets: sockets.clone(),
-            per_address: Arc::new(per_address::PerAddress::new(
-                config.rooms_per_minute,
-                config.seeks_per_minute,
-            )),
+            per_address: Arc::new(per_address::PerAddress::new(per_address::PerMinute {
+                rooms: config.rooms_per_minute,
+                seeks: config.seeks_per_minute,
+                identities: config.identities_per_minute,
+                missed_codes: config.missed_codes_per_minute,
+            })),
             static_dir: config.static_dir.as_deref().map(Arc::from),
             trusted_proxies: config.trusted_proxies.iter().copied().collect(),
             allowed_origins: config

@@ -1,21 +1,49 @@
-//! Per-address limits on what is cheap to ask and dear to serve: creating rooms and looking for
-//! ranked games. Each address has a bucket per kind (governor's keyed rate limiter, GCRA), refilled
-//! evenly over a minute; a request with an empty bucket is refused with `rate_limited`. Buckets of
-//! addresses not seen for a while are forgotten, so the table stays small.
+//! Per-address limits on what is cheap to ask and dear to serve: creating rooms and identities,
+//! looking for ranked games, and trying room codes. Each address has a bucket per kind
+//! (governor's keyed rate limiter, GCRA), refilled evenly over a minute; a request with an empty
+//! bucket is refused with `rate_limited`. Buckets of addresses not seen for a while are
+//! forgotten, so the table stays small.
+//!
+//! Room codes are limited by the guesses that miss: looking up a room that exists costs nothing,
+//! but an address whose misses empty its bucket may look up no room at all, found or not, for
+//! [`GUESSING_PAUSE`], so that a guesser cannot tell a hit from a refusal.
 
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
 
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 /// Forget idle addresses once per this many checks.
 const FORGET_EVERY: u32 = 1024;
 
+/// How long an address that guessed too many room codes may look up none.
+pub const GUESSING_PAUSE: Duration = Duration::from_secs(60);
+
+/// How many of each a single address may ask for per minute (bursts of as many; at least one).
+#[derive(Clone, Copy, Debug)]
+pub struct PerMinute {
+    /// Rooms created.
+    pub rooms: u32,
+    /// Ranked searches started.
+    pub seeks: u32,
+    /// New identities (devices never seen before) made.
+    pub identities: u32,
+    /// Room codes looked up that name no room.
+    pub missed_codes: u32,
+}
+
 /// The limits for every address.
 pub struct PerAddress {
     rooms: DefaultKeyedRateLimiter<IpAddr>,
     seeks: DefaultKeyedRateLimiter<IpAddr>,
+    identities: DefaultKeyedRateLimiter<IpAddr>,
+    missed_codes: DefaultKeyedRateLimiter<IpAddr>,
+    /// Addresses that may look up no room until the time given.
+    guessing: Mutex<HashMap<IpAddr, Instant>>,
     checks: AtomicU32,
 }
 
@@ -26,16 +54,24 @@ pub enum Ask {
     Room,
     /// Starting to look for a ranked game.
     Seek,
+    /// Making an identity for a device never seen before.
+    Identity,
 }
 
 impl PerAddress {
-    /// `rooms` room creations and `seeks` ranked searches per minute and address (at least one).
-    pub fn new(rooms: u32, seeks: u32) -> PerAddress {
-        let per_minute =
-            |n: u32| Quota::per_minute(NonZeroU32::new(n.max(1)).expect("at least one"));
+    /// The limits, per minute and address.
+    pub fn new(limits: PerMinute) -> PerAddress {
+        let per_minute = |n: u32| {
+            RateLimiter::keyed(Quota::per_minute(
+                NonZeroU32::new(n.max(1)).expect("at least one"),
+            ))
+        };
         PerAddress {
-            rooms: RateLimiter::keyed(per_minute(rooms)),
-            seeks: RateLimiter::keyed(per_minute(seeks)),
+            rooms: per_minute(limits.rooms),
+            seeks: per_minute(limits.seeks),
+            identities: per_minute(limits.identities),
+            missed_codes: per_minute(limits.missed_codes),
+            guessing: Mutex::new(HashMap::new()),
             checks: AtomicU32::new(0),
         }
     }
@@ -45,12 +81,52 @@ impl PerAddress {
         let limiter = match ask {
             Ask::Room => &self.rooms,
             Ask::Seek => &self.seeks,
+            Ask::Identity => &self.identities,
         };
-        if self.checks.fetch_add(1, Ordering::Relaxed) % FORGET_EVERY == FORGET_EVERY - 1 {
-            self.rooms.retain_recent();
-            self.seeks.retain_recent();
-        }
+        self.now_and_then_forget();
         limiter.check_key(&address).is_ok()
+    }
+
+    /// Whether `address` may look up a room code now: not while it is paused for guessing.
+    pub fn may_look_up(&self, address: IpAddr, now: Instant) -> bool {
+        let mut guessing = self.guessing.lock().expect("never poisoned");
+        match guessing.get(&address) {
+            Some(&until) if now < until => false,
+            Some(_) => {
+                guessing.remove(&address);
+                true
+            }
+            None => true,
+        }
+    }
+
+    /// `address` looked up a room code that names no room: counted, and once its bucket is
+    /// empty the address is paused for [`GUESSING_PAUSE`] from `now`.
+    pub fn missed_code(&self, address: IpAddr, now: Instant) {
+        self.now_and_then_forget();
+        if self.missed_codes.check_key(&address).is_err() {
+            let mut guessing = self.guessing.lock().expect("never poisoned");
+            guessing.insert(address, now + GUESSING_PAUSE);
+        }
+    }
+
+    /// Every [`FORGET_EVERY`] checks, forgets the addresses whose buckets are full again and
+    /// whose pause is over.
+    fn now_and_then_forget(&self) {
+        if self.checks.fetch_add(1, Ordering::Relaxed) % FORGET_EVERY != FORGET_EVERY - 1 {
+            return;
+        }
+        for limiter in [
+            &self.rooms,
+            &self.seeks,
+            &self.identities,
+            &self.missed_codes,
+        ] {
+            limiter.retain_recent();
+        }
+        let now = Instant::now();
+        let mut guessing = self.guessing.lock().expect("never poisoned");
+        guessing.retain(|_, until| *until > now);
     }
 }
 
@@ -58,9 +134,18 @@ impl PerAddress {
 mod tests {
     use super::*;
 
+    fn limits(rooms: u32, seeks: u32) -> PerAddress {
+        PerAddress::new(PerMinute {
+            rooms,
+            seeks,
+            identities: 2,
+            missed_codes: 2,
+        })
+    }
+
     #[test]
     fn each_address_has_its_own_bucket_for_each_kind() {
-        let limits = PerAddress::new(2, 1);
+        let limits = limits(2, 1);
         let (a, b) = (IpAddr::from([192, 0, 2, 1]), IpAddr::from([192, 0, 2, 2]));
         assert!(limits.allows(Ask::Room, a));
         assert!(limits.allows(Ask::Room, a));
@@ -68,5 +153,26 @@ mod tests {
         assert!(limits.allows(Ask::Room, b), "another address");
         assert!(limits.allows(Ask::Seek, a), "another kind");
         assert!(!limits.allows(Ask::Seek, a));
+        assert!(limits.allows(Ask::Identity, a));
+        assert!(limits.allows(Ask::Identity, a));
+        assert!(!limits.allows(Ask::Identity, a));
+    }
+
+    #[test]
+    fn an_address_that_misses_too_many_codes_may_look_up_none_for_a_while() {
+        let limits = limits(1, 1);
+        let (a, b) = (IpAddr::from([192, 0, 2, 1]), IpAddr::from([192, 0, 2, 2]));
+        let now = Instant::now();
+        limits.missed_code(a, now);
+        limits.missed_code(a, now);
+        assert!(
+            limits.may_look_up(a, now),
+            "two misses are within the bucket"
+        );
+        limits.missed_code(a, now);
+        assert!(!limits.may_look_up(a, now), "the third empties it");
+        assert!(limits.may_look_up(b, now), "another address");
+        assert!(!limits.may_look_up(a, now + GUESSING_PAUSE - Duration::from_secs(1)));
+        assert!(limits.may_look_up(a, now + GUESSING_PAUSE));
     }
 }

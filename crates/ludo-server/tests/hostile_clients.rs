@@ -9,7 +9,7 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use support::{Client, HOST, create_room, http, spawn_server, spawn_server_with};
+use support::{Client, GUEST, HOST, create_room, http, spawn_server, spawn_server_with};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -673,4 +673,73 @@ async fn a_message_left_unfinished_is_closed_within_two_seconds() {
         received.contains("a message left unfinished"),
         "{received:?}"
     );
+}
+
+#[tokio::test]
+async fn an_address_makes_only_so_many_new_identities_a_minute_while_known_devices_still_come_in() {
+    let server = spawn_server_with(|config| config.identities_per_minute = 3).await;
+    let code = create_room(server.addr, HOST, json!({})).await;
+    let mut client = Client::connect(server.addr).await;
+    for n in 0..2 {
+        let device = format!("new-device-secret-{n:04}");
+        client
+            .send(json!({"t": "hello", "room": code, "device": device, "name": "Ana"}))
+            .await;
+        assert_eq!(client.recv().await["t"], "welcome");
+        client = Client::connect(server.addr).await;
+    }
+    client
+        .send(json!({"t": "hello", "room": code, "device": "new-device-secret-9999", "name": "Bo"}))
+        .await;
+    let refusal = client.refusal().await;
+    assert_eq!(refusal["code"], "rate_limited", "{refusal}");
+    assert!(refusal["message"].as_str().unwrap().contains("new players"));
+    let body = json!({"device": "new-device-secret-8888", "name": "Cy"}).to_string();
+    let (status, text) = http(server.addr, "POST", "/api/rooms", Some(&body)).await;
+    assert_eq!(status, 429, "{text}");
+    // Devices already known are not new identities.
+    Client::join(server.addr, &code, HOST, "Host").await;
+    Client::join(server.addr, &code, "new-device-secret-0001", "Ana").await;
+    let (status, _) = http(
+        server.addr,
+        "POST",
+        "/api/rooms",
+        Some(&json!({"device": HOST, "name": "Host"}).to_string()),
+    )
+    .await;
+    assert_eq!(status, 201);
+}
+
+#[tokio::test]
+async fn room_codes_are_long_and_an_address_guessing_them_may_look_up_no_room_for_a_while() {
+    let server = spawn_server_with(|config| config.missed_codes_per_minute = 3).await;
+    let code = create_room(server.addr, HOST, json!({})).await;
+    assert!(code.len() >= 13, "{code}: at least 60 bits");
+    assert_eq!(
+        http(server.addr, "GET", &format!("/api/rooms/{code}"), None)
+            .await
+            .0,
+        200
+    );
+    for guess in ["aaaaaaaaaaaaa", "bbbbbbbbbbbbb", "ccccccccccccc"] {
+        let (status, _) = http(server.addr, "GET", &format!("/api/rooms/{guess}"), None).await;
+        assert_eq!(status, 404);
+    }
+    let mut guesser = Client::connect(server.addr).await;
+    guesser
+        .send(json!({"t": "hello", "room": "ddddddddddddd", "device": GUEST, "name": "Eve"}))
+        .await;
+    assert_eq!(
+        guesser.error_code().await,
+        "no_such_room",
+        "the fourth miss empties the bucket"
+    );
+    // Now not even a room that exists is found from this address, over HTTP or the WebSocket.
+    let (status, text) = http(server.addr, "GET", &format!("/api/rooms/{code}"), None).await;
+    assert_eq!(status, 429, "{text}");
+    assert!(text.contains("rate_limited"), "{text}");
+    guesser
+        .send(json!({"t": "hello", "room": code, "device": GUEST, "name": "Eve"}))
+        .await;
+    assert_eq!(guesser.error_code().await, "rate_limited");
 }

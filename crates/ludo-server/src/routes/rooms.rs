@@ -125,13 +125,17 @@ async fn create(
         None => Default::default(),
     };
     crate::protocol::check_clock(room.clock).map_err(AppError::bad_request)?;
-    let host = crate::routes::ws::identify(&state, &room.device, &name)
+    let host = crate::routes::ws::identify(&state, address, &room.device, &name)
         .await
-        .map_err(|e| match e {
-            crate::routes::ws::IdentifyError::BadDevice(m) => {
-                AppError::new(StatusCode::BAD_REQUEST, RefusalCode::BadMessage, m)
-            }
-            crate::routes::ws::IdentifyError::Store(e) => AppError::internal(e),
+        .map_err(|e| {
+            use crate::routes::ws::IdentifyError;
+            let status = match &e {
+                IdentifyError::Store(e) => return AppError::internal(e),
+                IdentifyError::TooMany => StatusCode::TOO_MANY_REQUESTS,
+                IdentifyError::BadDevice(_) => StatusCode::BAD_REQUEST,
+            };
+            let refusal = e.refusal().expect("the client's fault has a refusal");
+            AppError::new(status, refusal.code, refusal.message)
         })?;
     let settings = Settings {
         rules,
@@ -183,23 +187,32 @@ async fn read_new_room(request: axum::extract::Request) -> Result<NewRoom, AppEr
     serde_json::from_slice(&body).map_err(|e| bad(e.to_string()))
 }
 
+/// A room's table. An address that tried too many codes naming no room is refused, found or
+/// not (see [`crate::per_address`]).
 async fn lookup(
     State(state): State<AppState>,
+    super::client_address::ClientAddress(address): super::client_address::ClientAddress,
     Path(code): Path<String>,
 ) -> Result<Json<crate::protocol::RoomView>, AppError> {
-    state
-        .rooms
-        .view(&code)
-        .await
-        .map_err(AppError::internal)?
-        .map(Json)
-        .ok_or_else(|| {
-            AppError::new(
-                StatusCode::NOT_FOUND,
-                RefusalCode::NoSuchRoom,
-                "no such room",
-            )
-        })
+    let now = std::time::Instant::now();
+    if !state.per_address.may_look_up(address, now) {
+        let refusal = super::ws::too_many_codes_tried();
+        return Err(AppError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            refusal.code,
+            refusal.message,
+        ));
+    }
+    let view = state.rooms.view(&code).await.map_err(AppError::internal)?;
+    let Some(view) = view else {
+        state.per_address.missed_code(address, now);
+        return Err(AppError::new(
+            StatusCode::NOT_FOUND,
+            RefusalCode::NoSuchRoom,
+            "no such room",
+        ));
+    };
+    Ok(Json(view))
 }
 
 /// The query of `GET /api/tables/{kind}`.

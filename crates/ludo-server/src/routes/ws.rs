@@ -110,12 +110,34 @@ const FRAMES_PER_MESSAGE: f64 = 4.0;
 pub enum IdentifyError {
     /// The device secret is not acceptable.
     BadDevice(String),
+    /// The device is new, and its address has made as many identities as it may for now.
+    TooMany,
     /// Storage failed.
     Store(StoreError),
 }
 
-/// The identity of a device secret (16 to 128 visible ASCII characters), created if new.
-pub async fn identify(state: &AppState, device: &str, name: &str) -> Result<String, IdentifyError> {
+impl IdentifyError {
+    /// The refusal to answer with, when it is the client's (`None` for a storage failure).
+    pub fn refusal(&self) -> Option<Refusal> {
+        match self {
+            IdentifyError::BadDevice(m) => Some(Refusal::new(RefusalCode::BadMessage, m.clone())),
+            IdentifyError::TooMany => Some(Refusal::new(
+                RefusalCode::RateLimited,
+                "too many new players from this address; wait a minute",
+            )),
+            IdentifyError::Store(_) => None,
+        }
+    }
+}
+
+/// The identity of a device secret (16 to 128 visible ASCII characters), made if the device is
+/// new and its `address` may make another identity now (see [`crate::per_address`]).
+pub async fn identify(
+    state: &AppState,
+    address: std::net::IpAddr,
+    device: &str,
+    name: &str,
+) -> Result<String, IdentifyError> {
     let fits = (16..=128).contains(&device.len()) && device.bytes().all(|b| b.is_ascii_graphic());
     if !fits {
         return Err(IdentifyError::BadDevice(
@@ -123,6 +145,21 @@ pub async fn identify(state: &AppState, device: &str, name: &str) -> Result<Stri
         ));
     }
     let hash = crate::ids::secret_hash(device);
+    let (known_hash, known_name) = (hash.clone(), name.to_owned());
+    let known = state
+        .store
+        .run(move |b| b.known_identity(&known_hash, &known_name))
+        .await
+        .map_err(IdentifyError::Store)?;
+    if let Some(identity) = known {
+        return Ok(identity);
+    }
+    if !state
+        .per_address
+        .allows(crate::per_address::Ask::Identity, address)
+    {
+        return Err(IdentifyError::TooMany);
+    }
     let (name, new_id, now) = (
         name.to_owned(),
         crate::ids::random_code(10),
@@ -219,21 +256,33 @@ async fn identity_of(
     state: &AppState,
     out: &Outbox,
     req: Option<RequestId>,
+    address: std::net::IpAddr,
     device: &str,
     name: &str,
 ) -> Option<crate::ids::IdentityId> {
-    match identify(state, device, name).await {
+    match identify(state, address, device, name).await {
         Ok(identity) => Some(identity.into()),
-        Err(IdentifyError::BadDevice(m)) => {
-            refuse(state, out, req, Refusal::new(RefusalCode::BadMessage, m));
-            None
-        }
-        Err(IdentifyError::Store(e)) => {
-            tracing::error!(error = %e, "identifying a device failed");
-            refuse(state, out, req, something_went_wrong());
+        Err(e) => {
+            if let IdentifyError::Store(e) = &e {
+                tracing::error!(error = %e, "identifying a device failed");
+            }
+            refuse(
+                state,
+                out,
+                req,
+                e.refusal().unwrap_or_else(something_went_wrong),
+            );
             None
         }
     }
+}
+
+/// `rate_limited` for an address that tried too many room codes naming no room.
+pub fn too_many_codes_tried() -> Refusal {
+    Refusal::new(
+        RefusalCode::RateLimited,
+        "too many room codes tried from this address; wait a minute",
+    )
 }
 
 /// `internal`, without details: they are in the server's log.
@@ -465,9 +514,14 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
                 };
                 let no_such_room =
                     || Refusal::new(RefusalCode::NoSuchRoom, format!("no room `{code}`"));
+                if !state.per_address.may_look_up(address, Instant::now()) {
+                    refuse(&state, &out, req, too_many_codes_tried());
+                    continue;
+                }
                 match state.rooms.exists(&code).await {
                     Ok(true) => {}
                     Ok(false) => {
+                        state.per_address.missed_code(address, Instant::now());
                         refuse(&state, &out, req, no_such_room());
                         continue;
                     }
@@ -477,7 +531,8 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
                         continue;
                     }
                 }
-                let Some(identity) = identity_of(&state, &out, req, &device, &name).await else {
+                let Some(identity) = identity_of(&state, &out, req, address, &device, &name).await
+                else {
                     continue;
                 };
                 let join = Command::Join {
@@ -533,7 +588,8 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
                 let Some(name) = checked_name(&state, &out, req, &name) else {
                     continue;
                 };
-                let Some(identity) = identity_of(&state, &out, req, &device, &name).await else {
+                let Some(identity) = identity_of(&state, &out, req, address, &device, &name).await
+                else {
                     continue;
                 };
                 state.matchmaker.seek(Seek {

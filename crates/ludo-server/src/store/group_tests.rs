@@ -21,6 +21,9 @@ struct Probe {
 }
 
 impl Backend for Probe {
+    fn known_identity(&mut self, hash: &str, name: &str) -> StoreResult<Option<String>> {
+        self.db.known_identity(hash, name)
+    }
     fn identify(&mut self, hash: &str, name: &str, id: &str, now: i64) -> StoreResult<String> {
         self.db.identify(hash, name, id, now)
     }

@@ -120,6 +120,8 @@ pub struct StoredGame {
 
 /// One storage implementation. Every call runs on the storage thread, one at a time.
 pub trait Backend: Send + 'static {
+    /// The identity of a device secret's hash, if known, its name updated to `name`.
+    fn known_identity(&mut self, secret_hash: &str, name: &str) -> StoreResult<Option<String>>;
     /// The identity of a device secret's hash, created with `new_id` and `name` if unknown; the
     /// name is updated if known.
     fn identify(

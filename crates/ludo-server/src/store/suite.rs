@@ -164,6 +164,13 @@ fn identifying_a_known_device_keeps_its_id_and_takes_its_new_name(backend: &mut 
     assert_eq!(backend.profile("id-a").unwrap().unwrap().name, "Anna");
     assert_eq!(backend.profile("id-b").unwrap().unwrap().name, "Bo");
     assert!(backend.profile("id-x").unwrap().is_none());
+    // Looked up without making one: a known device is renamed, an unknown one is not made.
+    assert_eq!(
+        backend.known_identity("hash-b", "Bob").unwrap().as_deref(),
+        Some("id-b")
+    );
+    assert_eq!(backend.profile("id-b").unwrap().unwrap().name, "Bob");
+    assert_eq!(backend.known_identity("hash-new", "Cy").unwrap(), None);
 }
 
 fn a_saved_room_comes_back_as_saved_and_a_new_save_replaces_it(backend: &mut dyn Backend) {

@@ -145,6 +145,18 @@ fn load_game(db: &mut impl GenericClient, id: &str) -> Result<Option<StoredGame>
 }
 
 impl Backend for PostgresBackend {
+    fn known_identity(&mut self, secret_hash: &str, name: &str) -> StoreResult<Option<String>> {
+        fail::fail_point!("store-write", failed_on_purpose);
+        self.connection.run(|db| {
+            db.query_opt(
+                "UPDATE identities SET name = $2 WHERE secret_hash = $1 RETURNING id",
+                &[&secret_hash, &name],
+            )
+            .and_then(|row| row.map(|r| r.try_get(0)).transpose())
+            .context("renaming an identity")
+        })
+    }
+
     fn identify(
         &mut self,
         secret_hash: &str,

@@ -176,6 +176,18 @@ impl Backend for SqliteBackend {
             .map_err(fail("abandoning a group of writes"))
     }
 
+    fn known_identity(&mut self, secret_hash: &str, name: &str) -> StoreResult<Option<String>> {
+        fail::fail_point!("store-write", failed_on_purpose);
+        self.db
+            .query_row(
+                "UPDATE identities SET name = ?2 WHERE secret_hash = ?1 RETURNING id",
+                params![secret_hash, name],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(fail("renaming an identity"))
+    }
+
     fn identify(
         &mut self,
         secret_hash: &str,
