@@ -509,3 +509,25 @@ async fn no_log_filter_shows_a_device_secret() {
         eprintln!("{filter}: {} lines of log, no secret", log.lines().count());
     }
 }
+
+#[tokio::test]
+async fn a_coding_refused_with_a_capital_q_is_not_sent() {
+    let server = spawn_server().await;
+    for (asked, sent) in [
+        ("gzip;Q=0", None),
+        ("br;Q=0, gzip", Some("gzip")),
+        ("br ; q = 0 , gzip ; q=0.5", Some("gzip")),
+        ("br;q=0.5", Some("br")),
+    ] {
+        let answer = request(
+            server.addr,
+            "GET",
+            "/app.js",
+            &[("Accept-Encoding", asked)],
+            "",
+        )
+        .await;
+        assert_eq!(answer.status, 200);
+        assert_eq!(answer.header("content-encoding"), sent, "{asked}");
+    }
+}

@@ -135,3 +135,23 @@ async fn a_game_that_cannot_be_stored_does_not_start() {
     assert_eq!(game["game"]["version"], 0, "{game}");
     scenario.teardown();
 }
+
+#[tokio::test]
+async fn looking_up_a_room_whose_write_is_stuck_answers_busy_instead_of_hanging() {
+    let scenario = fail::FailScenario::setup();
+    let server = spawn_server().await;
+    let (code, mut host, _guest) = support::two_player_room(&server, json!({})).await;
+    // The disk freezes while the start of a game is being stored.
+    fail::cfg("store-write", "sleep(6000)").unwrap();
+    host.send(json!({"t": "start"})).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let asked = std::time::Instant::now();
+    let (status, body) =
+        support::http(server.addr, "GET", &format!("/api/rooms/{code}"), None).await;
+    let waited = asked.elapsed();
+    fail::remove("store-write");
+    assert_eq!(status, 503, "{body}");
+    assert!(body.contains("busy"), "{body}");
+    assert!(waited < Duration::from_secs(5), "answered after {waited:?}");
+    scenario.teardown();
+}

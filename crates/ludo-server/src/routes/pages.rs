@@ -160,9 +160,11 @@ fn accepts(headers: &HeaderMap, coding: &str) -> bool {
         let named = parts
             .next()
             .is_some_and(|name| name.eq_ignore_ascii_case(coding));
+        // The weight's name is `q` or `Q` (RFC 9110 §12.4.2).
         let refused = parts.any(|p| {
-            p.strip_prefix("q=")
-                .and_then(|q| q.parse::<f32>().ok())
+            p.split_once('=')
+                .filter(|(name, _)| name.trim().eq_ignore_ascii_case("q"))
+                .and_then(|(_, q)| q.trim().parse::<f32>().ok())
                 .is_some_and(|q| q <= 0.0)
         });
         named && !refused
@@ -229,6 +231,8 @@ mod tests {
         );
         assert_eq!(coding_sent("gzip").as_deref(), Some("gzip"));
         assert_eq!(coding_sent("br;q=0, gzip;q=0.8").as_deref(), Some("gzip"));
+        assert_eq!(coding_sent("br;Q=0, gzip;Q=0").as_deref(), None, "Q is q");
+        assert_eq!(coding_sent("br ; q = 0 , gzip").as_deref(), Some("gzip"));
         assert_eq!(coding_sent("identity"), None);
         assert_eq!(
             coding_sent("brotli"),

@@ -187,6 +187,9 @@ async fn read_new_room(request: axum::extract::Request) -> Result<NewRoom, AppEr
     serde_json::from_slice(&body).map_err(|e| bad(e.to_string()))
 }
 
+/// How long a lookup waits for a room that is busy (storing a change) before answering 503.
+const LOOKUP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// A room's table. An address that tried too many codes naming no room is refused, found or
 /// not (see [`crate::per_address`]).
 async fn lookup(
@@ -203,7 +206,18 @@ async fn lookup(
             refusal.message,
         ));
     }
-    let view = state.rooms.view(&code).await.map_err(AppError::internal)?;
+    // A room whose storage is stuck (a frozen disk) answers after its write; the lookup does not
+    // wait for it.
+    let view = tokio::time::timeout(LOOKUP_TIMEOUT, state.rooms.view(&code))
+        .await
+        .map_err(|_| {
+            AppError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                RefusalCode::Internal,
+                "the room is busy; try again in a moment",
+            )
+        })?
+        .map_err(AppError::internal)?;
     let Some(view) = view else {
         state.per_address.missed_code(address, now);
         return Err(AppError::new(
