@@ -133,6 +133,12 @@ pub struct Config {
         value_delimiter = ','
     )]
     pub allowed_origins: Vec<String>,
+    /// The host names (ports aside) the server answers to; a request naming another is refused
+    /// with 421, against DNS rebinding. Comma-separated, or the flag given again. Without it, a
+    /// server listening on a loopback address answers to `localhost`, `127.0.0.1` and `[::1]`
+    /// only, and one listening on another address to any name.
+    #[arg(long = "host", env = "LUDO_HOSTS", value_delimiter = ',')]
+    pub hosts: Vec<String>,
     /// Addresses of proxies (a load balancer in front of the server) whose `X-Forwarded-For`
     /// names the client, for the per-address limits on rooms and ranked searches and the rule
     /// that two searches from one address never share a table; comma-separated, or the flag
@@ -190,6 +196,7 @@ impl Config {
             match_same_address: true,
             static_dir: None,
             allowed_origins: Vec::new(),
+            hosts: Vec::new(),
             trusted_proxies: Vec::new(),
             node: None,
             lease_ms: 5000,

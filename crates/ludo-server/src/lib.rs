@@ -223,12 +223,18 @@ impl Application {
         );
         // Bounds each ordinary request once its headers are in (reading the body included);
         // a WebSocket's handler answers the upgrade at once, so the socket is not bounded by it.
-        let router = routes::with_security_headers(routes::router(state).layer(
-            tower_http::timeout::TimeoutLayer::with_status_code(
-                axum::http::StatusCode::REQUEST_TIMEOUT,
-                Duration::from_millis(config.request_timeout_ms.max(1)),
-            ),
-        ));
+        let hosts = routes::host::Hosts::new(&config.hosts, config.addr.ip());
+        let router = routes::with_security_headers(
+            routes::router(state)
+                .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+                    axum::http::StatusCode::REQUEST_TIMEOUT,
+                    Duration::from_millis(config.request_timeout_ms.max(1)),
+                ))
+                .layer(axum::middleware::from_fn_with_state(
+                    hosts,
+                    routes::host::only_known_hosts,
+                )),
+        );
         Ok(Application {
             listener,
             router,

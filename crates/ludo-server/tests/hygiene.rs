@@ -531,3 +531,37 @@ async fn a_coding_refused_with_a_capital_q_is_not_sent() {
         assert_eq!(answer.header("content-encoding"), sent, "{asked}");
     }
 }
+
+/// The status line and head of the answer to `GET path` naming `host`, with `extra` headers.
+async fn head_for_host(addr: SocketAddr, host: &str, path: &str, extra: &str) -> String {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let ask = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n{extra}\r\n");
+    stream.write_all(ask.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await.unwrap();
+    let raw = String::from_utf8_lossy(&raw).into_owned();
+    raw.split("\r\n\r\n").next().unwrap_or_default().to_owned()
+}
+
+#[tokio::test]
+async fn a_page_of_a_rebound_host_name_gets_nothing_from_a_loopback_server() {
+    let server = spawn_server().await;
+    let port = server.addr.port();
+    let rebound = format!("evil.example:{port}");
+    let upgrade = format!(
+        "Origin: http://{rebound}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+    );
+    for (path, extra) in [("/", ""), ("/api/rules", ""), ("/ws", upgrade.as_str())] {
+        let head = head_for_host(server.addr, &rebound, path, extra).await;
+        assert!(head.starts_with("HTTP/1.1 421"), "{path}: {head}");
+        assert!(
+            head.to_ascii_lowercase()
+                .contains("x-content-type-options: nosniff")
+        );
+    }
+    for host in [format!("localhost:{port}"), format!("127.0.0.1:{port}")] {
+        let head = head_for_host(server.addr, &host, "/api/rules", "").await;
+        assert!(head.starts_with("HTTP/1.1 200"), "{host}: {head}");
+    }
+}

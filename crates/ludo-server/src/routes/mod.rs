@@ -2,6 +2,7 @@
 
 mod client_address;
 mod health;
+pub mod host;
 mod origin;
 pub mod pages;
 mod records;
