@@ -417,3 +417,34 @@ async fn a_public_table_is_listed_while_a_seat_is_free_then_as_a_game_to_watch()
     let (status, _) = http(server.addr, "GET", "/api/tables/open?page=x", None).await;
     assert_eq!(status, 400);
 }
+
+#[tokio::test]
+async fn one_address_keeps_at_most_three_tables_listed_and_a_watcher_keeps_none() {
+    let server = spawn_server().await;
+    let mut hosts = Vec::new();
+    for n in 0..5 {
+        let device = format!("flooding-host-device-{n}");
+        let code = create_room(server.addr, &device, json!({"public": true})).await;
+        hosts.push((
+            code.clone(),
+            Client::join(server.addr, &code, &device, "Flood").await,
+        ));
+        // Each a moment apart, so that the newest are known.
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let newest = hosts[4].0.clone();
+    until_listed(&server, "open", &newest, true).await;
+    let open = listed(&server, "open").await;
+    assert_eq!(open.len(), 3, "{open:?}");
+    assert!(
+        open.iter().all(|t| t.get("addresses").is_none()),
+        "{open:?}"
+    );
+    // The host of the newest goes; a watcher stays: the table leaves the list, and an older one
+    // of the same address takes its place.
+    let _watcher = Client::join(server.addr, &newest, GUEST, "Eve").await;
+    let (_, host) = hosts.pop().unwrap();
+    host.close().await;
+    until_listed(&server, "open", &newest, false).await;
+    assert_eq!(listed(&server, "open").await.len(), 3);
+}

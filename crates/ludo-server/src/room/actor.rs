@@ -15,7 +15,7 @@ use ludo_rules::{Colour, Phase};
 use tokio::sync::mpsc;
 
 use super::checks::Checks;
-use super::directory::{Directory, Listing, Presence};
+use super::directory::{Directory, Listing};
 use super::leases::Grant;
 use super::live::{Live, Play};
 use super::retry::Backoff;
@@ -30,6 +30,7 @@ use crate::store::{Store, StoreResult, StoredGame};
 struct Conn {
     identity: IdentityId,
     name: String,
+    address: std::net::IpAddr,
     out: Outbox,
 }
 
@@ -214,6 +215,7 @@ impl Room {
                 conn,
                 identity,
                 name,
+                address,
                 out,
             } => {
                 self.conns.insert(
@@ -221,6 +223,7 @@ impl Room {
                     Conn {
                         identity: identity.clone(),
                         name: name.clone(),
+                        address,
                         out,
                     },
                 );
@@ -769,14 +772,16 @@ impl Room {
 
     /// Keeps this room's entry in the public lists as it now is (see [`Listing::of`]).
     fn publish(&self) {
-        let here = Presence {
-            anyone: !self.conns.is_empty(),
-            player: self.conns.values().any(|c| {
+        let here: Vec<std::net::IpAddr> = self
+            .conns
+            .values()
+            .filter(|c| {
                 table::seat_of(&self.state, &c.identity)
                     .is_some_and(|seat| !self.state.left.contains(&seat))
-            }),
-        };
-        match Listing::of(&self.code, &self.state, self.live.as_ref(), here) {
+            })
+            .map(|c| c.address)
+            .collect();
+        match Listing::of(&self.code, &self.state, self.live.as_ref(), &here) {
             Some(listing) => self.directory.put(listing),
             None => self.directory.remove(&self.code),
         }

@@ -4,10 +4,17 @@
 //! private rooms never enter it. Only rooms in memory are listed: a public table nobody is at
 //! unloads after a while, and leaves the list with it.
 //!
+//! A room is listed only while a person seated at it is connected (a watcher keeps nothing
+//! listed), and one network address keeps at most [`MAX_LISTED_PER_ADDRESS`] rooms in each list:
+//! an entry counts against the addresses of its connected seated people, and the newest entries
+//! of an address are the ones shown. So one stranger with a few addresses cannot fill the first
+//! page.
+//!
 //! With several nodes, each publishes its own entries to the database every third of a lease's
 //! term, and the lists are read from there, so any node shows every node's tables.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
 use ludo_rules::Rules;
@@ -36,38 +43,36 @@ pub struct Listing {
     pub playing_since: Option<i64>,
     /// When the entry last changed (Unix milliseconds): the lists show the newest first.
     pub updated: i64,
+    /// The network addresses of the people seated and connected: kept among the nodes, never
+    /// shown.
+    #[serde(skip)]
+    pub addresses: Vec<IpAddr>,
 }
 
-/// Who is connected to a room, as its entry in the lists depends on it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Presence {
-    /// Anyone at all, watchers included.
-    pub anyone: bool,
-    /// A person who plays at the table (seated and not gone from the game being played).
-    pub player: bool,
-}
+/// The most rooms one network address keeps in one list.
+pub const MAX_LISTED_PER_ADDRESS: usize = 3;
 
 impl Listing {
-    /// The entry of room `code` at table `state` whose latest game is `live`, with `here`
-    /// connected: listed while it is public and either plays a game one of its people is still
-    /// at (one that only the CPU plays on, everyone gone, is no game to watch), or, between
-    /// games, has a free seat and someone at the table; else none.
+    /// The entry of room `code` at table `state` whose latest game is `live`, with people
+    /// seated at it (and not gone from the game being played) connected from `here`: listed
+    /// while it is public, one of them is connected (a game only the CPU plays on, everyone
+    /// gone, is no game to watch), and it plays a game or, between games, has a free seat; else
+    /// none.
     pub fn of(
         code: &crate::ids::RoomCode,
         state: &super::RoomState,
         live: Option<&super::live::Live>,
-        here: Presence,
+        here: &[IpAddr],
     ) -> Option<Listing> {
         let settings = &state.settings;
         let playing = live.filter(|l| !l.game.is_over());
         let free_seat = state.seats.len() < ludo_rules::Colour::ALL.len();
-        let listed = match playing {
-            Some(_) => here.player,
-            None => free_seat && here.anyone,
-        };
-        if !settings.public || !listed {
+        if !settings.public || here.is_empty() || (playing.is_none() && !free_seat) {
             return None;
         }
+        let mut addresses = here.to_vec();
+        addresses.sort_unstable();
+        addresses.dedup();
         let players = state
             .seats
             .values()
@@ -85,6 +90,7 @@ impl Listing {
             players,
             playing_since: playing.map(|l| l.started_ms),
             updated: crate::ids::now_ms(),
+            addresses,
         })
     }
 
@@ -146,16 +152,24 @@ impl Directory {
         page_of(self.entries().values().cloned().collect(), kind, page)
     }
 
-    /// Every entry, each with its room's code and as JSON: what this node publishes.
+    /// Every entry, each with its room's code and as JSON (the listing and its addresses, see
+    /// [`read_published`]): what this node publishes.
     pub fn published(&self) -> Vec<(String, String)> {
         self.entries()
             .values()
             .map(|l| {
-                let text = serde_json::to_string(l).expect("a listing serialises");
+                let text = serde_json::to_string(&(l, &l.addresses)).expect("a listing serialises");
                 (l.code.to_string(), text)
             })
             .collect()
     }
+}
+
+/// An entry as a node published it (see [`Directory::published`]), if it reads.
+pub fn read_published(text: &str) -> Option<Listing> {
+    let (mut listing, addresses): (Listing, Vec<IpAddr>) = serde_json::from_str(text).ok()?;
+    listing.addresses = addresses;
+    Some(listing)
 }
 
 /// One page (from 0) of the list of `kind` among `entries`, newest first, [`PAGE_SIZE`]
@@ -166,6 +180,19 @@ pub fn page_of(entries: Vec<Listing>, kind: Kind, page: usize) -> Page {
         .filter(|l| l.playing() == (kind == Kind::Playing))
         .collect();
     tables.sort_by(|a, b| b.updated.cmp(&a.updated).then(a.code.cmp(&b.code)));
+    let mut kept: HashMap<IpAddr, usize> = HashMap::new();
+    tables.retain(|listing| {
+        let room_left = listing
+            .addresses
+            .iter()
+            .all(|a| kept.get(a).copied().unwrap_or(0) < MAX_LISTED_PER_ADDRESS);
+        if room_left {
+            for address in &listing.addresses {
+                *kept.entry(*address).or_default() += 1;
+            }
+        }
+        room_left
+    });
     let total = tables.len();
     let tables = tables
         .into_iter()
@@ -186,30 +213,26 @@ mod tests {
     use ludo_rules::Colour;
 
     #[test]
-    fn a_public_table_with_a_free_seat_is_listed_only_while_someone_is_at_it() {
+    fn a_public_table_with_a_free_seat_is_listed_only_while_a_seated_person_is_connected() {
         let mut state = table(false, true);
         state.settings.public = true;
         let code = crate::ids::RoomCode::from("ROOM");
-        let listed = Listing::of(&code, &state, None, ANYONE).expect("listed");
+        let listed = Listing::of(&code, &state, None, PLAYER).expect("listed");
         assert_eq!(listed.taken, 3);
         assert_eq!(listed.players, ["ana", "cpu:easy", "bo"], "seat by seat");
         assert!(!listed.playing());
+        assert_eq!(listed.addresses, PLAYER);
         assert_eq!(
-            Listing::of(&code, &state, None, Presence::default()),
+            Listing::of(&code, &state, None, NOBODY),
             None,
-            "nobody there"
+            "nobody seated there (watchers do not count)"
         );
     }
 
-    /// Someone connected, a watcher perhaps: not a player.
-    const ANYONE: Presence = Presence {
-        anyone: true,
-        player: false,
-    };
-    const PLAYER: Presence = Presence {
-        anyone: true,
-        player: true,
-    };
+    /// No seated person connected (watchers perhaps).
+    const NOBODY: &[IpAddr] = &[];
+    /// A seated person connected.
+    const PLAYER: &[IpAddr] = &[IpAddr::V4(std::net::Ipv4Addr::new(192, 0, 2, 1))];
 
     #[test]
     fn a_public_game_is_listed_while_it_is_played_and_a_private_one_never() {
@@ -226,7 +249,7 @@ mod tests {
         assert_eq!(playing.playing_since, Some(live.started_ms));
         play_to_the_end(&mut live);
         assert_eq!(
-            Listing::of(&code, &state, Some(&live), Presence::default()),
+            Listing::of(&code, &state, Some(&live), NOBODY),
             None,
             "over, and nobody at the table"
         );
@@ -244,12 +267,11 @@ mod tests {
         );
         let live = game(&state);
         let code = crate::ids::RoomCode::from("ROOM");
-        for (here, why) in [
-            (Presence::default(), "everyone gone"),
-            (ANYONE, "only watchers"),
-        ] {
-            assert_eq!(Listing::of(&code, &state, Some(&live), here), None, "{why}");
-        }
+        assert_eq!(
+            Listing::of(&code, &state, Some(&live), NOBODY),
+            None,
+            "everyone gone, or only watchers"
+        );
         assert!(Listing::of(&code, &state, Some(&live), PLAYER).is_some());
     }
 
@@ -263,6 +285,7 @@ mod tests {
             players: vec!["Ana".to_owned()],
             playing_since: playing.then_some(updated),
             updated,
+            addresses: vec![IpAddr::from([192, 0, 2, (updated % 200) as u8])],
         }
     }
 
@@ -284,5 +307,32 @@ mod tests {
         assert_eq!(playing.tables[0].code, "game");
         directory.remove("game");
         assert_eq!(directory.page(Kind::Playing, 0).total, 0);
+    }
+
+    #[test]
+    fn one_address_keeps_only_its_newest_few_rooms_in_a_list() {
+        let directory = Directory::default();
+        let stranger = IpAddr::from([198, 51, 100, 7]);
+        for i in 0..20 {
+            let mut flood = listing(&format!("flood{i:02}"), 100 + i, false);
+            flood.addresses = vec![stranger];
+            directory.put(flood);
+        }
+        directory.put(listing("honest", 50, false));
+        let page = directory.page(Kind::Open, 0);
+        let codes: Vec<&str> = page.tables.iter().map(|l| l.code.as_str()).collect();
+        assert_eq!(codes, ["flood19", "flood18", "flood17", "honest"]);
+        assert_eq!(page.total, MAX_LISTED_PER_ADDRESS + 1);
+        // What is shown never names an address; what nodes share does.
+        let shown = serde_json::to_string(&page).unwrap();
+        assert!(!shown.contains("198.51.100.7"), "{shown}");
+        let (_, published) = directory
+            .published()
+            .into_iter()
+            .find(|(code, _)| code == "flood00")
+            .unwrap();
+        let read = read_published(&published).unwrap();
+        assert_eq!(read.addresses, [stranger]);
+        assert_eq!(read.code, "flood00");
     }
 }

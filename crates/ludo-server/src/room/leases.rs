@@ -260,7 +260,7 @@ impl Rooms {
         let texts = self.context.store.run(|b| b.listings()).await?;
         let entries = texts
             .iter()
-            .filter_map(|text| serde_json::from_str(text).ok())
+            .filter_map(|text| super::directory::read_published(text))
             .collect();
         Ok(super::directory::page_of(entries, kind, page))
     }

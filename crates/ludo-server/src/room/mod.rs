@@ -212,6 +212,8 @@ pub enum Command {
         identity: crate::ids::IdentityId,
         /// The display name.
         name: String,
+        /// The network address it comes from (the client's, behind a trusted proxy).
+        address: std::net::IpAddr,
         /// Where its messages go.
         out: Outbox,
     },

@@ -539,6 +539,7 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
                     conn,
                     identity,
                     name,
+                    address,
                     out: out.clone(),
                 };
                 match state.rooms.send(&code, join).await {

@@ -56,7 +56,7 @@ export function showPublicTables(section, t, visible) {
     }
     const rows = answer.tables.map((table) => element('li', {},
       element('span', { className: 'what' }, element('strong', { textContent: tableWords(table, kind, t) }),
-        element('span', { className: 'players', textContent: table.players.map((p) => playerWords(p, t)).join(', ') })),
+        element('span', { className: 'players' }, ...namesIsolated(table.players.map((p) => playerWords(p, t))))),
       element('a', { className: 'button', href: `/r/${table.code}`,
         textContent: t(kind === 'open' ? 'tables.join' : 'tables.watch') })));
     const last = Math.ceil(answer.total / PAGE_SIZE) - 1;
@@ -94,4 +94,12 @@ export function showPublicTables(section, t, visible) {
     if (!document.hidden) refresh();
   });
   refresh();
+}
+
+/**
+ * Names as `<bdi>` elements between commas: each name's direction is its own, so a right-to-left
+ * name (or one with a direction mark) never reorders the commas and names around it.
+ */
+function namesIsolated(names) {
+  return names.flatMap((name, i) => [...(i ? [', '] : []), element('bdi', { textContent: name })]);
 }
