@@ -31,6 +31,8 @@ fn start_binary_env(db: &Path, env: &[(&str, &str)]) -> (Child, SocketAddr) {
         .env("LUDO_CPU_DELAY_MS", "0")
         .env("LUDO_GRACE_MS", "60000")
         .env("LUDO_RATE", "100000")
+        // Every test client comes from one address, with a device of its own.
+        .env("LUDO_IDENTITIES_PER_MINUTE", "100000")
         .envs(env.iter().copied())
         .stderr(Stdio::piped())
         .spawn()
@@ -256,11 +258,12 @@ async fn nothing_is_played_while_the_server_stops() {
 async fn a_server_killed_in_the_middle_of_writing_an_action_loses_nothing_anyone_saw() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("ludo.db");
-    // Every action's write takes 300 ms: each kill below lands in the middle of one.
-    let slow_writes = "store-append-action=sleep(300)";
+    // Every action's write takes a second: each kill below lands in the middle of one, with
+    // room to spare for a busy machine's late timers.
+    let slow_writes = "store-append-action=sleep(1000)";
     let (mut server, addr) = start_binary_with(&db, slow_writes);
     let (code, mut host, mut guest) = game_in_progress(addr).await;
-    for kill_after_ms in [50, 150, 250] {
+    for kill_after_ms in [50, 250, 500] {
         one_action(&mut host, &mut guest).await;
         // The seat to act sends its next action, and the server is killed while storing it.
         let game = host.game.clone().unwrap();
