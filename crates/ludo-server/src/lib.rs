@@ -160,6 +160,7 @@ impl Application {
             metrics: metrics.clone(),
             registry: Arc::default(),
             directory: room::directory::Directory::default(),
+            no_shows: matchmaking::no_shows::NoShows::default(),
             stopping: stopping.clone(),
             cluster: matches!(
                 store::Database::of(&config.db),

@@ -361,7 +361,8 @@ async fn a_vietnamese_ranked_table_has_two_seats_and_bad_seeks_are_refused() {
 }
 
 #[tokio::test]
-async fn a_matched_table_whose_people_do_not_all_arrive_is_cancelled_unplayed_and_unrated() {
+async fn a_matched_table_whose_people_do_not_all_arrive_is_cancelled_unplayed_and_unrated_and_the_no_show_waits()
+ {
     // One second of matchmaking lasts 20 ms here: the table's people have 600 ms to arrive.
     let server = spawn_server_with(|c| c.match_second_ms = 20).await;
     let room = &matched_pair(server.addr, "qdan").await;
@@ -381,6 +382,19 @@ async fn a_matched_table_whose_people_do_not_all_arrive_is_cancelled_unplayed_an
         )
         .unwrap();
     assert_eq!((games, ratings), (0, 0));
+    // Bo, who never came, must wait before looking again; Ana, who came, may look at once.
+    let bo_again = seek(server.addr, GUEST, "Bo", "qdan", json!(2)).await;
+    let refusal = bo_again.first.unwrap();
+    assert_eq!(refusal["code"], "rate_limited", "{refusal}");
+    assert!(
+        refusal["message"]
+            .as_str()
+            .unwrap()
+            .contains("did not come"),
+        "{refusal}"
+    );
+    let ana_again = seek(server.addr, HOST, "Ana", "qdan", json!(2)).await;
+    assert_eq!(ana_again.first.unwrap()["t"], "seeking");
 }
 
 #[tokio::test]

@@ -5,6 +5,7 @@
 //! A matched room plays the preset's own rules with a 60-second turn clock, seats people only,
 //! and gives out the colours in a random order.
 
+pub mod no_shows;
 pub mod pool;
 mod shared;
 

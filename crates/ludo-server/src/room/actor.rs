@@ -63,6 +63,7 @@ struct Room {
     phrases: HashMap<IdentityId, super::phrases::Allowance>,
     /// The public rooms' lists, where this room keeps its entry while it is public.
     directory: Directory,
+    no_shows: crate::matchmaking::no_shows::NoShows,
     /// Whether the server is stopping (see [`Context::stopping`]).
     stopping: tokio::sync::watch::Receiver<bool>,
     /// Set when storage holds an action this room did not make (another node served it
@@ -118,6 +119,7 @@ pub fn spawn(
         rematch: None,
         phrases: HashMap::new(),
         directory: context.directory,
+        no_shows: context.no_shows,
         stopping: context.stopping,
         superseded: false,
     };
@@ -472,6 +474,14 @@ impl Room {
             Tell::TableToOthers => self.broadcast_room_except(asking),
             Tell::Cancelled => {
                 tracing::info!(room = %self.code, "a matched table was cancelled: not everyone came");
+                let now = Instant::now();
+                for occupant in self.state.seats.values() {
+                    if let Occupant::Person { id, .. } = occupant
+                        && !self.conns.values().any(|c| &c.identity == id)
+                    {
+                        self.no_shows.missed(id, now);
+                    }
+                }
                 self.broadcast(&ServerMsg::Cancelled);
             }
             Tell::Rated(changes) => self.broadcast(&ServerMsg::Rated { changes }),

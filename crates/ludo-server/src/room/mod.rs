@@ -300,6 +300,8 @@ pub struct Context {
     pub registry: Registry,
     /// The public rooms' lists.
     pub directory: directory::Directory,
+    /// The people matched to a ranked table who did not come to it.
+    pub no_shows: crate::matchmaking::no_shows::NoShows,
     /// Whether the server is stopping: from then on no room acts by itself (no CPU turn, no
     /// stand-in), so nothing is played while its people are being disconnected; the games go
     /// on from storage when the server starts again.
@@ -532,6 +534,11 @@ impl Rooms {
     /// This node's place among the nodes sharing a PostgreSQL database, if it has one.
     pub fn cluster(&self) -> Option<&Cluster> {
         self.context.cluster.as_ref()
+    }
+
+    /// The public rooms' lists.
+    pub fn no_shows(&self) -> &crate::matchmaking::no_shows::NoShows {
+        &self.context.no_shows
     }
 
     /// The public rooms' lists.

@@ -593,6 +593,17 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
                 else {
                     continue;
                 };
+                if let Some(wait) = state.rooms.no_shows().wait_left(&identity, Instant::now()) {
+                    let come_back = Refusal::new(
+                        RefusalCode::RateLimited,
+                        format!(
+                            "you did not come to the last table you were matched to; look again in {} s",
+                            wait.as_secs().max(1)
+                        ),
+                    );
+                    refuse(&state, &out, req, come_back);
+                    continue;
+                }
                 state.matchmaker.seek(Seek {
                     ticket: conn,
                     identity,
