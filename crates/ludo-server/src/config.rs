@@ -89,6 +89,10 @@ pub struct Config {
     /// as many); more are refused with `rate_limited`.
     #[arg(long, env = "LUDO_IDENTITIES_PER_MINUTE", default_value_t = 20)]
     pub identities_per_minute: u32,
+    /// Connections one IP address may have open to one room, seated or watching; more are
+    /// refused with `rate_limited`.
+    #[arg(long, env = "LUDO_CONNECTIONS_PER_ROOM", default_value_t = 8)]
+    pub connections_per_room: usize,
     /// Room codes naming no room that one IP address may look up per minute (bursts of as
     /// many); past them, the address may look up no room for a minute (`rate_limited`).
     #[arg(long, env = "LUDO_MISSED_CODES_PER_MINUTE", default_value_t = 30)]
@@ -193,6 +197,7 @@ impl Config {
             seeks_per_minute: 100_000,
             identities_per_minute: 100_000,
             missed_codes_per_minute: 100_000,
+            connections_per_room: 100_000,
             match_same_address: true,
             static_dir: None,
             allowed_origins: Vec::new(),

@@ -205,6 +205,7 @@ impl Application {
                 seeks: config.seeks_per_minute,
                 identities: config.identities_per_minute,
                 missed_codes: config.missed_codes_per_minute,
+                connections_per_room: config.connections_per_room,
             })),
             static_dir: config.static_dir.as_deref().map(Arc::from),
             trusted_proxies: config.trusted_proxies.iter().copied().collect(),

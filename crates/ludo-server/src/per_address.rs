@@ -11,8 +11,8 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
@@ -34,6 +34,8 @@ pub struct PerMinute {
     pub identities: u32,
     /// Room codes looked up that name no room.
     pub missed_codes: u32,
+    /// Connections open to one room at once (not per minute).
+    pub connections_per_room: usize,
 }
 
 /// The limits for every address.
@@ -44,7 +46,31 @@ pub struct PerAddress {
     missed_codes: DefaultKeyedRateLimiter<IpAddr>,
     /// Addresses that may look up no room until the time given.
     guessing: Mutex<HashMap<IpAddr, Instant>>,
+    /// The connections open to each room from each address.
+    in_rooms: Arc<Mutex<HashMap<(String, IpAddr), usize>>>,
+    connections_per_room: usize,
     checks: AtomicU32,
+}
+
+/// A connection's place in a room, counted against its address until it is dropped.
+pub struct RoomPass {
+    in_rooms: Arc<Mutex<HashMap<(String, IpAddr), usize>>>,
+    key: (String, IpAddr),
+}
+
+impl Drop for RoomPass {
+    fn drop(&mut self) {
+        let mut in_rooms = self
+            .in_rooms
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(count) = in_rooms.get_mut(&self.key) {
+            *count -= 1;
+            if *count == 0 {
+                in_rooms.remove(&self.key);
+            }
+        }
+    }
 }
 
 /// What is limited.
@@ -72,6 +98,8 @@ impl PerAddress {
             identities: per_minute(limits.identities),
             missed_codes: per_minute(limits.missed_codes),
             guessing: Mutex::new(HashMap::new()),
+            in_rooms: Arc::default(),
+            connections_per_room: limits.connections_per_room,
             checks: AtomicU32::new(0),
         }
     }
@@ -98,6 +126,25 @@ impl PerAddress {
             }
             None => true,
         }
+    }
+
+    /// A place in room `code` for a connection from `address`, or `None` if the address already
+    /// has as many connections open to it as it may.
+    pub fn enter_room(&self, code: &str, address: IpAddr) -> Option<RoomPass> {
+        let key = (code.to_owned(), address);
+        let mut in_rooms = self
+            .in_rooms
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let count = in_rooms.entry(key.clone()).or_default();
+        if *count >= self.connections_per_room {
+            return None;
+        }
+        *count += 1;
+        Some(RoomPass {
+            in_rooms: self.in_rooms.clone(),
+            key,
+        })
     }
 
     /// `address` looked up a room code that names no room: counted, and once its bucket is
@@ -140,6 +187,7 @@ mod tests {
             seeks,
             identities: 2,
             missed_codes: 2,
+            connections_per_room: 8,
         })
     }
 
@@ -156,6 +204,20 @@ mod tests {
         assert!(limits.allows(Ask::Identity, a));
         assert!(limits.allows(Ask::Identity, a));
         assert!(!limits.allows(Ask::Identity, a));
+    }
+
+    #[test]
+    fn one_address_holds_only_so_many_connections_to_one_room_until_one_closes() {
+        let limits = limits(1, 1);
+        let (a, b) = (IpAddr::from([192, 0, 2, 1]), IpAddr::from([192, 0, 2, 2]));
+        let mut passes: Vec<RoomPass> = (0..8)
+            .map(|_| limits.enter_room("room", a).expect("within the limit"))
+            .collect();
+        assert!(limits.enter_room("room", a).is_none());
+        assert!(limits.enter_room("other", a).is_some(), "another room");
+        assert!(limits.enter_room("room", b).is_some(), "another address");
+        passes.pop();
+        assert!(limits.enter_room("room", a).is_some(), "one closed");
     }
 
     #[test]

@@ -743,3 +743,74 @@ async fn room_codes_are_long_and_an_address_guessing_them_may_look_up_no_room_fo
         .await;
     assert_eq!(guesser.error_code().await, "rate_limited");
 }
+
+#[tokio::test]
+async fn sixty_chattering_watchers_from_one_address_cannot_knock_the_players_out() {
+    // The limits of a real server, but for the connections one address may open to a room.
+    let server = spawn_server_with(|config| {
+        config.rate = 30;
+        config.outbox_messages = 64;
+        config.outbox_kib = 64;
+    })
+    .await;
+    let (code, mut host, mut guest) = support::two_player_room(&server, json!({})).await;
+    let joins = (0..60).map(|n| {
+        let code = code.clone();
+        async move {
+            let mut watcher =
+                Client::join(server.addr, &code, &format!("chatty-watcher-{n:04}"), "Eve").await;
+            watcher.tolerate("rate_limited");
+            for phrase in ["good_luck", "oops", "thanks"] {
+                watcher.send(json!({"t": "say", "phrase": phrase})).await;
+            }
+            watcher
+        }
+    });
+    let watchers = futures_util::future::join_all(joins).await;
+    // The players are still connected: the host's word reaches the guest, after at most the
+    // three phrases the watchers' address was allowed.
+    host.send(json!({"t": "say", "phrase": "well_played"}))
+        .await;
+    let mut from_watchers = 0;
+    loop {
+        let said = guest.recv_until(|m| m["t"] == "said").await;
+        if said["phrase"] == "well_played" {
+            break;
+        }
+        from_watchers += 1;
+    }
+    assert!(
+        from_watchers <= 3,
+        "{from_watchers} watchers' phrases reached the guest"
+    );
+    drop(watchers);
+    // By default one address may open only eight connections to a room.
+    let crowded = spawn_server_with(|config| config.connections_per_room = 8).await;
+    let code = create_room(crowded.addr, HOST, json!({})).await;
+    let mut open = Vec::new();
+    for n in 0..8 {
+        open.push(Client::join(crowded.addr, &code, &format!("watcher-device-{n:04}"), "W").await);
+    }
+    let mut ninth = Client::connect(crowded.addr).await;
+    ninth
+        .send(json!({"t": "hello", "room": code, "device": "watcher-device-0009", "name": "W"}))
+        .await;
+    assert_eq!(ninth.error_code().await, "rate_limited");
+    open.pop().unwrap().close().await;
+    // Once one has closed, another may come.
+    let start = Instant::now();
+    loop {
+        let mut another = Client::connect(crowded.addr).await;
+        another
+            .send(json!({"t": "hello", "room": code, "device": "watcher-device-0010", "name": "W"}))
+            .await;
+        if another.recv_or_refusal().await["t"] == "welcome" {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "never let in again"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}

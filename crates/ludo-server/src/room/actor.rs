@@ -59,8 +59,8 @@ struct Room {
     /// After a game, while a new one is offered: the seats of the people who accepted. Kept in
     /// memory only: an offer does not outlive a restart.
     rematch: Option<BTreeSet<Colour>>,
-    /// Each person's allowance of quick phrases.
-    phrases: HashMap<IdentityId, super::phrases::Allowance>,
+    /// The allowances of quick phrases: each person's, each watcher address's, the watchers'.
+    phrases: super::phrases::Allowances,
     /// The public rooms' lists, where this room keeps its entry while it is public.
     directory: Directory,
     no_shows: crate::matchmaking::no_shows::NoShows,
@@ -117,7 +117,7 @@ pub fn spawn(
         storage: Backoff::default(),
         arriving_until,
         rematch: None,
-        phrases: HashMap::new(),
+        phrases: super::phrases::Allowances::new(now),
         directory: context.directory,
         no_shows: context.no_shows,
         stopping: context.stopping,
@@ -303,7 +303,7 @@ impl Room {
                 self.carry_out(Some(conn), self.table().decline(&identity)?)
                     .await
             }
-            ClientMsg::Say { phrase } => self.say(&identity, &phrase),
+            ClientMsg::Say { phrase } => self.say(conn, &identity, &phrase),
             ClientMsg::AddCpu { colour, level } => {
                 self.carry_out(Some(conn), self.table().add_cpu(&identity, colour, level)?)
                     .await
@@ -472,6 +472,10 @@ impl Room {
                 }
             }
             Tell::TableToOthers => self.broadcast_room_except(asking),
+            Tell::WatchersToOthers => {
+                self.publish();
+                self.broadcast_chatter(&ServerMsg::Room { room: self.view() }, asking);
+            }
             Tell::Cancelled => {
                 tracing::info!(room = %self.code, "a matched table was cancelled: not everyone came");
                 let now = Instant::now();
@@ -501,14 +505,26 @@ impl Room {
     }
 
     /// A quick phrase, shown to everyone in the room: a known id, within the sender's allowance.
-    fn say(&mut self, identity: &IdentityId, phrase: &str) -> Result<(), Refusal> {
-        let phrase = super::phrases::allow(&mut self.phrases, identity, phrase, Instant::now())?;
-        self.broadcast(&ServerMsg::Said {
+    fn say(&mut self, conn: u64, identity: &IdentityId, phrase: &str) -> Result<(), Refusal> {
+        use super::phrases::Speaker;
+        let seat = self.seat_of(identity);
+        let address = self.conns.get(&conn).map(|c| c.address);
+        let speaker = match (seat, address) {
+            (None, Some(address)) => Speaker::Watching(identity, address),
+            _ => Speaker::Seated(identity),
+        };
+        let phrase = self.phrases.allow(speaker, phrase, Instant::now())?;
+        let said = ServerMsg::Said {
             from: identity.clone(),
             name: self.name_of(identity),
-            seat: self.seat_of(identity),
+            seat,
             phrase,
-        });
+        };
+        match speaker {
+            Speaker::Seated(_) => self.broadcast(&said),
+            // A watcher's phrase is chatter: dropped for whoever is behind.
+            Speaker::Watching(..) => self.broadcast_chatter(&said, None),
+        }
         Ok(())
     }
 
@@ -817,6 +833,16 @@ impl Room {
         let text = Text::from(msg.to_json());
         for c in self.conns.values() {
             let _ = c.out.send(text.clone());
+        }
+    }
+
+    /// Sends chatter to everyone but `except` (see [`super::Outbox::offer`]).
+    fn broadcast_chatter(&self, msg: &ServerMsg, except: Option<u64>) {
+        let text = Text::from(msg.to_json());
+        for (&id, c) in &self.conns {
+            if Some(id) != except {
+                c.out.offer(text.clone());
+            }
         }
     }
 

@@ -142,6 +142,23 @@ impl Outbox {
         }
     }
 
+    /// Queues chatter (a watcher's phrase, a watcher coming or going) only while the outbox is
+    /// less than half full, by messages and by bytes; otherwise drops it. Chatter never fills an
+    /// outbox, so what others say can never get a person disconnected for being behind: only
+    /// the game and the table can.
+    ///
+    /// Returns whether the message was queued.
+    pub fn offer(&self, text: Text) -> bool {
+        let shared = &self.shared;
+        let messages_free = self.queue.capacity();
+        let half_messages = self.queue.max_capacity() / 2;
+        let bytes = shared.bytes.load(Ordering::Acquire);
+        if messages_free <= half_messages || (bytes + text.len()) * 2 > shared.max_bytes {
+            return false;
+        }
+        self.send(text).is_ok()
+    }
+
     fn overflow(&self) {
         if !self.shared.overflowed.swap(true, Ordering::AcqRel) {
             self.shared.wake.wake();
@@ -588,6 +605,24 @@ mod tests {
         // Nothing more is taken or queued once it has overflowed.
         assert!(matches!(inbox.try_next(), Next::Overflowed));
         assert_eq!(out.clone().send(text(1)), Err(Undelivered::Overflowed));
+    }
+
+    #[tokio::test]
+    async fn chatter_is_dropped_once_an_outbox_is_half_full_and_never_overflows_it() {
+        let (out, mut inbox) = Outbox::bounded(4, 1000);
+        assert!(out.offer(text(1)));
+        assert!(out.offer(text(1)));
+        assert!(!out.offer(text(1)), "two of four taken: half full");
+        out.send(text(1)).unwrap();
+        out.send(text(1)).unwrap();
+        assert!(!out.offer(text(1)));
+        for _ in 0..4 {
+            assert!(matches!(inbox.next().await, Next::Message(_)));
+        }
+        assert!(out.offer(text(1)), "room again once taken");
+        let (out, _inbox) = Outbox::bounded(100, 100);
+        assert!(!out.offer(text(51)), "more than half the bytes");
+        assert!(out.offer(text(50)));
     }
 
     #[tokio::test]

@@ -33,7 +33,7 @@ impl Table<'_> {
             rematch: self.rematch.cloned(),
             store,
             away: Some(Away::Back(identity.clone())),
-            tell: vec![Tell::Welcome, Tell::TableToOthers],
+            tell: vec![Tell::Welcome, others_told(self.seat_of(identity).is_some())],
             then: if begins {
                 Then::BeginMatchedGame
             } else {
@@ -46,14 +46,18 @@ impl Table<'_> {
     /// A person seated with no connection left is away from now on. Everyone is shown the
     /// table.
     pub fn depart(&self, identity: &IdentityId, still_connected: bool) -> Decision {
-        let away = (!still_connected && self.seat_of(identity).is_some())
-            .then(|| Away::Since(identity.clone(), self.now));
+        let seated = self.seat_of(identity).is_some();
+        let away = (!still_connected && seated).then(|| Away::Since(identity.clone(), self.now));
         Decision {
             state: self.state.clone(),
             rematch: self.rematch.cloned(),
             store: Write::Nothing,
             away,
-            tell: vec![Tell::Table],
+            tell: vec![if seated {
+                Tell::Table
+            } else {
+                Tell::WatchersToOthers
+            }],
             then: Then::Nothing,
         }
     }
@@ -101,6 +105,16 @@ impl Table<'_> {
             tell,
             then: Then::Nothing,
         }
+    }
+}
+
+/// How the others are shown someone coming: a seated person's return as the table, a watcher
+/// as chatter.
+fn others_told(seated: bool) -> Tell {
+    if seated {
+        Tell::TableToOthers
+    } else {
+        Tell::WatchersToOthers
     }
 }
 
@@ -208,6 +222,22 @@ mod tests {
             t.depart(&id("cy"), false)
         });
         assert_eq!(watcher.away, None);
+    }
+
+    #[test]
+    fn a_watcher_coming_or_going_is_shown_to_the_others_as_chatter() {
+        let state = table(false, false);
+        let came = decide(&state, false, Instant::now(), |t| {
+            t.arrive(&id("cy"), "cy", true)
+        });
+        assert!(matches!(
+            came.tell[..],
+            [Tell::Welcome, Tell::WatchersToOthers]
+        ));
+        let went = decide(&state, false, Instant::now(), |t| {
+            t.depart(&id("cy"), false)
+        });
+        assert!(matches!(went.tell[..], [Tell::WatchersToOthers]));
     }
 
     #[test]

@@ -108,6 +108,9 @@ pub enum Tell {
     Welcome,
     /// Everyone but the connection that just joined: the table as it now is.
     TableToOthers,
+    /// A watcher came or went: everyone else is shown the table as it now is, as chatter
+    /// (dropped for whoever is behind; the next `room` message has the count right).
+    WatchersToOthers,
     /// A matched table was cancelled: not everyone came.
     Cancelled,
     /// A ranked game's rating changes.

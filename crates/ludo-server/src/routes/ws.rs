@@ -414,6 +414,8 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
     let hello_deadline = tokio::time::sleep(limits.hello_timeout);
     tokio::pin!(hello_deadline);
     let mut room: Option<RoomHandle> = None;
+    // Counts this connection against its address's connections to the room it joins.
+    let mut room_pass: Option<crate::per_address::RoomPass> = None;
     let mut seeking = false;
     let mut limit = RateLimit::new(limits.rate, limits.rate_refusals);
     let mut stopping = state.stopping.clone();
@@ -531,6 +533,14 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
                         continue;
                     }
                 }
+                let Some(pass) = state.per_address.enter_room(&code, address) else {
+                    let crowded = Refusal::new(
+                        RefusalCode::RateLimited,
+                        "too many connections to this room from this address",
+                    );
+                    refuse(&state, &out, req, crowded);
+                    continue;
+                };
                 let Some(identity) = identity_of(&state, &out, req, address, &device, &name).await
                 else {
                     continue;
@@ -543,7 +553,10 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
                     out: out.clone(),
                 };
                 match state.rooms.send(&code, join).await {
-                    Ok(Ok(handle)) => room = Some(handle),
+                    Ok(Ok(handle)) => {
+                        room = Some(handle);
+                        room_pass = Some(pass);
+                    }
                     Ok(Err(Unsent::ServedElsewhere(node))) => {
                         // The balancer routes a room's clients to one node; this one was not
                         // handed the room in time. The client comes back through the balancer.
@@ -646,6 +659,8 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
     if let Some(handle) = room {
         handle.send(Command::Leave { conn });
     }
+    // The connection no longer counts against its address in the room.
+    drop(room_pass);
     if seeking {
         state.matchmaker.cancel(conn);
     }
