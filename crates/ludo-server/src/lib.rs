@@ -161,6 +161,7 @@ impl Application {
             registry: Arc::default(),
             directory: room::directory::Directory::default(),
             no_shows: matchmaking::no_shows::NoShows::default(),
+            ranked_same_address: config.match_same_address,
             stopping: stopping.clone(),
             cluster: matches!(
                 store::Database::of(&config.db),

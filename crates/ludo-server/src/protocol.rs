@@ -665,6 +665,8 @@ refusal_codes! {
     UnrankedRules => "unranked_rules",
     /// A ranked start while someone seated is not connected.
     PlayersAway => "players_away",
+    /// A ranked start with two seated people connected from one network address.
+    SameAddress => "same_address",
     /// House rules that contradict each other.
     BadRules => "bad_rules",
     /// Anything on a connection that is looking for a ranked game.

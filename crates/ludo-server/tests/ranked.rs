@@ -630,3 +630,21 @@ async fn a_ranked_game_over_but_not_yet_rated_when_the_server_stopped_is_rated_o
     }
     assert_eq!(stored_rating(&server.db, &host.you, "classic"), rated);
 }
+
+#[tokio::test]
+async fn a_ranked_room_by_invitation_will_not_start_with_two_seats_from_one_address() {
+    let server = spawn_server_with(|c| c.match_same_address = false).await;
+    let (code, mut host, _guest) =
+        support::two_player_room(&server, json!({"ranked": true, "rules": "classic"})).await;
+    host.send(json!({"t": "start"})).await;
+    let refusal = host.refusal().await;
+    assert_eq!(refusal["code"], "same_address", "{refusal}");
+    // Nothing started, nothing rated.
+    let (_, view) = http(server.addr, "GET", &format!("/api/rooms/{code}"), None).await;
+    assert!(!view.contains("\"game\""), "{view}");
+    let db = rusqlite::Connection::open(&server.db).unwrap();
+    let games: u32 = db
+        .query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(games, 0);
+}

@@ -64,6 +64,8 @@ struct Room {
     /// The public rooms' lists, where this room keeps its entry while it is public.
     directory: Directory,
     no_shows: crate::matchmaking::no_shows::NoShows,
+    /// Whether two people from one network address may play a ranked game together.
+    ranked_same_address: bool,
     /// Whether the server is stopping (see [`Context::stopping`]).
     stopping: tokio::sync::watch::Receiver<bool>,
     /// Set when storage holds an action this room did not make (another node served it
@@ -120,6 +122,7 @@ pub fn spawn(
         phrases: super::phrases::Allowances::new(now),
         directory: context.directory,
         no_shows: context.no_shows,
+        ranked_same_address: context.ranked_same_address,
         stopping: context.stopping,
         superseded: false,
     };
@@ -629,6 +632,13 @@ impl Room {
 
     async fn start(&mut self) -> Result<(), Refusal> {
         let opening = self.table().open_game(self.everyone_here())?;
+        if opening.ranked && !self.ranked_same_address {
+            super::checks::one_person_per_address(
+                self.conns
+                    .values()
+                    .filter_map(|c| self.seat_of(&c.identity).map(|_| (&c.identity, c.address))),
+            )?;
+        }
         let ranked = opening.ranked;
         let seats = opening.seats;
         let (live, new) = Live::start(

@@ -143,6 +143,28 @@ impl Checks<'_> {
     }
 }
 
+/// `same_address` if two different people seated at a ranked table are connected from one
+/// network address: a rated game is between people, not one person's two devices. `seated`
+/// holds each connection of a seated person, with its address.
+pub fn one_person_per_address<'a>(
+    seated: impl IntoIterator<Item = (&'a IdentityId, std::net::IpAddr)>,
+) -> Result<(), Refusal> {
+    let mut by_address: std::collections::HashMap<std::net::IpAddr, &IdentityId> =
+        std::collections::HashMap::new();
+    for (identity, address) in seated {
+        match by_address.insert(address, identity) {
+            Some(other) if other != identity => {
+                return Err(Refusal::new(
+                    RefusalCode::SameAddress,
+                    "two seats of a ranked table are played from one network address",
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::fixtures::id;
@@ -303,5 +325,21 @@ mod tests {
         assert_eq!(code(checks.turn_of(&id("bo"), 0)), "game_over");
         assert_eq!(code(checks.turn_of(&id("ana"), 12345)), "game_over");
         assert_eq!(code(checks.turn_of(&id("stranger"), 0)), "not_seated");
+    }
+
+    #[test]
+    fn two_people_from_one_address_may_not_share_a_ranked_table_but_one_person_twice_may() {
+        let (home, away) = (
+            std::net::IpAddr::from([192, 0, 2, 1]),
+            std::net::IpAddr::from([192, 0, 2, 2]),
+        );
+        let (ana, bo) = (id("ana"), id("bo"));
+        assert!(one_person_per_address([(&ana, home), (&bo, away)]).is_ok());
+        assert!(
+            one_person_per_address([(&ana, home), (&ana, home), (&bo, away)]).is_ok(),
+            "Ana in two tabs"
+        );
+        let refused = one_person_per_address([(&ana, home), (&bo, away), (&bo, home)]);
+        assert_eq!(refused.unwrap_err().code.as_str(), "same_address");
     }
 }

@@ -319,6 +319,9 @@ pub struct Context {
     pub directory: directory::Directory,
     /// The people matched to a ranked table who did not come to it.
     pub no_shows: crate::matchmaking::no_shows::NoShows,
+    /// Whether two people connected from one network address may play a ranked game together
+    /// (`--match-same-address`, for trying ranked play on one machine).
+    pub ranked_same_address: bool,
     /// Whether the server is stopping: from then on no room acts by itself (no CPU turn, no
     /// stand-in), so nothing is played while its people are being disconnected; the games go
     /// on from storage when the server starts again.

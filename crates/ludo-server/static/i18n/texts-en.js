@@ -308,6 +308,7 @@ export default {
   'refusal.seeking_elsewhere': 'You are looking for a ranked game in another tab.',
   'refusal.internal': 'The server could not save that — try again.',
   'refusal.players_away': 'A ranked game starts only when everyone seated is here.',
+  'refusal.same_address': 'A ranked game needs each player on a network of their own: two seats here come from the same one.',
   'room.cancelled': 'Not everyone came to this ranked table: the game is cancelled, and nothing is rated. Look for another from the home page.',
   'room.watching': 'You are watching. A seat belongs to the device that took it: to play in this seat, open the invitation on that device.',
   'room.watchingFull': 'You are watching: every seat is taken.',
