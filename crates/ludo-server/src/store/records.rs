@@ -104,6 +104,10 @@ pub struct SeatSummary {
     pub name: String,
     /// The place reached.
     pub place: Option<u8>,
+    /// The person left the game before its end, and the CPU played their seat to it (the place
+    /// is the CPU's doing). Left out when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub left: bool,
 }
 
 /// A finished game in a list.

@@ -103,7 +103,8 @@ fn places(stored: Option<&str>) -> StoreResult<BTreeMap<Colour, u8>> {
 }
 
 /// A finished game's row as a summary, read from the columns `id, rules, ranked, started_at,
-/// finished_at, seats, players, places`.
+/// finished_at, seats, players, places, left` (`left`: the seats the CPU played for a person who
+/// had left, comma-separated, from the actions' `stand_in`).
 pub(super) struct SummaryRow {
     pub id: String,
     pub rules: String,
@@ -113,6 +114,7 @@ pub(super) struct SummaryRow {
     pub seats: String,
     pub players: String,
     pub places: Option<String>,
+    pub left: Option<String>,
 }
 
 impl SummaryRow {
@@ -123,6 +125,7 @@ impl SummaryRow {
         let players: BTreeMap<Colour, Value> =
             serde_json::from_str(&self.players).map_err(json_fail("a game's players"))?;
         let places = places(self.places.as_deref())?;
+        let left: Vec<&str> = self.left.as_deref().unwrap_or("").split(',').collect();
         let seats = order
             .into_iter()
             .map(|seat| {
@@ -143,6 +146,7 @@ impl SummaryRow {
                         format!("CPU ({})", text("level").unwrap_or_default())
                     },
                     place: places.get(&seat).copied(),
+                    left: person && left.contains(&seat.name()),
                 }
             })
             .collect();

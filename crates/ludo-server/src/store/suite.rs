@@ -50,6 +50,7 @@ on_both_backends!(
     the_latest_game_of_a_room_is_the_last_started_and_on_a_tie_the_last_created,
     the_leaderboard_ranks_a_family_by_rating_and_stops_at_its_limit,
     a_profile_lists_ratings_history_recent_games_and_statistics,
+    a_game_the_cpu_finished_for_someone_who_left_is_marked_so_on_the_pages,
     nothing_is_found_for_an_unknown_game_room_or_player,
 );
 
@@ -357,6 +358,39 @@ fn a_profile_lists_ratings_history_recent_games_and_statistics(backend: &mut dyn
     assert_eq!((ana.stats.games, ana.stats.wins), (2, 1));
     assert_eq!(ana.stats.places, [1, 1, 0, 0]);
     assert_eq!(ana.stats.mean_place, Some(1.5));
+}
+
+fn a_game_the_cpu_finished_for_someone_who_left_is_marked_so_on_the_pages(
+    backend: &mut dyn Backend,
+) {
+    with_people(backend, &["ana", "bo"]);
+    let game = new_game("G1", false, &[(Colour::Yellow, "ana"), (Colour::Red, "bo")]);
+    backend.create_game(&game).unwrap();
+    // Bo's clock ran out once, then Bo left and the CPU played on for them.
+    let plays = [
+        (Colour::Yellow, None),
+        (Colour::Red, Some("clock")),
+        (Colour::Yellow, None),
+        (Colour::Red, Some("left")),
+        (Colour::Red, Some("left")),
+    ];
+    for (number, (seat, stand_in)) in plays.into_iter().enumerate() {
+        backend
+            .append_action("G1", number as u64, seat, &Action::Move(0), stand_in, 10)
+            .unwrap();
+    }
+    let places = BTreeMap::from([(Colour::Red, 1), (Colour::Yellow, 2)]);
+    backend.finish_game("G1", &places, 20).unwrap();
+    for who in ["ana", "bo"] {
+        let page = backend.profile(who).unwrap().unwrap();
+        let seats = &page.recent[0].seats;
+        let left: Vec<(Colour, bool)> = seats.iter().map(|s| (s.seat, s.left)).collect();
+        assert_eq!(
+            left,
+            [(Colour::Yellow, false), (Colour::Red, true)],
+            "on {who}'s page"
+        );
+    }
 }
 
 fn nothing_is_found_for_an_unknown_game_room_or_player(backend: &mut dyn Backend) {

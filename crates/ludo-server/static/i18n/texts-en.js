@@ -158,6 +158,7 @@ export default {
   'records.unrated': 'No ranked games yet.',
   'records.stats': 'Games: {games} · wins: {wins} · average place: {mean} · 1st / 2nd / 3rd / 4th: {places}',
   'records.recent': 'Recent games',
+  'records.left': '(left: the CPU finished)',
   'records.date': 'Date',
   'records.players': 'Places',
   'replay.houseRules': 'House rules: {rules}',

@@ -158,6 +158,7 @@ export default {
   'records.unrated': 'Aucune partie classée pour l’instant.',
   'records.stats': 'Parties : {games} · victoires : {wins} · place moyenne : {mean} · 1re / 2e / 3e / 4e : {places}',
   'records.recent': 'Parties récentes',
+  'records.left': '(a quitté : le CPU a fini)',
   'records.date': 'Date',
   'records.players': 'Places',
   'replay.houseRules': 'Règles locales : {rules}',

@@ -158,6 +158,7 @@ export default {
   'records.unrated': 'Рейтинговых игр пока нет.',
   'records.stats': 'Игр: {games} · побед: {wins} · среднее место: {mean} · 1-е / 2-е / 3-е / 4-е: {places}',
   'records.recent': 'Последние игры',
+  'records.left': '(покинул(а) игру: доиграл CPU)',
   'records.date': 'Дата',
   'records.players': 'Места',
   'replay.houseRules': 'Местные правила: {rules}',

@@ -172,6 +172,7 @@ export default {
   'records.unrated': 'Chưa có ván xếp hạng nào.',
   'records.stats': 'Số ván: {games} · thắng: {wins} · hạng trung bình: {mean} · nhất / nhì / ba / tư: {places}',
   'records.recent': 'Các ván gần đây',
+  'records.left': '(đã rời: máy chơi nốt)',
   'records.date': 'Ngày',
   'records.players': 'Thứ hạng',
   'replay.houseRules': 'Luật riêng: {rules}',

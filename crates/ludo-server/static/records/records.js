@@ -95,12 +95,17 @@ export function ratingChart(points, t) {
   return svg;
 }
 
-/** A game's players, best place first ("1. Ana, 2. Bo"), each person a link to their page. */
-function placesOf(seats) {
+/**
+ * A game's players, best place first ("1. Ana, 2. Bo"), each person a link to their page; a person
+ * who left before the end, and whose seat the CPU played to it, is marked so ("Bo (left: the CPU
+ * finished)"), since the place is the CPU's doing.
+ */
+function placesOf(seats, t) {
   const line = element('span');
   [...seats].sort((a, b) => (a.place ?? Infinity) - (b.place ?? Infinity)).forEach((seat, i) => {
     const name = seat.id ? link(`/players/${encodeURIComponent(seat.id)}`, seat.name) : seat.name;
     line.append(i ? ', ' : '', `${seat.place ?? '–'}. `, name);
+    if (seat.left) line.append(' ', element('span', { className: 'left-game', textContent: t('records.left') }));
   });
   return line;
 }
@@ -141,7 +146,7 @@ export async function showPlayer(container, id, t) {
         t(`presetName.${g.family}`) + (g.ranked ? ` · ${t('records.ranked')}` : ''),
         // Best place first: the order the game ended in, not the seats'; each person a link to
         // their own page.
-        placesOf(g.seats),
+        placesOf(g.seats, t),
         link(`/games/${g.id}`, t('records.replay')),
       ])));
   } else {

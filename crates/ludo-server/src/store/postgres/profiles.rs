@@ -85,7 +85,9 @@ pub(super) fn player(
     let recent = db
         .query(
             "SELECT g.id, g.rules, g.ranked, g.started_at, g.finished_at, g.seats, g.players,
-                    g.places
+                    g.places,
+                    (SELECT string_agg(DISTINCT a.seat, ',') FROM actions a
+                     WHERE a.game = g.id AND a.stand_in = 'left')
              FROM game_players gp JOIN games g ON g.id = gp.game
              WHERE gp.identity = $1 AND g.finished_at IS NOT NULL
              ORDER BY g.finished_at DESC LIMIT $2",
@@ -103,6 +105,7 @@ pub(super) fn player(
                         seats: r.try_get(5)?,
                         players: r.try_get(6)?,
                         places: r.try_get(7)?,
+                        left: r.try_get(8)?,
                     })
                 })
                 .collect::<Result<Vec<_>, postgres::Error>>()

@@ -97,7 +97,9 @@ impl SqliteBackend {
             .db
             .prepare_cached(
                 "SELECT g.id, g.rules, g.ranked, g.started_at, g.finished_at, g.seats, g.players,
-                        g.places
+                        g.places,
+                        (SELECT group_concat(seat, ',') FROM (SELECT DISTINCT seat FROM actions
+                         WHERE game = g.id AND stand_in = 'left'))
                  FROM game_players gp JOIN games g ON g.id = gp.game
                  WHERE gp.identity = ?1 AND g.finished_at IS NOT NULL
                  ORDER BY g.finished_at DESC LIMIT ?2",
@@ -114,6 +116,7 @@ impl SqliteBackend {
                     seats: r.get(5)?,
                     players: r.get(6)?,
                     places: r.get(7)?,
+                    left: r.get(8)?,
                 })
             })
             .map_err(fail("reading a player's games"))?
