@@ -145,10 +145,10 @@ pub async fn identify(
         ));
     }
     let hash = crate::ids::secret_hash(device);
-    let (known_hash, known_name) = (hash.clone(), name.to_owned());
+    let (known_hash, known_name, now) = (hash.clone(), name.to_owned(), crate::ids::now_ms());
     let known = state
         .store
-        .run(move |b| b.known_identity(&known_hash, &known_name))
+        .run(move |b| b.known_identity(&known_hash, &known_name, now))
         .await
         .map_err(IdentifyError::Store)?;
     if let Some(identity) = known {
