@@ -415,6 +415,8 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
     tokio::pin!(hello_deadline);
     let mut room: Option<RoomHandle> = None;
     let mut seeking = false;
+    // The identity the connection said hello (or seek) with, held so it is not forgotten.
+    let mut _held = None;
     let mut limit = RateLimit::new(limits.rate, limits.rate_refusals);
     let mut stopping = state.stopping.clone();
     // Made once and polled with every message: waiting anew for each message would register
@@ -535,6 +537,7 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
                 else {
                     continue;
                 };
+                _held = Some(state.identities.hold(&identity));
                 let join = Command::Join {
                     conn,
                     identity,
@@ -593,6 +596,7 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
                 else {
                     continue;
                 };
+                _held = Some(state.identities.hold(&identity));
                 state.matchmaker.seek(Seek {
                     ticket: conn,
                     identity,
