@@ -113,6 +113,27 @@ pub struct Config {
     /// in memory; it stays in the database and is loaded again on the next visit.
     #[arg(long, env = "LUDO_ROOM_IDLE_SECS", default_value_t = 600.0)]
     pub room_idle_secs: f64,
+    /// Hours after which an identity (a device) seen at no table and in no game is forgotten,
+    /// counted from when it was made: one that only watched, or said hello and left. One that
+    /// hosts or sits in a stored room, played a game or has a rating is kept, and so is one a
+    /// connection used in the last two hours. A forgotten device that comes back is a new
+    /// player. 0 forgets none.
+    #[arg(long, env = "LUDO_FORGET_IDENTITIES_AFTER_HOURS", default_value_t = 24)]
+    pub forget_identities_after_hours: u64,
+    /// Days after which a room with no game being played is forgotten, counted from its last
+    /// change: it can no longer be joined or looked up (`no_such_room`), while its games stay
+    /// readable. A room in memory (someone connected) is never forgotten. 0 forgets none.
+    #[arg(long, env = "LUDO_FORGET_ROOMS_AFTER_DAYS", default_value_t = 30)]
+    pub forget_rooms_after_days: u64,
+    /// Seconds (fractions allowed) between two rounds of forgetting (the first comes a minute
+    /// after start-up, or sooner if this is shorter): 3600, except to test forgetting quickly.
+    #[arg(
+        long,
+        env = "LUDO_FORGET_EVERY_SECS",
+        default_value_t = 3600.0,
+        hide = true
+    )]
+    pub forget_every_secs: f64,
     /// Milliseconds in one second of matchmaking (ranges widen each second): 1000, except to
     /// test matchmaking quickly.
     #[arg(
@@ -183,6 +204,9 @@ impl Config {
             clock_second_ms: 10,
             match_second_ms: 1000,
             room_idle_secs: 600.0,
+            forget_identities_after_hours: 24,
+            forget_rooms_after_days: 30,
+            forget_every_secs: 3600.0,
             rate: 100_000,
             rate_refusals: 1_000_000,
             outbox_messages: 100_000,

@@ -19,6 +19,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod config;
 /// Content types of the web client's files.
 mod content_type;
+pub mod forgetting;
 mod ids;
 pub mod matchmaking;
 mod names;
@@ -77,6 +78,10 @@ pub struct Metrics {
     pub storage_failures: AtomicU64,
     /// Rooms that failed (panicked) and were stopped alone.
     pub room_failures: AtomicU64,
+    /// Identities forgotten (seen at no table and in no game).
+    pub forgotten_identities: AtomicU64,
+    /// Rooms forgotten (no game being played, unchanged for the period).
+    pub forgotten_rooms: AtomicU64,
 }
 
 /// What every route can reach.
@@ -92,6 +97,8 @@ pub struct AppState {
     pub metrics: Arc<Metrics>,
     /// Numbers for connections.
     pub next_conn: Arc<AtomicU64>,
+    /// The identities the open connections hold, which are never forgotten.
+    pub identities: forgetting::IdentitiesInUse,
     /// How each WebSocket connection is held within bounds.
     pub limits: ConnLimits,
     /// Turns `true` when the server shuts down: connections say goodbye and close.
@@ -175,6 +182,14 @@ impl Application {
         .await
         .map_err(std::io::Error::other)?;
         let sockets = tokio_util::task::TaskTracker::new();
+        let identities = forgetting::IdentitiesInUse::default();
+        forgetting::start(
+            rooms.clone(),
+            identities.clone(),
+            forgetting::Periods::of(config),
+            metrics.clone(),
+            stopping.clone(),
+        );
         let matchmaker = matchmaking::Matchmaker::start(
             rooms.clone(),
             store.clone(),
@@ -191,6 +206,7 @@ impl Application {
             store: store.clone(),
             metrics,
             next_conn: Arc::default(),
+            identities,
             limits: ConnLimits {
                 rate: config.rate.max(1),
                 rate_refusals: config.rate_refusals,

@@ -1,5 +1,6 @@
 //! Rooms in memory: an idle room unloads itself and comes back from the database as it was on
-//! the next visit; a room with a game being played stays loaded with nobody connected.
+//! the next visit; a room with a game being played stays loaded with nobody connected. What
+//! nobody used for its period is forgotten, but never a room in memory nor a game.
 
 mod support;
 
@@ -8,6 +9,15 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use support::{Client, HOST, http, spawn_server_with};
+
+/// A counter from `/metrics`.
+async fn metric(addr: SocketAddr, name: &str) -> u64 {
+    let (_, text) = http(addr, "GET", "/metrics", None).await;
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("{name} ")))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no {name} in {text}"))
+}
 
 async fn rooms_in_memory(addr: SocketAddr) -> u64 {
     let (_, metrics) = http(addr, "GET", "/metrics", None).await;
@@ -125,4 +135,87 @@ async fn a_room_that_unloads_after_a_game_welcomes_its_next_visitor_with_that_fi
     again.send(json!({"t": "play_again"})).await;
     let next = again.recv_until(|m| m["t"] == "game").await;
     assert_ne!(next["game"]["id"], finished["id"]);
+}
+
+#[tokio::test]
+async fn what_nobody_used_for_its_period_is_forgotten_but_a_room_in_memory_and_every_game_stay() {
+    let server = spawn_server_with(|c| {
+        c.room_idle_secs = 0.2;
+        c.forget_every_secs = 0.2;
+    })
+    .await;
+    // A finished game between the host and a CPU, watched by a device that then leaves.
+    let (done, mut host) = support::host_and_cpu_in(&server, json!({}), "Ana", "random").await;
+    let watcher_device = "watcher-device-secret-03";
+    let watcher = Client::join(server.addr, &done, watcher_device, "Wat").await;
+    host.send(json!({"t": "start"})).await;
+    let finished = support::play_until_over(&mut host, "yellow").await;
+    let game = finished["id"].as_str().unwrap().to_owned();
+    let (ana, watched) = (host.you.clone(), watcher.you.clone());
+    watcher.close().await;
+    host.close().await;
+    // A room made and never used, and a room someone stays connected to.
+    let lonely = support::create_room(server.addr, "lonely-device-secret-04", json!({})).await;
+    let (_, lonely_room) = http(server.addr, "GET", &format!("/api/rooms/{lonely}"), None).await;
+    let lonely_host: Value = serde_json::from_str(&lonely_room).unwrap();
+    let lonely_host = lonely_host["host"].as_str().unwrap().to_owned();
+    let kept = support::create_room(server.addr, "keeper-device-secret-05", json!({})).await;
+    let stayer_device = "stayer-device-secret-06";
+    let stayer = Client::join(server.addr, &kept, stayer_device, "Stay").await;
+    until_rooms(server.addr, 1).await;
+
+    // Everything looks a year old to the next round of forgetting.
+    let db = rusqlite::Connection::open(&server.db).unwrap();
+    db.busy_timeout(Duration::from_secs(5)).unwrap();
+    db.execute_batch(
+        "UPDATE identities SET created_at = 0, seen_at = 0; UPDATE rooms SET updated_at = 0;",
+    )
+    .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while metric(server.addr, "ludo_forgotten_rooms_total").await < 2 {
+        assert!(
+            Instant::now() < deadline,
+            "the two idle rooms are forgotten"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Forgotten: the finished room, the unused room and its host, the device that only watched.
+    assert_eq!(metric(server.addr, "ludo_forgotten_rooms_total").await, 2);
+    assert_eq!(
+        metric(server.addr, "ludo_forgotten_identities_total").await,
+        2
+    );
+    for code in [&done, &lonely] {
+        let (status, _) = http(server.addr, "GET", &format!("/api/rooms/{code}"), None).await;
+        assert_eq!(status, 404, "{code} is forgotten");
+    }
+    let mut late = Client::connect(server.addr).await;
+    late.send(json!({"t": "hello", "room": done, "device": HOST, "name": "Ana"}))
+        .await;
+    assert_eq!(late.error_code().await, "no_such_room");
+    let (status, _) = http(
+        server.addr,
+        "GET",
+        &format!("/api/players/{lonely_host}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 404, "the unused room's host is forgotten");
+    // Kept: the game and its player's page, the room someone is in, and who is in it.
+    let (status, record) = http(server.addr, "GET", &format!("/api/games/{game}"), None).await;
+    assert_eq!(status, 200, "{record}");
+    let (status, page) = http(server.addr, "GET", &format!("/api/players/{ana}"), None).await;
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains(&game), "{page}");
+    let (status, _) = http(server.addr, "GET", &format!("/api/rooms/{kept}"), None).await;
+    assert_eq!(status, 200);
+    let again = Client::join(server.addr, &kept, stayer_device, "Stay").await;
+    assert_eq!(
+        again.you, stayer.you,
+        "a connected device keeps its identity"
+    );
+    // The device that only watched comes back as someone new.
+    let back = Client::join(server.addr, &kept, watcher_device, "Wat").await;
+    assert_ne!(back.you, watched);
+    assert_eq!(metric(server.addr, "ludo_forgotten_rooms_total").await, 2);
 }

@@ -33,6 +33,7 @@ fn start_binary_env(db: &Path, env: &[(&str, &str)]) -> (Child, SocketAddr) {
         .env("LUDO_RATE", "100000")
         // Every test client comes from one address, with a device of its own.
         .env("LUDO_IDENTITIES_PER_MINUTE", "100000")
+        .env("LUDO_CONNECTIONS_PER_ROOM", "100000")
         .envs(env.iter().copied())
         .stderr(Stdio::piped())
         .spawn()

@@ -7,6 +7,9 @@
 //! stand-ins play on). Every first message to a room goes through the registry's lock, and a
 //! room unloads itself under that same lock only when nothing is waiting in its queue, so no
 //! message is lost to a room that is unloading.
+//!
+//! A room in memory, or being loaded, is never forgotten under it (see
+//! [`Rooms::with_rooms_in_use`]).
 
 mod actor;
 mod checks;
@@ -34,7 +37,7 @@ use tokio::sync::mpsc;
 
 use crate::ids::RoomCode;
 use crate::protocol::{ClientMsg, Settings};
-use crate::store::{Store, StoreError, StoreResult};
+use crate::store::{Backend, Store, StoreError, StoreResult};
 
 pub use leases::Cluster;
 pub use state::RoomState;
@@ -335,6 +338,47 @@ pub struct Context {
 #[derive(Clone)]
 pub struct Rooms {
     context: Context,
+    /// The rooms being loaded from storage now, each with how many loads: kept from forgetting
+    /// like the rooms in memory.
+    loading: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+/// A room being loaded, from before its state is read until it is in memory or found missing:
+/// it leaves [`Rooms::loading`] when dropped.
+struct Loading {
+    loading: Arc<Mutex<HashMap<String, usize>>>,
+    code: String,
+}
+
+impl Loading {
+    fn start(loading: &Arc<Mutex<HashMap<String, usize>>>, code: &str) -> Loading {
+        *lock_loading(loading).entry(code.to_owned()).or_default() += 1;
+        Loading {
+            loading: loading.clone(),
+            code: code.to_owned(),
+        }
+    }
+}
+
+impl Drop for Loading {
+    fn drop(&mut self) {
+        let mut loading = lock_loading(&self.loading);
+        if let Some(count) = loading.get_mut(&self.code) {
+            *count -= 1;
+            if *count == 0 {
+                loading.remove(&self.code);
+            }
+        }
+    }
+}
+
+fn lock_loading(
+    loading: &Mutex<HashMap<String, usize>>,
+) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
+    // A plain map of counts, whole after any panic.
+    loading
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Rooms {
@@ -343,7 +387,10 @@ impl Rooms {
     /// # Errors
     /// When the stored rooms cannot be read.
     pub async fn load(context: Context) -> StoreResult<Rooms> {
-        let rooms = Rooms { context };
+        let rooms = Rooms {
+            context,
+            loading: Arc::default(),
+        };
         let in_play = rooms.context.store.run(|b| b.rooms_in_play()).await?;
         for (code, state) in in_play {
             // With several nodes, the rooms another node serves stay with it.
@@ -436,6 +483,7 @@ impl Rooms {
         code: &str,
         command: Command,
     ) -> StoreResult<Result<RoomHandle, Unsent>> {
+        let _loading = Loading::start(&self.loading, code);
         let mut command = command;
         for _ in 0..3 {
             {
@@ -569,6 +617,29 @@ impl Rooms {
     /// How many rooms are in memory.
     pub fn count(&self) -> usize {
         lock(&self.context.registry).len()
+    }
+
+    /// Runs `work` on the storage thread, handing it the codes of the rooms in memory or being
+    /// loaded as the work begins: the rooms it must not forget. A load that begins later reads
+    /// the room's state only after the work is done, so it finds the room forgotten or not,
+    /// never half-way.
+    ///
+    /// # Errors
+    /// What `work` returns, or an error when the storage thread is gone.
+    pub async fn with_rooms_in_use<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&mut dyn Backend, Vec<String>) -> StoreResult<T> + Send + 'static,
+    ) -> StoreResult<T> {
+        let (registry, loading) = (self.context.registry.clone(), self.loading.clone());
+        self.context
+            .store
+            .run(move |backend| {
+                let mut in_use: Vec<String> =
+                    lock(&registry).keys().map(ToString::to_string).collect();
+                in_use.extend(lock_loading(&loading).keys().cloned());
+                work(backend, in_use)
+            })
+            .await
     }
 }
 

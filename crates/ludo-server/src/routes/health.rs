@@ -30,7 +30,12 @@ async fn metrics(State(state): State<AppState>) -> String {
          # HELP ludo_storage_failures_total Writes that failed.\n\
          # TYPE ludo_storage_failures_total counter\nludo_storage_failures_total {}\n\
          # HELP ludo_room_failures_total Rooms that failed and were stopped alone.\n\
-         # TYPE ludo_room_failures_total counter\nludo_room_failures_total {}\n",
+         # TYPE ludo_room_failures_total counter\nludo_room_failures_total {}\n\
+         # HELP ludo_forgotten_identities_total Identities seen at no table and in no game, \
+         forgotten.\n# TYPE ludo_forgotten_identities_total counter\n\
+         ludo_forgotten_identities_total {}\n\
+         # HELP ludo_forgotten_rooms_total Rooms unused for the period, forgotten.\n\
+         # TYPE ludo_forgotten_rooms_total counter\nludo_forgotten_rooms_total {}\n",
         state.rooms.count(),
         m.connections.load(Ordering::Relaxed),
         m.messages.load(Ordering::Relaxed),
@@ -38,5 +43,7 @@ async fn metrics(State(state): State<AppState>) -> String {
         m.actions.load(Ordering::Relaxed),
         m.storage_failures.load(Ordering::Relaxed),
         m.room_failures.load(Ordering::Relaxed),
+        m.forgotten_identities.load(Ordering::Relaxed),
+        m.forgotten_rooms.load(Ordering::Relaxed),
     )
 }

@@ -145,10 +145,10 @@ pub async fn identify(
         ));
     }
     let hash = crate::ids::secret_hash(device);
-    let (known_hash, known_name) = (hash.clone(), name.to_owned());
+    let (known_hash, known_name, now) = (hash.clone(), name.to_owned(), crate::ids::now_ms());
     let known = state
         .store
-        .run(move |b| b.known_identity(&known_hash, &known_name))
+        .run(move |b| b.known_identity(&known_hash, &known_name, now))
         .await
         .map_err(IdentifyError::Store)?;
     if let Some(identity) = known {
@@ -417,6 +417,8 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
     // Counts this connection against its address's connections to the room it joins.
     let mut room_pass: Option<crate::per_address::RoomPass> = None;
     let mut seeking = false;
+    // The identity the connection said hello (or seek) with, held so it is not forgotten.
+    let mut _held = None;
     let mut limit = RateLimit::new(limits.rate, limits.rate_refusals);
     let mut stopping = state.stopping.clone();
     // Made once and polled with every message: waiting anew for each message would register
@@ -545,6 +547,7 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
                 else {
                     continue;
                 };
+                _held = Some(state.identities.hold(&identity));
                 let join = Command::Join {
                     conn,
                     identity,
@@ -617,6 +620,7 @@ async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAdd
                     refuse(&state, &out, req, come_back);
                     continue;
                 }
+                _held = Some(state.identities.hold(&identity));
                 state.matchmaker.seek(Seek {
                     ticket: conn,
                     identity,

@@ -21,8 +21,8 @@ struct Probe {
 }
 
 impl Backend for Probe {
-    fn known_identity(&mut self, hash: &str, name: &str) -> StoreResult<Option<String>> {
-        self.db.known_identity(hash, name)
+    fn known_identity(&mut self, hash: &str, name: &str, now: i64) -> StoreResult<Option<String>> {
+        self.db.known_identity(hash, name, now)
     }
     fn identify(&mut self, hash: &str, name: &str, id: &str, now: i64) -> StoreResult<String> {
         self.db.identify(hash, name, id, now)
@@ -73,6 +73,9 @@ impl Backend for Probe {
     }
     fn profile(&mut self, identity: &str) -> StoreResult<Option<PlayerProfile>> {
         self.db.profile(identity)
+    }
+    fn forget(&mut self, what: &Forgetting) -> StoreResult<Forgotten> {
+        self.db.forget(what)
     }
     fn groups_writes(&self) -> bool {
         self.db.groups_writes()

@@ -118,12 +118,59 @@ pub struct StoredGame {
     pub ratings: Vec<RatingChange>,
 }
 
+/// What [`Backend::forget`] forgets, and what it keeps whatever their age. Times are Unix
+/// milliseconds.
+///
+/// A room is forgotten when it has no game being played, was last saved before
+/// `rooms_updated_before`, is not in `rooms_in_use` and (with several nodes) no node holds its
+/// lease. A room no game names is deleted; one whose games name it keeps its row, its state
+/// emptied, so that its games stay whole: either way it is found no more.
+///
+/// An identity is forgotten when it was made before `identities_made_before`, was last seen
+/// before `seen_before`, and is seen at no table and in no game: it hosts no stored room, sits
+/// in no stored room's seats, played no game and has no rating.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Forgetting {
+    /// Now: when the identities in use are marked seen.
+    pub now: i64,
+    /// Identities made before this may be forgotten; `None` forgets no identity.
+    pub identities_made_before: Option<i64>,
+    /// Identities seen (said hello, or held by a connection) at or after this are kept.
+    pub seen_before: i64,
+    /// Rooms last saved before this may be forgotten; `None` forgets no room.
+    pub rooms_updated_before: Option<i64>,
+    /// The identities held by this node's connections: marked seen `now`, so no node forgets
+    /// them.
+    pub identities_in_use: Vec<String>,
+    /// The rooms in this node's memory or being loaded into it: kept.
+    pub rooms_in_use: Vec<String>,
+    /// At most this many identities are deleted, and this many rooms deleted and this many
+    /// emptied, in one call, which holds the storage thread that much at most; a call that
+    /// reaches the limit leaves the rest to the next.
+    pub limit: u32,
+}
+
+/// What one [`Backend::forget`] forgot.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Forgotten {
+    /// Identities deleted.
+    pub identities: u64,
+    /// Rooms deleted, or emptied and marked forgotten.
+    pub rooms: u64,
+}
+
 /// One storage implementation. Every call runs on the storage thread, one at a time.
 pub trait Backend: Send + 'static {
-    /// The identity of a device secret's hash, if known, its name updated to `name`.
-    fn known_identity(&mut self, secret_hash: &str, name: &str) -> StoreResult<Option<String>>;
+    /// The identity of a device secret's hash, if known, its name updated to `name` and marked
+    /// seen `now` (a connection uses it).
+    fn known_identity(
+        &mut self,
+        secret_hash: &str,
+        name: &str,
+        now: i64,
+    ) -> StoreResult<Option<String>>;
     /// The identity of a device secret's hash, created with `new_id` and `name` if unknown; the
-    /// name is updated if known.
+    /// name is updated if known. Either way it is marked seen `now`.
     fn identify(
         &mut self,
         secret_hash: &str,
@@ -131,9 +178,9 @@ pub trait Backend: Send + 'static {
         new_id: &str,
         now: i64,
     ) -> StoreResult<String>;
-    /// Creates or replaces a room's state.
+    /// Creates or replaces a room's state (a room saved is not forgotten any more, if it was).
     fn save_room(&mut self, code: &str, host: &str, state: &str, now: i64) -> StoreResult<()>;
-    /// A room's state, if the room exists.
+    /// A room's state, if the room exists and is not forgotten.
     fn room(&mut self, code: &str) -> StoreResult<Option<String>>;
     /// Every room with a game not yet over: code and state.
     fn rooms_in_play(&mut self) -> StoreResult<Vec<(String, String)>>;
@@ -172,6 +219,11 @@ pub trait Backend: Send + 'static {
     fn leaderboard(&mut self, family: &str, limit: u32) -> StoreResult<Vec<Leader>>;
     /// A player's ratings, rating history, recent finished games and statistics.
     fn profile(&mut self, identity: &str) -> StoreResult<Option<PlayerProfile>>;
+    /// Forgets what nobody uses, as `what` says, in one transaction: first the rooms (each
+    /// deleted, or emptied and marked forgotten if games name it), then the identities that
+    /// nothing stored names any more, up to its limit. Running it again, or on another node at
+    /// the same time, forgets nothing more once the limit is not reached.
+    fn forget(&mut self, what: &Forgetting) -> StoreResult<Forgotten>;
 
     /// Whether this backend commits the jobs that arrive together as one transaction (group
     /// commit, see [`Store`]); the group's steps below are called only if it does.

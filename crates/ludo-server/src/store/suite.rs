@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use ludo_fair::{Action, Record};
 use ludo_rules::{Colour, Preset, Rules};
 
-use super::{Backend, NewGame};
+use super::{Backend, Forgetting, Forgotten, NewGame};
 
 /// Runs each named test of this file on both backends, as `store::suite::sqlite::NAME` and
 /// `store::suite::postgres::NAME`.
@@ -52,6 +52,11 @@ on_both_backends!(
     a_profile_lists_ratings_history_recent_games_and_statistics,
     a_game_the_cpu_finished_for_someone_who_left_is_marked_so_on_the_pages,
     nothing_is_found_for_an_unknown_game_room_or_player,
+    identities_seen_at_no_table_and_in_no_game_are_forgotten_and_their_devices_come_back_new,
+    finished_rooms_untouched_for_the_period_are_forgotten_and_their_games_stay_readable,
+    an_identity_only_a_forgotten_room_named_is_forgotten_with_it,
+    without_periods_nothing_is_forgotten_but_identities_in_use_are_marked_seen,
+    forgetting_stops_at_its_limit_and_the_next_call_goes_on,
 );
 
 /// A classic game in room `ROOM` started at 1, with these people seated.
@@ -167,11 +172,14 @@ fn identifying_a_known_device_keeps_its_id_and_takes_its_new_name(backend: &mut 
     assert!(backend.profile("id-x").unwrap().is_none());
     // Looked up without making one: a known device is renamed, an unknown one is not made.
     assert_eq!(
-        backend.known_identity("hash-b", "Bob").unwrap().as_deref(),
+        backend
+            .known_identity("hash-b", "Bob", 4)
+            .unwrap()
+            .as_deref(),
         Some("id-b")
     );
     assert_eq!(backend.profile("id-b").unwrap().unwrap().name, "Bob");
-    assert_eq!(backend.known_identity("hash-new", "Cy").unwrap(), None);
+    assert_eq!(backend.known_identity("hash-new", "Cy", 5).unwrap(), None);
 }
 
 fn a_saved_room_comes_back_as_saved_and_a_new_save_replaces_it(backend: &mut dyn Backend) {
@@ -402,4 +410,271 @@ fn nothing_is_found_for_an_unknown_game_room_or_player(backend: &mut dyn Backend
     assert_eq!(backend.rating("NONE", "classic").unwrap(), (1500.0, 0));
     let places = BTreeMap::from([(Colour::Yellow, 1)]);
     assert!(backend.finish_game("NONE", &places, 1).is_err());
+}
+
+/// When the forgetting tests forget.
+const NOW: i64 = 1_000;
+
+/// Forgetting at [`NOW`] what was made, seen or saved before 100, keeping what is in use.
+fn forgetting(identities_in_use: &[&str], rooms_in_use: &[&str]) -> Forgetting {
+    Forgetting {
+        now: NOW,
+        identities_made_before: Some(100),
+        seen_before: 100,
+        rooms_updated_before: Some(100),
+        identities_in_use: identities_in_use.iter().map(|&id| id.to_owned()).collect(),
+        rooms_in_use: rooms_in_use.iter().map(|&code| code.to_owned()).collect(),
+        limit: 1_000,
+    }
+}
+
+/// A room's state with these people seated (yellow, red, …) beside a CPU in blue.
+fn seating(host: &str, people: &[&str]) -> String {
+    let mut seats = serde_json::Map::new();
+    for (colour, who) in ["yellow", "red", "green"].iter().zip(people) {
+        seats.insert(
+            (*colour).to_owned(),
+            serde_json::json!({"kind": "person", "id": who, "name": who}),
+        );
+    }
+    seats.insert(
+        "blue".to_owned(),
+        serde_json::json!({"kind": "cpu", "level": "hard"}),
+    );
+    serde_json::json!({"host": host, "settings": {}, "seats": seats}).to_string()
+}
+
+/// Whether an identity is stored.
+fn known(backend: &mut dyn Backend, id: &str) -> bool {
+    backend.profile(id).unwrap().is_some()
+}
+
+fn identities_seen_at_no_table_and_in_no_game_are_forgotten_and_their_devices_come_back_new(
+    backend: &mut dyn Backend,
+) {
+    let people = [
+        ("watcher", 0),
+        ("host", 0),
+        ("seated", 0),
+        ("player", 0),
+        ("young", 500),
+        ("connected", 0),
+        ("returning", 0),
+    ];
+    for (who, made) in people {
+        backend
+            .identify(&format!("hash-{who}"), who, who, made)
+            .unwrap();
+    }
+    backend
+        .save_room("ROOM", "host", &seating("host", &["seated"]), 900)
+        .unwrap();
+    let game = new_game("G1", false, &[(Colour::Yellow, "player")]);
+    backend.create_game(&game).unwrap();
+    backend
+        .finish_game("G1", &BTreeMap::from([(Colour::Yellow, 1)]), 950)
+        .unwrap();
+    // A device that said hello again a moment ago.
+    backend
+        .known_identity("hash-returning", "returning", 990)
+        .unwrap();
+
+    let forgotten = backend.forget(&forgetting(&["connected"], &[])).unwrap();
+    assert_eq!(
+        forgotten,
+        Forgotten {
+            identities: 1,
+            rooms: 0
+        }
+    );
+    assert!(!known(backend, "watcher"), "a device that only watched");
+    for kept in [
+        "host",
+        "seated",
+        "player",
+        "young",
+        "connected",
+        "returning",
+    ] {
+        assert!(known(backend, kept), "{kept} is kept");
+    }
+    // Forgetting again forgets nothing more: the connected identity was marked seen.
+    assert_eq!(
+        backend.forget(&forgetting(&[], &[])).unwrap(),
+        Forgotten::default()
+    );
+    // The forgotten device, back, is a new identity; a kept one is still itself.
+    assert_eq!(
+        backend
+            .identify("hash-watcher", "watcher", "watcher-2", 1_100)
+            .unwrap(),
+        "watcher-2"
+    );
+    assert_eq!(
+        backend
+            .known_identity("hash-seated", "seated", 1_100)
+            .unwrap()
+            .as_deref(),
+        Some("seated")
+    );
+}
+
+fn finished_rooms_untouched_for_the_period_are_forgotten_and_their_games_stay_readable(
+    backend: &mut dyn Backend,
+) {
+    with_people(backend, &["ana", "bo"]);
+    let state = seating("ana", &["ana", "bo"]);
+    for (code, saved) in [
+        ("ROOM", 10),
+        ("EMPTY", 10),
+        ("PLAY", 10),
+        ("FRESH", 500),
+        ("LOADED", 10),
+    ] {
+        backend.save_room(code, "ana", &state, saved).unwrap();
+    }
+    let people = [(Colour::Yellow, "ana"), (Colour::Red, "bo")];
+    let places = BTreeMap::from([(Colour::Yellow, 1), (Colour::Red, 2)]);
+    backend.create_game(&new_game("G1", true, &people)).unwrap();
+    backend.finish_game("G1", &places, 20).unwrap();
+    let in_play = NewGame {
+        room: "PLAY".to_owned(),
+        ..new_game("G2", false, &people)
+    };
+    backend.create_game(&in_play).unwrap();
+
+    let forgotten = backend.forget(&forgetting(&[], &["LOADED"])).unwrap();
+    assert_eq!(forgotten.rooms, 2, "ROOM and EMPTY");
+    assert_eq!(forgotten.identities, 0, "ana and bo played");
+    for (code, found) in [
+        ("ROOM", false),
+        ("EMPTY", false),
+        ("PLAY", true),
+        ("FRESH", true),
+        ("LOADED", true),
+    ] {
+        assert_eq!(backend.room(code).unwrap().is_some(), found, "{code}");
+    }
+    // The forgotten room's game is whole, on its own and on its players' pages.
+    let game = backend.game("G1").unwrap().unwrap();
+    assert_eq!((game.room.as_str(), game.finished_at), ("ROOM", Some(20)));
+    assert_eq!(game.ratings.len(), 2);
+    let ana = backend.profile("ana").unwrap().unwrap();
+    assert_eq!(ana.recent[0].id, "G1");
+    assert_eq!(ana.history.len(), 1);
+    assert_eq!(
+        backend.rooms_in_play().unwrap(),
+        [("PLAY".to_owned(), state.clone())]
+    );
+    assert_eq!(
+        backend.forget(&forgetting(&[], &["LOADED"])).unwrap(),
+        Forgotten::default()
+    );
+    // A room saved again (by a node that still had it in memory) is found again.
+    backend.save_room("ROOM", "ana", &state, 1_100).unwrap();
+    assert_eq!(backend.room("ROOM").unwrap(), Some(state));
+}
+
+fn an_identity_only_a_forgotten_room_named_is_forgotten_with_it(backend: &mut dyn Backend) {
+    for who in ["host", "sitter", "elsewhere"] {
+        backend
+            .identify(&format!("hash-{who}"), who, who, 0)
+            .unwrap();
+    }
+    backend
+        .save_room("OLD", "host", &seating("host", &["host", "sitter"]), 10)
+        .unwrap();
+    // A room not forgotten keeps whoever sits in it.
+    backend
+        .save_room(
+            "NEW",
+            "elsewhere",
+            &seating("elsewhere", &["elsewhere", "sitter"]),
+            500,
+        )
+        .unwrap();
+    let forgotten = backend.forget(&forgetting(&[], &[])).unwrap();
+    assert_eq!(
+        forgotten,
+        Forgotten {
+            identities: 1,
+            rooms: 1
+        }
+    );
+    assert!(!known(backend, "host"));
+    assert!(known(backend, "sitter") && known(backend, "elsewhere"));
+}
+
+fn without_periods_nothing_is_forgotten_but_identities_in_use_are_marked_seen(
+    backend: &mut dyn Backend,
+) {
+    for who in ["idle", "connected"] {
+        backend
+            .identify(&format!("hash-{who}"), who, who, 0)
+            .unwrap();
+    }
+    backend.save_room("ROOM", "idle", "{}", 0).unwrap();
+    let nothing = Forgetting {
+        identities_made_before: None,
+        rooms_updated_before: None,
+        ..forgetting(&["connected"], &[])
+    };
+    assert_eq!(backend.forget(&nothing).unwrap(), Forgotten::default());
+    assert!(backend.room("ROOM").unwrap().is_some());
+    // Seen at NOW, the connected identity outlives the next forgetting; the idle one does not.
+    let forgotten = backend
+        .forget(&Forgetting {
+            rooms_updated_before: None,
+            ..forgetting(&[], &[])
+        })
+        .unwrap();
+    assert_eq!(forgotten, Forgotten::default(), "idle hosts a room");
+    let both = backend.forget(&forgetting(&[], &[])).unwrap();
+    assert_eq!(
+        both,
+        Forgotten {
+            identities: 1,
+            rooms: 1
+        }
+    );
+    assert!(known(backend, "connected") && !known(backend, "idle"));
+}
+
+fn forgetting_stops_at_its_limit_and_the_next_call_goes_on(backend: &mut dyn Backend) {
+    for who in ["ana", "bo", "cy"] {
+        backend
+            .identify(&format!("hash-{who}"), who, who, 0)
+            .unwrap();
+    }
+    backend.save_room("ROOM", "ana", "{}", 0).unwrap();
+    for code in ["R1", "R2", "R3"] {
+        backend.save_room(code, "ana", "{}", 10).unwrap();
+    }
+    let mut game = new_game("G1", false, &[(Colour::Yellow, "ana")]);
+    for code in ["R1", "R2"] {
+        game.id = format!("G-{code}");
+        game.record.game_id = game.id.clone();
+        game.room = code.to_owned();
+        backend.create_game(&game).unwrap();
+        backend
+            .finish_game(&game.id, &BTreeMap::from([(Colour::Yellow, 1)]), 20)
+            .unwrap();
+    }
+    let one = Forgetting {
+        limit: 1,
+        ..forgetting(&[], &[])
+    };
+    // Each call deletes one room (of ROOM and R3), empties one (of R1 and R2) and forgets one
+    // identity (of bo and cy); a third finds nothing left.
+    for _ in 0..2 {
+        assert_eq!(
+            backend.forget(&one).unwrap(),
+            Forgotten {
+                identities: 1,
+                rooms: 2
+            }
+        );
+    }
+    assert_eq!(backend.forget(&one).unwrap(), Forgotten::default());
+    assert!(known(backend, "ana") && !known(backend, "bo") && !known(backend, "cy"));
 }

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use super::PostgresBackend;
 use crate::store::suite::{new_game, with_people};
-use crate::store::{Backend, Claim, TestDatabase};
+use crate::store::{Backend, Claim, Forgetting, Forgotten, TestDatabase};
 
 /// Two nodes' backends on a fresh database with rooms `R1` and `R2` stored.
 fn two_nodes() -> Option<(TestDatabase, PostgresBackend, PostgresBackend)> {
@@ -135,4 +135,45 @@ fn rooms_in_play_nobody_holds_are_listed_for_taking_over() {
     assert!(codes(&mut a).is_empty());
     std::thread::sleep(Duration::from_millis(400));
     assert_eq!(codes(&mut a), ["R1"], "a lease run out holds nothing");
+}
+
+/// Forgetting at 1,000 the rooms saved before 100 (identities are kept).
+fn forgetting_rooms() -> Forgetting {
+    Forgetting {
+        now: 1_000,
+        rooms_updated_before: Some(100),
+        limit: 1_000,
+        ..Forgetting::default()
+    }
+}
+
+#[test]
+fn a_room_another_node_holds_is_not_forgotten_and_one_whose_lease_ran_out_is_with_its_lease() {
+    let Some((_db, mut a, mut b)) = two_nodes() else {
+        return;
+    };
+    granted(a.claim_room("R1", "a", 60_000).unwrap());
+    granted(a.claim_room("R2", "a", 1).unwrap());
+    std::thread::sleep(Duration::from_millis(20));
+    // b forgets ROOM (stored by two_nodes) and R2, whose lease ran out; a's R1 stays.
+    assert_eq!(b.forget(&forgetting_rooms()).unwrap().rooms, 2);
+    assert!(b.room("R1").unwrap().is_some());
+    assert!(b.room("R2").unwrap().is_none() && b.room("ROOM").unwrap().is_none());
+    // R2 can be stored anew, with no lease left of it.
+    b.save_room("R2", "ana", "{}", 1_000).unwrap();
+    granted(b.claim_room("R2", "b", 60_000).unwrap());
+}
+
+#[test]
+fn two_nodes_forgetting_at_once_forget_each_room_once() {
+    let Some((_db, a, b)) = two_nodes() else {
+        return;
+    };
+    let forget = |mut backend: PostgresBackend| {
+        std::thread::spawn(move || backend.forget(&forgetting_rooms()).unwrap())
+    };
+    let (a, b) = (forget(a), forget(b));
+    let (a, b): (Forgotten, Forgotten) = (a.join().unwrap(), b.join().unwrap());
+    // ROOM, R1 and R2, each by one node or the other.
+    assert_eq!(a.rooms + b.rooms, 3, "{a:?} {b:?}");
 }

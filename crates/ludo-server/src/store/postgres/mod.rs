@@ -5,6 +5,7 @@
 //! the backend is made, used and dropped on the storage thread only (see [`super::Store::open`]).
 
 mod connection;
+mod forgetting;
 #[cfg(test)]
 mod lease_tests;
 mod leases;
@@ -26,8 +27,8 @@ use postgres::{Client, GenericClient};
 use super::failed_on_purpose;
 use super::rows::{GameRow, json_fail};
 use super::{
-    Backend, Claim, Leader, NewGame, PlayerProfile, RatingChange, Renewal, SharedSeeker,
-    StoreError, StoreResult, StoredGame,
+    Backend, Claim, Forgetting, Forgotten, Leader, NewGame, PlayerProfile, RatingChange, Renewal,
+    SharedSeeker, StoreError, StoreResult, StoredGame,
 };
 use connection::{Connection, Context, Failure};
 #[cfg(any(test, feature = "testing"))]
@@ -39,6 +40,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/postgres/002_leases.sql"),
     include_str!("../../../migrations/postgres/003_shared.sql"),
     include_str!("../../../migrations/postgres/004_stand_in.sql"),
+    include_str!("../../../migrations/postgres/005_forgetting.sql"),
 ];
 
 /// The advisory lock migrating holds, so that two servers starting at once migrate one after
@@ -145,12 +147,17 @@ fn load_game(db: &mut impl GenericClient, id: &str) -> Result<Option<StoredGame>
 }
 
 impl Backend for PostgresBackend {
-    fn known_identity(&mut self, secret_hash: &str, name: &str) -> StoreResult<Option<String>> {
+    fn known_identity(
+        &mut self,
+        secret_hash: &str,
+        name: &str,
+        now: i64,
+    ) -> StoreResult<Option<String>> {
         fail::fail_point!("store-write", failed_on_purpose);
         self.connection.run(|db| {
             db.query_opt(
-                "UPDATE identities SET name = $2 WHERE secret_hash = $1 RETURNING id",
-                &[&secret_hash, &name],
+                "UPDATE identities SET name = $2, seen_at = $3 WHERE secret_hash = $1 RETURNING id",
+                &[&secret_hash, &name, &now],
             )
             .and_then(|row| row.map(|r| r.try_get(0)).transpose())
             .context("renaming an identity")
@@ -167,8 +174,10 @@ impl Backend for PostgresBackend {
         fail::fail_point!("store-write", failed_on_purpose);
         self.connection.run(|db| {
             db.query_one(
-                "INSERT INTO identities (id, secret_hash, name, created_at) VALUES ($1, $2, $3, $4)
-                 ON CONFLICT (secret_hash) DO UPDATE SET name = excluded.name
+                "INSERT INTO identities (id, secret_hash, name, created_at, seen_at)
+                 VALUES ($1, $2, $3, $4, $4)
+                 ON CONFLICT (secret_hash) DO UPDATE SET name = excluded.name,
+                     seen_at = excluded.seen_at
                  RETURNING id",
                 &[&new_id, &secret_hash, &name, &now],
             )
@@ -184,7 +193,7 @@ impl Backend for PostgresBackend {
                 "INSERT INTO rooms (code, host, state, created_at, updated_at)
                  VALUES ($1, $2, $3, $4, $4)
                  ON CONFLICT (code) DO UPDATE SET state = excluded.state,
-                     updated_at = excluded.updated_at",
+                     updated_at = excluded.updated_at, forgotten_at = NULL",
                 &[&code, &host, &state, &now],
             )
             .map(|_| ())
@@ -194,9 +203,12 @@ impl Backend for PostgresBackend {
 
     fn room(&mut self, code: &str) -> StoreResult<Option<String>> {
         self.connection.run(|db| {
-            db.query_opt("SELECT state FROM rooms WHERE code = $1", &[&code])
-                .and_then(|r| r.map(|r| r.try_get(0)).transpose())
-                .context("reading a room")
+            db.query_opt(
+                "SELECT state FROM rooms WHERE code = $1 AND forgotten_at IS NULL",
+                &[&code],
+            )
+            .and_then(|r| r.map(|r| r.try_get(0)).transpose())
+            .context("reading a room")
         })
     }
 
@@ -322,6 +334,11 @@ impl Backend for PostgresBackend {
 
     fn profile(&mut self, identity: &str) -> StoreResult<Option<PlayerProfile>> {
         self.connection.run(|db| profiles::player(db, identity))
+    }
+
+    fn forget(&mut self, what: &Forgetting) -> StoreResult<Forgotten> {
+        fail::fail_point!("store-write", failed_on_purpose);
+        self.connection.run(|db| forgetting::forget(db, what))
     }
 
     fn claim_room(&mut self, room: &str, node: &str, ttl_ms: i64) -> StoreResult<Claim> {

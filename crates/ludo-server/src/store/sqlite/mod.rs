@@ -1,5 +1,6 @@
 //! The SQLite backend: one file, numbered migrations run at start-up, WAL journal.
 
+mod forgetting;
 mod profiles;
 mod ratings;
 
@@ -14,7 +15,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::failed_on_purpose;
 use super::rows::{GameRow, json_fail};
 use super::{
-    Backend, Leader, NewGame, PlayerProfile, RatingChange, StoreError, StoreResult, StoredGame,
+    Backend, Forgetting, Forgotten, Leader, NewGame, PlayerProfile, RatingChange, StoreError,
+    StoreResult, StoredGame,
 };
 
 /// The migrations, in order; each runs once, recorded in `PRAGMA user_version`.
@@ -22,6 +24,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/001_initial.sql"),
     include_str!("../../../migrations/002_ranked.sql"),
     include_str!("../../../migrations/003_stand_in.sql"),
+    include_str!("../../../migrations/004_forgetting.sql"),
 ];
 
 /// Pages (4 KiB each) the write-ahead log holds before they are folded into the database file:
@@ -176,12 +179,17 @@ impl Backend for SqliteBackend {
             .map_err(fail("abandoning a group of writes"))
     }
 
-    fn known_identity(&mut self, secret_hash: &str, name: &str) -> StoreResult<Option<String>> {
+    fn known_identity(
+        &mut self,
+        secret_hash: &str,
+        name: &str,
+        now: i64,
+    ) -> StoreResult<Option<String>> {
         fail::fail_point!("store-write", failed_on_purpose);
         self.db
             .query_row(
-                "UPDATE identities SET name = ?2 WHERE secret_hash = ?1 RETURNING id",
-                params![secret_hash, name],
+                "UPDATE identities SET name = ?2, seen_at = ?3 WHERE secret_hash = ?1 RETURNING id",
+                params![secret_hash, name, now],
                 |r| r.get(0),
             )
             .optional()
@@ -198,8 +206,10 @@ impl Backend for SqliteBackend {
         fail::fail_point!("store-write", failed_on_purpose);
         self.db
             .execute(
-                "INSERT INTO identities (id, secret_hash, name, created_at) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT(secret_hash) DO UPDATE SET name = excluded.name",
+                "INSERT INTO identities (id, secret_hash, name, created_at, seen_at)
+                 VALUES (?1, ?2, ?3, ?4, ?4)
+                 ON CONFLICT(secret_hash) DO UPDATE SET name = excluded.name,
+                     seen_at = excluded.seen_at",
                 params![new_id, secret_hash, name, now],
             )
             .map_err(fail("saving an identity"))?;
@@ -219,7 +229,7 @@ impl Backend for SqliteBackend {
                 "INSERT INTO rooms (code, host, state, created_at, updated_at)
                  VALUES (?1, ?2, ?3, ?4, ?4)
                  ON CONFLICT(code) DO UPDATE SET state = excluded.state,
-                     updated_at = excluded.updated_at",
+                     updated_at = excluded.updated_at, forgotten_at = NULL",
                 params![code, host, state, now],
             )
             .map(|_| ())
@@ -229,7 +239,7 @@ impl Backend for SqliteBackend {
     fn room(&mut self, code: &str) -> StoreResult<Option<String>> {
         self.db
             .query_row(
-                "SELECT state FROM rooms WHERE code = ?1",
+                "SELECT state FROM rooms WHERE code = ?1 AND forgotten_at IS NULL",
                 params![code],
                 |r| r.get(0),
             )
@@ -358,6 +368,11 @@ impl Backend for SqliteBackend {
 
     fn profile(&mut self, identity: &str) -> StoreResult<Option<PlayerProfile>> {
         self.player(identity)
+    }
+
+    fn forget(&mut self, what: &Forgetting) -> StoreResult<Forgotten> {
+        fail::fail_point!("store-write", failed_on_purpose);
+        forgetting::forget(&mut self.db, what)
     }
 }
 
