@@ -624,8 +624,9 @@ struct Markdown {
 
 fn parse_markdown(text: &str) -> Markdown {
     let mut code = Vec::new();
-    let mut prose = String::new();
     let mut headings = Vec::new();
+    // Fenced blocks are code; the rest is read on.
+    let mut rest_of_text = String::new();
     let mut fence: Option<(String, String)> = None;
     for line in text.lines() {
         let trimmed = line.trim_start();
@@ -643,37 +644,40 @@ fn parse_markdown(text: &str) -> Markdown {
             let first = trimmed.chars().next().unwrap_or('`');
             let marker: String = trimmed.chars().take_while(|&c| c == first).collect();
             fence = Some((marker, String::new()));
+            // A fenced block stands between paragraphs.
+            rest_of_text.push('\n');
             continue;
         }
-        // Inline code spans: a run of backticks up to the same run.
-        let mut rest = line;
-        let mut outside = String::new();
-        while let Some(start) = rest.find('`') {
-            outside.push_str(&rest[..start]);
-            let ticks = rest[start..].chars().take_while(|&c| c == '`').count();
-            let after = &rest[start + ticks..];
-            let closing = "`".repeat(ticks);
-            match after.find(&closing) {
-                Some(end) => {
-                    code.push(after[..end].to_owned());
-                    rest = &after[end + ticks..];
-                }
-                None => {
-                    outside.push_str(&rest[start..start + ticks]);
-                    rest = after;
-                }
-            }
-        }
-        outside.push_str(rest);
         let level = trimmed.chars().take_while(|&c| c == '#').count();
         if (1..=6).contains(&level) && trimmed[level..].starts_with(' ') {
             // The heading's words, its code spans' words included, as an anchor is made of them.
             let words = trimmed.trim_start_matches('#').trim().trim_end_matches('#');
             headings.push(words.trim().to_owned());
         }
-        prose.push_str(&outside);
-        prose.push('\n');
+        rest_of_text.push_str(line);
+        rest_of_text.push('\n');
     }
+    // Code spans: a run of backticks up to the same run, within one paragraph (a span may go on
+    // to the next line); a run left open is plain text.
+    let mut prose = String::new();
+    let mut rest = rest_of_text.as_str();
+    while let Some(start) = rest.find('`') {
+        prose.push_str(&rest[..start]);
+        let ticks = rest[start..].chars().take_while(|&c| c == '`').count();
+        let after = &rest[start + ticks..];
+        let paragraph = &after[..after.find("\n\n").unwrap_or(after.len())];
+        match paragraph.find(&"`".repeat(ticks)) {
+            Some(end) => {
+                code.push(after[..end].to_owned());
+                rest = &after[end + ticks..];
+            }
+            None => {
+                prose.push_str(&rest[start..start + ticks]);
+                rest = after;
+            }
+        }
+    }
+    prose.push_str(rest);
     Markdown {
         code,
         prose,
@@ -855,7 +859,7 @@ fn the_document_checks_see_paths_links_and_headings_as_github_shows_them() {
     let text = "# Ludo: `ludo` & co\n\nSee [rules](docs/rules.md#3-options-and-presets) and \
                 `../shared/spec/rules.md`.\n\n```sh\ncd /work/x\n```\n\n## Client → server\n\
                 ## Client → server\n<img src=\"docs/images/phone.png\">\n[ref]: ../x.md\n\
-                Code `[not](a-link.md)` is not a link.\n";
+                Code `[not](a-link.md)` is not a link, nor `this\n[one](b.md)`.\n";
     let markdown = parse_markdown(text);
     assert_eq!(
         link_targets(&markdown.prose),
@@ -872,7 +876,7 @@ fn the_document_checks_see_paths_links_and_headings_as_github_shows_them() {
             .map(String::as_str)
             .filter_map(outside_path)
             .collect::<Vec<_>>(),
-        vec!["../", "/work/"]
+        vec!["/work/", "../"]
     );
     assert_eq!(
         anchors(&markdown.headings),
