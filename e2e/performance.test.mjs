@@ -50,7 +50,7 @@ test('the first load is small, a local game is ready fast, and hard moves quickl
   console.log(`first load: ${(bytes / 1024).toFixed(1)} KiB transferred`);
   console.log(`local game ready ${ready} ms after opening`);
   console.log(`hard in the browser: median ${micros.median.toFixed(2)} ms, p99 ${micros.p99.toFixed(2)} ms over ${micros.n} decisions`);
-  // The bounds sit above what this machine measures (README, "Performance") by what a busy
+  // The bounds sit above what this machine measures (docs/performance.md) by what a busy
   // machine adds, and no more, so that a real slip fails: 192.8 KiB (the same every run), 0.6 s
   // idle and 1.6–2.1 s with builds running beside it, 3.8–7.7 ms and 14–26 ms.
   assert.ok(bytes <= 193.2 * 1024, `first load ${bytes} bytes (measured 192.8 KiB; budget 200 KB)`);

@@ -164,7 +164,7 @@ fn win_rate(bots: &[Level], games: u64, seed: u64) -> f64 {
 }
 
 // The floors sit about three standard errors of each arena's size below the rates measured over
-// 20,000 games (4,000 for `hard`; README, "Strength"): a level that lost a few points of
+// 20,000 games (4,000 for `hard`; docs/cpu-players.md, "Strength"): a level that lost a few points of
 // strength fails them, while the seeds make every run the same.
 
 #[test]

@@ -78,10 +78,12 @@ pub enum FirstPlayer {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Preset {
-    /// The default: Qdan-style Ludo with its house rules.
+    /// The default, shown to players as the standard rules: Ludo as the Qdan rules page writes
+    /// it, with its house rules.
     #[default]
     Qdan,
-    /// Classic (Wikipedia-style) Ludo.
+    /// Classic Ludo as the "Ludo App" rules page writes it: the highest throw starts, and a lone
+    /// opponent piece cannot be passed.
     Classic,
     /// The Vietnamese two-dice game, cờ cá ngựa.
     Vietnamese,

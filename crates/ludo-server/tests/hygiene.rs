@@ -1,6 +1,7 @@
 //! What every answer of the server holds back or adds: security headers on every response, the
 //! WebSocket closed to other sites' pages, validators for the web client's files, names that
-//! cannot hide or pass for a CPU, and logs that never show a device secret.
+//! cannot hide or pass for a CPU, and logs that never show a device secret. And what the
+//! repository's documents hold back: no path outside the repository, no link to nothing.
 
 mod support;
 
@@ -564,4 +565,321 @@ async fn a_page_of_a_rebound_host_name_gets_nothing_from_a_loopback_server() {
         let head = head_for_host(server.addr, &host, "/api/rules", "").await;
         assert!(head.starts_with("HTTP/1.1 200"), "{host}: {head}");
     }
+}
+
+// The documents: a clone on its own is complete, so no Markdown file names a path outside the
+// repository (a folder beside it, or one machine's folders), and every link leads somewhere.
+
+/// The repository's root, two levels up from this crate.
+fn repository() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("the repository's root")
+}
+
+/// Every Markdown file the repository tracks, as paths from its root: `git ls-files`, or without
+/// git (a copy of the sources) every `.md` file outside `target/`, `node_modules/` and dot-folders.
+fn markdown_files(root: &std::path::Path) -> Vec<String> {
+    let listed = Command::new("git")
+        .args(["ls-files", "-z", "--", "*.md"])
+        .current_dir(root)
+        .output()
+        .ok()
+        .filter(|out| out.status.success());
+    if let Some(out) = listed {
+        return String::from_utf8(out.stdout)
+            .expect("paths in UTF-8")
+            .split('\0')
+            .filter(|p| !p.is_empty())
+            .map(str::to_owned)
+            .collect();
+    }
+    fn walk(root: &std::path::Path, dir: &std::path::Path, found: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).expect("a readable folder") {
+            let path = entry.expect("a folder entry").path();
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            if path.is_dir() {
+                if !name.starts_with('.') && name != "target" && name != "node_modules" {
+                    walk(root, &path, found);
+                }
+            } else if name.ends_with(".md") {
+                let relative = path.strip_prefix(root).expect("under the root");
+                found.push(relative.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(root, root, &mut found);
+    found
+}
+
+/// A Markdown text taken apart: its code (fenced blocks and inline spans), its prose with the
+/// code taken out, and its headings.
+struct Markdown {
+    code: Vec<String>,
+    prose: String,
+    headings: Vec<String>,
+}
+
+fn parse_markdown(text: &str) -> Markdown {
+    let mut code = Vec::new();
+    let mut headings = Vec::new();
+    // Fenced blocks are code; the rest is read on.
+    let mut rest_of_text = String::new();
+    let mut fence: Option<(String, String)> = None;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if let Some((marker, block)) = &mut fence {
+            if trimmed.starts_with(marker.as_str()) {
+                code.push(std::mem::take(block));
+                fence = None;
+            } else {
+                block.push_str(line);
+                block.push('\n');
+            }
+            continue;
+        }
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            let first = trimmed.chars().next().unwrap_or('`');
+            let marker: String = trimmed.chars().take_while(|&c| c == first).collect();
+            fence = Some((marker, String::new()));
+            // A fenced block stands between paragraphs.
+            rest_of_text.push('\n');
+            continue;
+        }
+        let level = trimmed.chars().take_while(|&c| c == '#').count();
+        if (1..=6).contains(&level) && trimmed[level..].starts_with(' ') {
+            // The heading's words, its code spans' words included, as an anchor is made of them.
+            let words = trimmed.trim_start_matches('#').trim().trim_end_matches('#');
+            headings.push(words.trim().to_owned());
+        }
+        rest_of_text.push_str(line);
+        rest_of_text.push('\n');
+    }
+    // Code spans: a run of backticks up to the same run, within one paragraph (a span may go on
+    // to the next line); a run left open is plain text.
+    let mut prose = String::new();
+    let mut rest = rest_of_text.as_str();
+    while let Some(start) = rest.find('`') {
+        prose.push_str(&rest[..start]);
+        let ticks = rest[start..].chars().take_while(|&c| c == '`').count();
+        let after = &rest[start + ticks..];
+        let paragraph = &after[..after.find("\n\n").unwrap_or(after.len())];
+        match paragraph.find(&"`".repeat(ticks)) {
+            Some(end) => {
+                code.push(after[..end].to_owned());
+                rest = &after[end + ticks..];
+            }
+            None => {
+                prose.push_str(&rest[start..start + ticks]);
+                rest = after;
+            }
+        }
+    }
+    prose.push_str(rest);
+    Markdown {
+        code,
+        prose,
+        headings,
+    }
+}
+
+/// The targets of the links in prose: `[text](target)`, `[name]: target`, and HTML's `src` and
+/// `href`.
+fn link_targets(prose: &str) -> Vec<String> {
+    let mut targets = Vec::new();
+    let mut rest = prose;
+    while let Some(at) = rest.find("](") {
+        let after = &rest[at + 2..];
+        let mut depth = 0;
+        let end = after
+            .char_indices()
+            .find(|&(_, c)| match c {
+                '(' => {
+                    depth += 1;
+                    false
+                }
+                ')' if depth == 0 => true,
+                ')' => {
+                    depth -= 1;
+                    false
+                }
+                _ => false,
+            })
+            .map_or(after.len(), |(i, _)| i);
+        let target = after[..end].split_whitespace().next().unwrap_or_default();
+        targets.push(target.trim_matches(['<', '>']).to_owned());
+        rest = &after[end..];
+    }
+    for line in prose.lines() {
+        let line = line.trim_start();
+        if let Some((label, target)) = line.split_once("]:")
+            && label.starts_with('[')
+            && !label.contains(']')
+        {
+            targets.push(
+                target
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned(),
+            );
+        }
+    }
+    for attribute in ["src=\"", "href=\""] {
+        let mut rest = prose;
+        while let Some(at) = rest.find(attribute) {
+            let after = &rest[at + attribute.len()..];
+            let end = after.find('"').unwrap_or(after.len());
+            targets.push(after[..end].to_owned());
+            rest = &after[end..];
+        }
+    }
+    targets
+}
+
+/// The anchors of a document's headings, as GitHub makes them: lower case, letters, digits,
+/// spaces, `-` and `_` kept, spaces turned to `-`, and `-1`, `-2`… after a repeated one.
+fn anchors(headings: &[String]) -> Vec<String> {
+    let mut made: Vec<String> = Vec::new();
+    for heading in headings {
+        let slug: String = heading
+            .to_lowercase()
+            .chars()
+            .filter(|&c| c.is_alphanumeric() || c == ' ' || c == '-' || c == '_')
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        let mut anchor = slug.clone();
+        let mut n = 0;
+        while made.contains(&anchor) {
+            n += 1;
+            anchor = format!("{slug}-{n}");
+        }
+        made.push(anchor);
+    }
+    made
+}
+
+/// What in `text` names a path outside the repository, if anything.
+fn outside_path(text: &str) -> Option<&'static str> {
+    ["../", "/work/", "/home/", "/root/"]
+        .into_iter()
+        .find(|marker| text.contains(marker))
+}
+
+#[test]
+fn no_document_names_a_path_outside_the_repository() {
+    let root = repository();
+    let files = markdown_files(&root);
+    assert!(
+        files.iter().any(|f| f == "README.md"),
+        "the README is among the documents: {files:?}"
+    );
+    let mut found = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(root.join(file)).expect("a readable document");
+        let markdown = parse_markdown(&text);
+        for code in &markdown.code {
+            if let Some(marker) = outside_path(code) {
+                let first = code.lines().find(|l| l.contains(marker)).unwrap_or(code);
+                found.push(format!("{file}: code names `{marker}`: {}", first.trim()));
+            }
+        }
+        for target in link_targets(&markdown.prose) {
+            if let Some(marker) = outside_path(&target) {
+                found.push(format!("{file}: a link names `{marker}`: {target}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "paths outside the repository:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn every_link_in_the_documents_leads_to_a_file_and_a_heading_that_exist() {
+    let root = repository();
+    let mut found = Vec::new();
+    let mut links = 0;
+    for file in markdown_files(&root) {
+        let text = std::fs::read_to_string(root.join(&file)).expect("a readable document");
+        let markdown = parse_markdown(&text);
+        let folder = std::path::Path::new(&file)
+            .parent()
+            .unwrap_or(std::path::Path::new(""))
+            .to_path_buf();
+        for target in link_targets(&markdown.prose) {
+            if target.is_empty()
+                || target.contains("://")
+                || target.starts_with("mailto:")
+                || outside_path(&target).is_some()
+            {
+                continue;
+            }
+            links += 1;
+            let (path, anchor) = match target.split_once('#') {
+                Some((path, anchor)) => (path, Some(anchor)),
+                None => (target.as_str(), None),
+            };
+            let linked = if path.is_empty() {
+                root.join(&file)
+            } else if let Some(from_root) = path.strip_prefix('/') {
+                root.join(from_root)
+            } else {
+                root.join(&folder).join(path)
+            };
+            if !linked.exists() {
+                found.push(format!("{file}: {target}: no such file"));
+                continue;
+            }
+            let Some(anchor) = anchor else { continue };
+            if linked.extension().is_some_and(|e| e == "md") {
+                let linked_text = std::fs::read_to_string(&linked).expect("a readable document");
+                if !anchors(&parse_markdown(&linked_text).headings)
+                    .iter()
+                    .any(|a| a == anchor)
+                {
+                    found.push(format!("{file}: {target}: no such heading"));
+                }
+            }
+        }
+    }
+    assert!(
+        links > 20,
+        "only {links} links to files of the repository were read"
+    );
+    assert!(found.is_empty(), "links to nothing:\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_document_checks_see_paths_links_and_headings_as_github_shows_them() {
+    let text = "# Ludo: `ludo` & co\n\nSee [rules](docs/rules.md#3-options-and-presets) and \
+                `../shared/spec/rules.md`.\n\n```sh\ncd /work/x\n```\n\n## Client → server\n\
+                ## Client → server\n<img src=\"docs/images/phone.png\">\n[ref]: ../x.md\n\
+                Code `[not](a-link.md)` is not a link, nor `this\n[one](b.md)`.\n";
+    let markdown = parse_markdown(text);
+    assert_eq!(
+        link_targets(&markdown.prose),
+        vec![
+            "docs/rules.md#3-options-and-presets",
+            "../x.md",
+            "docs/images/phone.png"
+        ]
+    );
+    assert_eq!(
+        markdown
+            .code
+            .iter()
+            .map(String::as_str)
+            .filter_map(outside_path)
+            .collect::<Vec<_>>(),
+        vec!["/work/", "../"]
+    );
+    assert_eq!(
+        anchors(&markdown.headings),
+        vec!["ludo-ludo--co", "client--server", "client--server-1"]
+    );
 }
