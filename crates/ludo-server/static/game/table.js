@@ -16,7 +16,7 @@ import { reducedMotion, showMove, STEP_MS } from './animate.js';
 import { byCpu, drawLog, moveLines, throwOutcome, voice } from './turnlog.js';
 import { noMoveHint } from './nomove.js';
 import { drawPlaces } from './places.js';
-import { followFocus, playByKeys } from './keys.js';
+import { followFocus, holdFocus, playByKeys } from './keys.js';
 import { Countdown } from './clock.js';
 import * as sound from './sound.js';
 import { setBoard } from '../i18n/i18n.js';
@@ -635,6 +635,7 @@ export class Table {
     const seat = diceSeat ?? p.turn.seat;
     const mine = interactive && !over && !this.pending && !this.queue.length && this.plays(p.turn.seat);
     const choosing = mine && p.turn.phase === 'move' && this.autoplaying !== state;
+    const held = holdFocus(this.view.board, this.view.roll);
     this.layout = drawBoard(this.view.board, p, geometry, {
       legal: choosing ? state.legal : [],
       onPick: (piece) => this.pick(piece),
@@ -658,7 +659,8 @@ export class Table {
         onThrow: canThrow ? () => this.throwPressed() : null, label: t(rollKey), ready: canThrow,
       });
     }
-    this.view.roll.disabled = !canThrow;
+    // Unavailable, yet focusable: whoever threw keeps their place while the throw is shown (see keys.js).
+    this.view.roll.setAttribute('aria-disabled', String(!canThrow));
     // At the end there is nothing to throw: the button goes, and the end's own buttons remain.
     this.view.roll.hidden = over;
     this.showStatus(status ?? this.statusWords(p));
@@ -667,7 +669,7 @@ export class Table {
     drawLog(this.view.log, this.lines.slice(0, this.shownLines));
     // The end shows once the last move has been seen, never under it.
     this.drawEnd(p, over && interactive && !this.running);
-    if (interactive) followFocus(this.view.board, this.view.roll);
+    if (interactive) followFocus(this.view.board, this.view.roll, held);
     return this.layout;
   }
 

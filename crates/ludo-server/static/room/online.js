@@ -517,7 +517,7 @@ export class OnlineRoom {
     if (next === 'online.pickSeat' && hostName) {
       lobby.textContent = t('room.invited', { name: hostName, rules: rulesText(this.room.settings.rules, t) });
     }
-    if (!this.game) this.view.roll.disabled = true;
+    if (!this.game) this.view.roll.setAttribute('aria-disabled', 'true');
     const over = this.game?.position.turn.phase === 'over';
     // A finished game's result comes first, the room (seats, the next game's settings) after it,
     // folded away behind one button: the lobby does not come back under the game.
