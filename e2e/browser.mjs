@@ -56,7 +56,7 @@ export async function person(browser, path = '/', { pace = 0, guide = false, ...
 export async function step(page) {
   const turn = await page.evaluate(() => {
     if (document.querySelector('#board .piece.legal')) return 'move';
-    return document.getElementById('roll').disabled ? null : 'throw';
+    return document.getElementById('roll').getAttribute('aria-disabled') === 'true' ? null : 'throw';
   });
   if (turn) await page.click(turn === 'move' ? '#board .piece.legal' : '#roll', { timeout: 5000 });
 }
@@ -69,7 +69,7 @@ export async function personsTurn(page) {
   const turn = await page.waitForFunction(() => {
     if (!document.getElementById('end').hidden) return 'over';
     if (document.querySelector('#board .piece.legal')) return 'move';
-    return !document.getElementById('roll').disabled && 'throw';
+    return document.getElementById('roll').getAttribute('aria-disabled') !== 'true' && 'throw';
   });
   return turn.jsonValue();
 }

@@ -29,7 +29,7 @@ async function home(page) {
 
 /** Throws once as the person (the table waits for them to throw). */
 async function throwOnce(page) {
-  await page.waitForSelector('#roll:not([disabled])');
+  await page.waitForSelector('#roll:not([aria-disabled=true])');
   await page.click('#roll');
 }
 
@@ -192,7 +192,7 @@ test('two games started one after the other are both kept, continue each where i
   assert.equal(await page.$$eval('#players li', (seats) => seats.length), 2, 'A has two seats');
   const position = await page.evaluate(() => document.getElementById('status').textContent);
   assert.ok(position.length > 0);
-  await page.waitForSelector('#board .piece.legal, #roll:not([disabled])');
+  await page.waitForSelector('#board .piece.legal, #roll:not([aria-disabled=true])');
   await page.click((await page.$('#board .piece.legal')) ? '#board .piece.legal' : '#roll');
   await page.waitForFunction(({ key, id, n }) => {
     const game = JSON.parse(localStorage.getItem(key))[0];
@@ -459,7 +459,7 @@ test('on a phone the home screen is at most two screens tall, every way to play 
       let taps = 0;
       await page.click('#play-now');
       taps++;
-      await page.waitForSelector('#roll:not([disabled])');
+      await page.waitForSelector('#roll:not([aria-disabled=true])');
       await page.click('#roll');
       taps++;
       await page.waitForFunction(() => /threw/.test(document.getElementById('announce').textContent)

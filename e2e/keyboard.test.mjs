@@ -92,3 +92,52 @@ test('from anywhere on the page R throws, a digit moves that piece and W says wh
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('focus stays on the table while a throw, a move and the CPU\'s turn are shown', async () => {
+  const { resume, yellowToMove } = await import('./browser.mjs');
+  const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
+  // Yellow to throw, one piece out on square 20 (every throw moves it), against a CPU at red,
+  // shown as people see it: the dice roll and the pieces walk.
+  const position = yellowToMove(20, 'base');
+  position.turn = { seat: 'yellow', phase: 'roll', roll: null, bonus_streak: 0, throws: 0 };
+  const { page, errors } = await resume(context, position, { players: { yellow: 'human', red: 'easy' } });
+  await page.waitForFunction(() => /your turn — throw/i.test(document.getElementById('announce').textContent));
+  await page.focus('#roll');
+  // From now on, every moment focus falls to the page itself is noted: after any change to the
+  // page, on every frame, and whenever focus leaves an element for nowhere.
+  await page.evaluate(() => {
+    const lost = [];
+    globalThis.focusLost = lost;
+    const look = (when) => {
+      const at = document.activeElement;
+      const entry = `${when}: ${document.getElementById('status').textContent}`;
+      if ((!at || at === document.body) && !lost.includes(entry)) lost.push(entry);
+    };
+    new MutationObserver(() => look('change')).observe(document.body, { subtree: true, childList: true, attributes: true });
+    document.addEventListener('focusout', (e) => e.relatedTarget === null && queueMicrotask(() => look('focusout')), true);
+    const frame = () => {
+      look('frame');
+      requestAnimationFrame(frame);
+    };
+    frame();
+  });
+  const cpuPlayed = () => page.evaluate(() => /red △/.test(document.getElementById('log').textContent));
+  let actions = 0;
+  for (let i = 0; i < 600; i++) {
+    const now = await focused(page);
+    const ready = await page.evaluate(() => document.getElementById('roll').getAttribute('aria-disabled') !== 'true');
+    if (now.legal || (now.id === 'roll' && ready)) {
+      if (actions > 0 && await cpuPlayed()) break;
+      // Space on the throw button throws, Enter on a piece moves it.
+      await page.keyboard.press(now.legal ? 'Enter' : 'Space');
+      actions++;
+    } else {
+      await page.waitForTimeout(20);
+    }
+  }
+  assert.ok(await cpuPlayed(), 'the CPU played a turn');
+  assert.ok(actions >= 2, `a throw and a move made by keyboard (${actions} actions)`);
+  assert.deepEqual(await page.evaluate(() => globalThis.focusLost), [], 'focus never fell to the page');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -33,7 +33,7 @@ test('Learn by playing teaches leaving the base, a capture, a safe square, the h
     const now = await page.textContent('#coach');
     if (now !== said.at(-1)) said.push(now);
     const turn = await page.evaluate(() => (document.querySelector('#board .piece.legal') ? 'move'
-      : document.getElementById('roll').disabled ? null : 'throw'));
+      : document.getElementById('roll').getAttribute('aria-disabled') === 'true' ? null : 'throw'));
     if (turn === 'throw') await page.click('#roll');
     else if (turn === 'move') await followTheCoach(page);
     else await page.waitForTimeout(20);

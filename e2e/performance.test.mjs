@@ -52,8 +52,11 @@ test('the first load is small, a local game is ready fast, and hard moves quickl
   console.log(`hard in the browser: median ${micros.median.toFixed(2)} ms, p99 ${micros.p99.toFixed(2)} ms over ${micros.n} decisions`);
   // The bounds sit above what this machine measures (docs/performance.md) by what a busy
   // machine adds, and no more, so that a real slip fails: 192.8 KiB (the same every run), 0.6 s
-  // idle and 1.6–2.1 s with builds running beside it, 3.8–7.7 ms and 14–26 ms.
-  assert.ok(bytes <= 193.2 * 1024, `first load ${bytes} bytes (measured 192.8 KiB; budget 200 KB)`);
+  // idle and 1.6–2.1 s with builds running beside it, 3.8–7.7 ms and 14–26 ms. Counted file by
+  // file since (Brotli at the server's settings, quality 11, window 22), the table given who sits
+  // where as data makes it 193.7 KiB, and the throw button keeping the focus 194.3 KiB, to be
+  // measured again on a built server.
+  assert.ok(bytes <= 194.7 * 1024, `first load ${bytes} bytes (measured 192.8 KiB, 194.3 KiB counted since; budget 200 KB)`);
   assert.ok(ready <= 2500, `ready in ${ready} ms (measured 0.6 s idle; budget 1 s)`);
   assert.ok(micros.median <= 12, `hard's median decision ${micros.median} ms (measured 3.8–7.7 ms)`);
   assert.ok(micros.p99 <= 50, `hard's 99th percentile ${micros.p99} ms (measured 14–26 ms)`);
@@ -80,7 +83,7 @@ test('CPU moves with their animations keep the frame rate', async () => {
     categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'blink.animations'],
   });
   await page.click('#saved-games .continue');
-  await page.waitForSelector('#roll:not([disabled])', { timeout: 30000 });
+  await page.waitForSelector('#roll:not([aria-disabled=true])', { timeout: 30000 });
   const trace = JSON.parse((await browser.stopTracing()).toString());
   const events = trace.traceEvents ?? trace;
   // Each piece's walk is an `Animation` in the trace, from its begin to its end; the frames drawn

@@ -21,7 +21,7 @@ async function game(locale) {
   await openWay(page, 'vs-cpu');
   await page.selectOption('select[name=level]', 'random');
   await page.click('#vs-cpu button[type=submit]');
-  await page.waitForSelector('#roll:not([disabled])');
+  await page.waitForSelector('#roll:not([aria-disabled=true])');
   return page;
 }
 
@@ -29,8 +29,8 @@ async function game(locale) {
 async function round(page) {
   const began = Date.now();
   await page.click('#roll');
-  await page.waitForSelector('#roll[disabled]');
-  await page.waitForSelector('#roll:not([disabled])', { timeout: 30_000 });
+  await page.waitForSelector('#roll[aria-disabled=true]');
+  await page.waitForSelector('#roll:not([aria-disabled=true])', { timeout: 30_000 });
   return Date.now() - began;
 }
 

@@ -91,12 +91,12 @@ test('the person\'s own throw without a move shows long enough to read, a CPU\'s
     crypto.getRandomValues = (bytes) => bytes.fill(2);
   });
   const { page, errors } = await againstRandomCpus(context);
-  await page.waitForSelector('#roll:not([disabled])', { timeout: 15000 });
+  await page.waitForSelector('#roll:not([aria-disabled=true])', { timeout: 15000 });
   await watchStatus(page);
   for (let round = 0; round < 2; round++) {
     await page.click('#roll');
-    await page.waitForSelector('#roll[disabled]');
-    await page.waitForSelector('#roll:not([disabled])', { timeout: 30000 });
+    await page.waitForSelector('#roll[aria-disabled=true]');
+    await page.waitForSelector('#roll:not([aria-disabled=true])', { timeout: 30000 });
   }
   const seen = await page.evaluate(() => globalThis.seen);
   const mine = noMoveTimes(seen, /^You threw 3 — no move(\. |$)/);
@@ -304,7 +304,7 @@ test('while the connection is down the controls wait and the status says so; bac
     await startWithCpu(host.page);
     const yourTurn = await words(host.page, 'status.you.roll');
     await host.page.waitForFunction((text) => document.getElementById('status').textContent === text
-      && !document.getElementById('roll').disabled, yourTurn, { timeout: 15000 });
+      && document.getElementById('roll').getAttribute('aria-disabled') !== 'true', yourTurn, { timeout: 15000 });
     down = true;
     for (const ws of open.splice(0)) ws.close();
     const lost = await words(host.page, 'online.reconnecting');
@@ -314,7 +314,7 @@ test('while the connection is down the controls wait and the status says so; bac
     await host.page.screenshot({ path: `${shots}/online-connection-lost-360x640-${locale}.png` });
     down = false;
     await host.page.waitForFunction((text) => document.getElementById('status').textContent === text
-      && !document.getElementById('roll').disabled, yourTurn, { timeout: 15000 });
+      && document.getElementById('roll').getAttribute('aria-disabled') !== 'true', yourTurn, { timeout: 15000 });
     // The throw reaches the server and its answer the page: the throw's line in the log (the
     // turn may be the person's again by the time it is drawn), pieces to choose from, or, had the
     // CPU's stand-in for the time away just played, the refusal saying the game moved on.
@@ -344,7 +344,7 @@ test('a piece of the person\'s captured is said over the board, not only in the 
     assert.equal(await page.textContent('#notice'), words, locale);
     await page.screenshot({ path: `${shots}/captured-notice-360x640-${locale}.png` });
     // Gone once the person plays on.
-    await page.waitForSelector('#roll:not([disabled])', { timeout: 15000 });
+    await page.waitForSelector('#roll:not([aria-disabled=true])', { timeout: 15000 });
     await page.click('#roll');
     await page.waitForSelector('#notice', { state: 'hidden' });
     assert.deepEqual(errors, []);
@@ -380,7 +380,7 @@ test('refusals are shown in the reader’s language by the control that caused t
   await tab.goto(url + link);
   await tab.waitForSelector('body[data-ready=true]');
   await host.page.click('#start');
-  await tab.waitForSelector('#roll:not([disabled])');
+  await tab.waitForSelector('#roll:not([aria-disabled=true])');
   await host.page.click('#roll');
   await host.page.waitForSelector('#log li, #die[data-values]:not([data-values=""])');
   await tab.click('#roll');
@@ -519,7 +519,7 @@ test('on a 360×640 phone the board, dice, status and latest log line show witho
   await page.waitForFunction(() => JSON.parse(localStorage.getItem('ludo.games'))[0].actions.length >= 1);
   // Play on until the log has a line (a throw of 6 waits for a move before anything is logged).
   await page.waitForFunction(() => document.querySelector('#log li')
-    || document.querySelector('#board .piece.legal') || !document.getElementById('roll').disabled);
+    || document.querySelector('#board .piece.legal') || document.getElementById('roll').getAttribute('aria-disabled') !== 'true');
   while (!(await page.$('#log li'))) await playPersonsTurn(page);
   const boxes = await page.evaluate(() => Object.fromEntries(['#status', '#board', '#die', '#log li:last-child']
     .map((s) => [s, document.querySelector(s)?.getBoundingClientRect().bottom ?? null])));
@@ -608,7 +608,7 @@ test('sound waits for the first tap, and muting is remembered', async () => {
   await page.waitForSelector('body[data-ready=true] #play:not([hidden])');
   assert.equal(await page.getAttribute('#sound', 'aria-pressed'), 'false', 'still muted after a reload');
   const before = await page.evaluate(async () => (await import('/game/sound.js')).played.throw ?? 0);
-  await page.waitForSelector('#roll:not([disabled])', { timeout: 20000 });
+  await page.waitForSelector('#roll:not([aria-disabled=true])', { timeout: 20000 });
   await page.click('#roll');
   await page.waitForTimeout(800);
   assert.equal(await page.evaluate(async () => (await import('/game/sound.js')).played.throw ?? 0), before, 'muted: silent');

@@ -108,7 +108,7 @@ test('a piece come home is marked, and with reduced motion nothing moves', async
   await page.click('.piece.legal[data-piece="0"]');
   await page.waitForSelector('#log li.finish');
   assert.equal(await page.textContent('#log li.finish'), 'yellow ○ moves 3 and reaches the finish (1 of 4)');
-  await page.waitForSelector('#roll:not([disabled])');
+  await page.waitForSelector('#roll:not([aria-disabled=true])');
   await page.click('#roll');
   await page.waitForSelector('#die:not([data-values=""])');
   const seen = await seenOnTable(page);
@@ -135,7 +135,7 @@ test('a throw that cannot bring a piece out says which throws can, in the reader
   await page.evaluate(() => new MutationObserver(() => globalThis.statusSaid(document.getElementById('status')
     .textContent)).observe(document.getElementById('status'), { childList: true, characterData: true, subtree: true }));
   await page.click('#roll');
-  await page.waitForSelector('#roll:not([disabled])', { timeout: 30_000 });
+  await page.waitForSelector('#roll:not([aria-disabled=true])', { timeout: 30_000 });
   assert.ok(said.includes('Vous avez fait 3 — pas de coup. Seul un 6 fait sortir une pièce'),
     JSON.stringify(said));
   // The CPUs' throws are said as before: the hint is for the person playing.
@@ -165,7 +165,7 @@ async function throwStuck(lang) {
   });
   const { page, errors } = await resume(context, stuckYellow, { path: `/?cpu-delay=0&lang=${lang}`,
     players: { yellow: 'human', red: 'random' } });
-  await page.waitForSelector('#roll:not([disabled])');
+  await page.waitForSelector('#roll:not([aria-disabled=true])');
   const board = async () => JSON.stringify(await page.locator('#board').boundingBox());
   const before = await board();
   await page.click('#roll');

@@ -452,7 +452,7 @@ async function main() {
     else history.pushState(entry, '');
     // A first game (not a lesson, which coaches on its own) shows the guide to the table.
     if (fresh && !game.lesson && !guideSeen()) {
-      import('./game/guide.js').then(({ showGuide }) => showGuide(game.table.who.you ?? game.position.turn.seat, t,
+      import('./game/guide.js').then(({ showGuide }) => showGuide(game.you ?? game.position.turn.seat, t,
         { 'guide.start': game.table.exitRule() }));
     }
   };

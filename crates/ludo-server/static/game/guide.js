@@ -8,6 +8,7 @@
 
 import { markGuideSeen } from '../home/home.js';
 import { ACTED } from './table.js';
+import { usable } from './keys.js';
 import { element } from '../dom.js';
 
 /** The centre of an element's box on screen. */
@@ -119,7 +120,7 @@ export function showGuide(you, t, more = {}) {
     card.remove();
     // Focus goes back where it was, or, if that is gone from view, to the table's next action.
     const roll = document.getElementById('roll');
-    const back = [returnTo, document.querySelector('#board .piece.legal'), roll.disabled ? null : roll]
+    const back = [returnTo, document.querySelector('#board .piece.legal'), usable(roll) ? roll : null]
       .find((node) => node && node !== document.body && node.checkVisibility?.());
     back?.focus({ preventScroll: true });
   };

@@ -1,11 +1,22 @@
 // Playing with the keyboard alone: after every redraw, focus goes where the next action is (the
 // first piece that can move, else the throw button), and the arrow keys step between the pieces
-// that can move. Focus is only moved for someone using the keyboard, so a tap never scrolls the
-// page.
+// that can move. Focus is only moved there for someone using the keyboard, so a tap never scrolls
+// the page.
+//
+// Focus never falls to the page while a throw or a move is shown: the throw button stays
+// focusable, `aria-disabled` rather than `disabled` while it cannot be used, and focus on the
+// board, which each redraw replaces, goes to it first. A screen-reader player keeps their place
+// there, hears the moves from the live region, and finds their next action (focus goes on to the
+// first piece they can move). Focus on the board instead would have it said again every turn.
 
 let keyboard = false;
 addEventListener('keydown', () => { keyboard = true; }, true);
 addEventListener('pointerdown', () => { keyboard = false; }, true);
+
+/** Whether the throw button can be used now (it stays focusable when it cannot). */
+export function usable(rollButton) {
+  return rollButton.getAttribute('aria-disabled') !== 'true';
+}
 
 /** Whether focus is nowhere useful: on the page itself, on a hidden or removed control, or on
  * one of the game's own controls. */
@@ -16,11 +27,24 @@ function adrift(rollButton) {
 }
 
 /**
- * Call after the board was redrawn: puts focus on the first piece that can move, else on the
- * throw button when it can be used, if the person plays by keyboard and focus was not taken
- * elsewhere. Arrow keys on a piece step to the next or previous one that can move.
+ * Call before the board is redrawn: focus on the board (a piece, the dice), which the redraw
+ * removes, goes to the throw button. Returns the number of the piece that had it (for
+ * `followFocus` to give it back), or null.
  */
-export function followFocus(board, rollButton) {
+export function holdFocus(board, rollButton) {
+  const active = document.activeElement;
+  if (!active || active === board || !board.contains(active)) return null;
+  rollButton.focus({ preventScroll: true });
+  return active.classList.contains('piece') ? Number(active.dataset.piece) : null;
+}
+
+/**
+ * Call after the board was redrawn: puts focus on the first piece that can move (on `held`, the
+ * piece that had it before the redraw, if it still can), else on the throw button when it can be
+ * used, if the person plays by keyboard and focus was not taken elsewhere. Arrow keys on a piece
+ * step to the next or previous one that can move.
+ */
+export function followFocus(board, rollButton, held = null) {
   const pieces = [...board.querySelectorAll('.piece.legal[tabindex]')];
   pieces.forEach((piece, i) => {
     piece.addEventListener('keydown', (e) => {
@@ -31,8 +55,8 @@ export function followFocus(board, rollButton) {
     });
   });
   if (!keyboard || !adrift(rollButton)) return;
-  if (pieces.length) pieces[0].focus();
-  else if (!rollButton.disabled) rollButton.focus();
+  if (pieces.length) (pieces.find((piece) => Number(piece.dataset.piece) === held) ?? pieces[0]).focus();
+  else if (usable(rollButton)) rollButton.focus();
 }
 
 /** The keys that play from anywhere on the page: R throws, 1 to 4 move that piece, W says where everyone is. */

@@ -51,14 +51,9 @@ export class LocalGame {
     /** Aborts the CPU's turn being prepared (its pause, its thinking). */
     this.thinking = null;
     const people = Object.keys(game.players).filter((seat) => game.players[seat] === 'human');
-    this.table = new Table(engine, view, {
-      controls: (seat) => game.players[seat] === 'human',
-      // With one person at the table the game speaks to them; in hot-seat games, to each seat.
-      you: people.length === 1 ? people[0] : null,
-      name: (seat) => this.playerName(seat),
-      cpu: (seat) => (game.players[seat] === 'human' ? null : game.players[seat]),
-      clockMs: null,
-    }, { roll: () => this.roll(), move: (piece) => this.move(piece) });
+    /** The person's seat: with one person at the table the game speaks to them; in hot-seat games, to each seat. */
+    this.you = people.length === 1 ? people[0] : null;
+    this.table = new Table(engine, view, this.seats(), { roll: () => this.roll(), move: (piece) => this.move(piece) });
     this.table.onIdle = () => this.cpuLater();
   }
 
@@ -179,12 +174,18 @@ export class LocalGame {
     this.table.stop();
   }
 
-  /** Who plays a seat, in words: the person's name, nobody's in hot-seat games, or a CPU level. */
-  playerName(seat) {
-    const who = this.game.players[seat];
+  /**
+   * Who sits where, for the table (see `SeatsState` in table.js): the people play their seats on
+   * this device, named only when one person plays (in hot-seat games a seat goes by its colour),
+   * and each CPU by its level. There is no clock.
+   */
+  seats() {
     const { t } = this.view;
-    if (who !== 'human') return t('cpu.named', { level: t(`level.${who}`) });
-    return this.table?.who.you === seat ? localName() : '';
+    const seat = (colour, who) => (who === 'human'
+      ? { name: colour === this.you ? localName() : '', playedHere: true }
+      : { name: t('cpu.named', { level: t(`level.${who}`) }), cpu: who });
+    return { you: this.you, clockMs: null,
+      seats: Object.fromEntries(Object.entries(this.game.players).map(([colour, who]) => [colour, seat(colour, who)])) };
   }
 
   /**

@@ -1,11 +1,12 @@
 // The places table at the end of a game: place, seat (with its mark) and who played it.
 
 /**
- * Fills `table` with the places of a finished `position` (and hides it otherwise). `who(seat)`
- * names the player of a seat; the person's own seat, `you`, is marked, and so are the seats
- * `cpu(seat)` says a CPU plays (class `cpu`), so that no name passes for a CPU's label.
+ * Fills `table` with the places of a finished `position` (and hides it otherwise), each seat's
+ * player named as `seats` (the table's `SeatsState`, every seat given) names them; the person's
+ * own seat is marked, and so are the seats a CPU plays (class `cpu`), so that no name passes for
+ * a CPU's label.
  */
-export function drawPlaces(table, position, who, t, you = null, cpu = () => false) {
+export function drawPlaces(table, position, { you, seats }, t) {
   const over = position.turn.phase === 'over';
   table.hidden = !over;
   if (!over) {
@@ -25,9 +26,10 @@ export function drawPlaces(table, position, who, t, you = null, cpu = () => fals
   const rows = order.map((seat) => {
     const row = document.createElement('tr');
     row.dataset.seat = seat;
+    const { name: player, cpu } = seats[seat];
     if (seat === you) row.className = 'you';
-    if (cpu(seat)) row.classList.add('cpu');
-    const name = seat === you ? t('places.you', { name: who(seat) }) : who(seat);
+    if (cpu) row.classList.add('cpu');
+    const name = seat === you ? t('places.you', { name: player }) : player;
     for (const text of [String(position.places[seat]), t(`seat.${seat}`), name]) {
       const cell = document.createElement('td');
       cell.textContent = text;

@@ -7,19 +7,58 @@
 // moves. Under reduced motion the order and the pauses stay, and nothing moves.
 //
 // The table decides no rule: what can be played comes from the engine or the server, and a
-// choice is handed back through `act`.
+// choice is handed back through `act`. Who sits where is the owner's to say (`setSeats`).
 
-import { MARK, drawBoard, drawPreview, drawRulesInForce, placeText, statusText, turnBoard } from './board.js';
+import { COLOURS, MARK, drawBoard, drawPreview, drawRulesInForce, placeText, statusText, turnBoard } from './board.js';
 import { either } from '../rulebook/options.js';
 import { drawDice, rollDice } from './dice.js';
 import { reducedMotion, showMove, STEP_MS } from './animate.js';
 import { byCpu, drawLog, moveLines, throwOutcome, voice } from './turnlog.js';
 import { noMoveHint } from './nomove.js';
 import { drawPlaces } from './places.js';
-import { followFocus, playByKeys } from './keys.js';
+import { followFocus, holdFocus, playByKeys } from './keys.js';
 import { Countdown } from './clock.js';
 import * as sound from './sound.js';
 import { setBoard } from '../i18n/i18n.js';
+import { element } from '../dom.js';
+
+/**
+ * A seat as the table shows it (see `SeatsState`); a member left out is false or null.
+ * @typedef {object} Seat
+ * @property {string} name who plays it, in words ('' for a person of a hot-seat game, or nobody)
+ * @property {boolean} [playedHere] whether the person on this device plays it
+ * @property {string|null} [logName] the person the log names for it (null: the seat's colour)
+ * @property {string|null} [cpu] the level of the CPU playing it
+ * @property {boolean} [away] its person is away (the CPU plays their turns meanwhile)
+ * @property {boolean} [left] its person left the game (the CPU plays it to the end)
+ * @property {string|null} [rating] in a ranked game, the rating its person brought ("1532", "1500?")
+ * @property {Element|null} [bubble] what its person just said, shown on the seat
+ */
+
+/**
+ * Who sits at the table, given by its owner (a local game, an online room) when the table is made
+ * and whenever it changes (`Table.setSeats`).
+ * @typedef {object} SeatsState
+ * @property {string|null} you the person's own seat (null in hot-seat games and for watchers)
+ * @property {number|null} clockMs the turn clock's length in ms (null without one)
+ * @property {Object<string, Seat>} seats by colour; a colour left out is nobody's
+ */
+
+/** A seat nobody sits at: every member a seat may leave out. */
+const NOBODY = Object.freeze({ name: '', playedHere: false, logName: null, cpu: null, away: false, left: false,
+  rating: null, bubble: null });
+
+/** `state` (a `SeatsState`) with every colour's seat given in full. */
+function wholeSeats({ you = null, clockMs = null, seats = {} }) {
+  return { you: you ?? null, clockMs: clockMs ?? null,
+    seats: Object.fromEntries(COLOURS.map((colour) => [colour, { ...NOBODY, ...seats[colour] }])) };
+}
+
+/** Whether two seats states given in full (`wholeSeats`) show the same. */
+function sameSeats(a, b) {
+  return a.you === b.you && a.clockMs === b.clockMs && COLOURS.every((colour) =>
+    Object.keys(NOBODY).every((member) => a.seats[colour][member] === b.seats[colour][member]));
+}
 
 /** A status line (see `Table.showStatus`) as one string, as it is announced. */
 const statusString = (status) => (typeof status === 'string' ? status : `${status.text}. ${status.hint}`);
@@ -112,18 +151,13 @@ export class Table {
    * @param engine the WebAssembly engine (the board's numbers, the rules in force)
    * @param view the page's elements: `board`, `status`, `roll` (the throw button), `players` (the
    *   seats strip), `log`, `places`, `end`, `notice`, `announce(text)`, and the translator `t`
-   * @param who `{controls(seat), you, name(seat), away(seat), clockMs}`: whether this device plays
-   *   a seat now, the person's own seat (null in hot-seat games and for watchers), who sits where,
-   *   whether a seat's person is away, and the turn clock's length in ms (null without one); online,
-   *   also `left(seat)` (its person left the game: the CPU plays it), `bubble(seat)` (what its
-   *   person just said, an element to show on the seat) and `logName(seat)` (the person the log
-   *   names for the seat, null for a CPU's)
+   * @param {SeatsState} seats who sits where, until `setSeats` says otherwise
    * @param act `{roll(), move(piece)}`: what the person chose
    */
-  constructor(engine, view, who, act) {
+  constructor(engine, view, seats, act) {
     this.engine = engine;
     this.view = view;
-    this.who = who;
+    this.seats = wholeSeats(seats);
     this.act = act;
     this.queue = [];
     this.running = false;
@@ -243,13 +277,33 @@ export class Table {
   }
 
   /**
-   * Draws the seats strip again (someone came, left, was renamed or said something), as last
-   * drawn: the seat to play keeps its clock counting.
+   * Who sits at the table now (see `SeatsState`): someone came, left, was renamed or said
+   * something. What shows them is drawn again if anything of it changed.
+   */
+  setSeats(seats) {
+    const whole = wholeSeats(seats);
+    if (sameSeats(whole, this.seats)) return;
+    this.seats = whole;
+    this.redrawSeats();
+  }
+
+  /** The person's own seat (see `SeatsState`), or null. */
+  get you() {
+    return this.seats.you;
+  }
+
+  /** Who sits at `colour` (see `Seat`), every member given. */
+  seatAt(colour) {
+    return this.seats.seats[colour] ?? NOBODY;
+  }
+
+  /**
+   * Draws the seats strip again, as last drawn (the seat to play keeps its clock counting), and
+   * the end's words and places, which name the seats too.
    */
   redrawSeats() {
     if (!this.seatsShown) return;
     this.drawPlayers(...this.seatsShown);
-    // The end's words and places name the seats too.
     if (!this.view.end.hidden) this.drawEnd(this.seatsShown[0], true);
   }
 
@@ -351,7 +405,7 @@ export class Table {
     sound.play(move.captures.length ? 'capture' : finished ? 'finish' : 'step');
     // A piece of the person's sent back is said over the board, not only in a log line that a
     // phone soon scrolls away.
-    const you = this.who.you;
+    const you = this.you;
     if (you && seat !== you && move.captures.some((c) => c.seat === you)) {
       this.notice(this.view.t('notice.captured', { seat: this.voice.seat(seat) }));
     }
@@ -384,7 +438,7 @@ export class Table {
     if (this.spoken.length) this.view.announce(this.spoken.join('. '));
     this.spoken = [];
     if (!first) return;
-    if (yours && this.turnSeat !== p.turn.seat && this.who.you) {
+    if (yours && this.turnSeat !== p.turn.seat && this.you) {
       sound.play('turn');
       this.tellHidden();
     }
@@ -415,8 +469,8 @@ export class Table {
 
   /** A win by a person playing on this device is celebrated; a CPU's or another device's is not. */
   celebrateWin(p) {
-    const winners = p.seats.filter((seat) => p.places?.[seat] === 1 && this.who.controls(seat)
-      && !this.who.cpu?.(seat));
+    const winners = p.seats.filter((seat) => p.places?.[seat] === 1 && this.seatAt(seat).playedHere
+      && !this.seatAt(seat).cpu);
     // Fetched when first needed: no part of the first load is spent on an end not yet reached.
     if (winners.length) import('./celebrate.js').then(({ celebrate }) => celebrate(winners));
   }
@@ -456,7 +510,7 @@ export class Table {
 
   /** Whether the person on this device plays `seat` now (not while the CPU finishes their turn). */
   plays(seat) {
-    return !this.offline && this.who.controls(seat) && this.standingIn !== seat;
+    return !this.offline && this.seatAt(seat).playedHere && this.standingIn !== seat;
   }
 
   /**
@@ -513,7 +567,7 @@ export class Table {
           .map(([x, i]) => t('where.piece', { piece: i + 1, where: placeText(this.layout, arm, x, t) })),
         ...(done ? [t('where.finished', { n: done })] : []),
       ];
-      const who = seat === this.who.you ? `${t(`seat.${seat}`)} (${t('you')})` : t(`seat.${seat}`);
+      const who = seat === this.you ? `${t(`seat.${seat}`)} (${t('you')})` : t(`seat.${seat}`);
       return `${who}: ${parts.join(', ')}`;
     });
     this.view.announce(seats.join('. '));
@@ -581,12 +635,13 @@ export class Table {
     const seat = diceSeat ?? p.turn.seat;
     const mine = interactive && !over && !this.pending && !this.queue.length && this.plays(p.turn.seat);
     const choosing = mine && p.turn.phase === 'move' && this.autoplaying !== state;
+    const held = holdFocus(this.view.board, this.view.roll);
     this.layout = drawBoard(this.view.board, p, geometry, {
       legal: choosing ? state.legal : [],
       onPick: (piece) => this.pick(piece),
       onPreview: (piece) => this.preview(piece),
       active: over ? null : seat,
-      you: this.who.you,
+      you: this.you,
       youLabel: t('you'),
       t,
     });
@@ -604,7 +659,8 @@ export class Table {
         onThrow: canThrow ? () => this.throwPressed() : null, label: t(rollKey), ready: canThrow,
       });
     }
-    this.view.roll.disabled = !canThrow;
+    // Unavailable, yet focusable: whoever threw keeps their place while the throw is shown (see keys.js).
+    this.view.roll.setAttribute('aria-disabled', String(!canThrow));
     // At the end there is nothing to throw: the button goes, and the end's own buttons remain.
     this.view.roll.hidden = over;
     this.showStatus(status ?? this.statusWords(p));
@@ -613,21 +669,21 @@ export class Table {
     drawLog(this.view.log, this.lines.slice(0, this.shownLines));
     // The end shows once the last move has been seen, never under it.
     this.drawEnd(p, over && interactive && !this.running);
-    if (interactive) followFocus(this.view.board, this.view.roll);
+    if (interactive) followFocus(this.view.board, this.view.roll, held);
     return this.layout;
   }
 
   /** Whether several people play on this device, each their own seats. */
   get hotSeat() {
-    return !this.who.you && (this.state?.position.seats ?? []).filter((s) => this.who.controls(s)).length > 1;
+    return !this.you && (this.state?.position.seats ?? []).filter((s) => this.seatAt(s).playedHere).length > 1;
   }
 
   /** The seat whose corner the board turns to the bottom (see `boardTurns`), or null. */
   turnedToward(p) {
-    if (this.who.you) return boardTurns(false) ? this.who.you : null;
+    if (this.you) return boardTurns(false) ? this.you : null;
     if (!this.hotSeat || !boardTurns(true)) return null;
     // The corner of the person to play; while a CPU plays, the board stays as it was.
-    if (this.who.controls(p.turn.seat)) this.lastPersonSeat = p.turn.seat;
+    if (this.seatAt(p.turn.seat).playedHere) this.lastPersonSeat = p.turn.seat;
     return this.lastPersonSeat ?? null;
   }
 
@@ -647,84 +703,52 @@ export class Table {
   /** The seats in play order: mark, who plays it, "you", the seat to play highlighted with its clock. */
   drawPlayers(p, active, deadline = null) {
     this.seatsShown = [p, active, deadline];
-    const { t } = this.view;
     const over = p.turn.phase === 'over';
-    const items = p.seats.map((seat) => {
-      const li = document.createElement('li');
-      li.dataset.seat = seat;
-      li.className = `seat-${seat}`;
-      if (!over && seat === active) li.classList.add('active');
-      // A seat done while others play on is greyed; at the end no one is (the winner least of all).
-      if (!over && p.done?.includes(seat)) li.classList.add('done');
-      // The seat's colour is its chip's edge; its mark and who plays it are the words, in full
-      // for screen readers.
-      const name = document.createElement('span');
-      name.className = 'who';
-      // A CPU is named by its level, with "CPU" beside it, so narrow chips keep the level.
-      const level = this.who.cpu?.(seat);
-      const player = level ? t(`level.${level}`) : this.who.name(seat);
-      const mark = document.createElement('span');
-      mark.setAttribute('aria-hidden', 'true');
-      mark.textContent = player ? `${MARK[seat]} ` : '';
-      const colour = document.createElement('span');
-      colour.className = player ? 'visually-hidden' : '';
-      colour.textContent = `${t(`seat.${seat}`)} `;
-      name.append(mark, colour, player);
-      const meta = document.createElement('span');
-      meta.className = 'meta';
-      li.append(name, meta);
-      // A ranked game's players with the rating each brought to it.
-      const rating = this.who.rating?.(seat);
-      if (rating) {
-        const shown = Object.assign(document.createElement('span'), { className: 'rating' });
-        shown.append(Object.assign(document.createElement('span'), { className: 'visually-hidden',
-          textContent: `${t('records.rating')} ` }), rating);
-        meta.append(shown);
-      }
-      if (seat === this.who.you) {
-        li.classList.add('you');
-        const badge = document.createElement('span');
-        badge.className = 'badge';
-        badge.textContent = t('you');
-        meta.append(badge);
-      }
-      if (level) {
-        li.classList.add('cpu');
-        const tag = document.createElement('span');
-        tag.className = 'cpu-tag';
-        tag.textContent = t('cpu');
-        meta.append(tag);
-      }
-      if (this.who.away?.(seat)) {
-        const away = document.createElement('span');
-        away.className = 'away';
-        away.textContent = t('online.away');
-        meta.append(away);
-      }
-      if (this.who.left?.(seat)) {
-        li.classList.add('left');
-        const left = document.createElement('span');
-        left.className = 'left-tag';
-        left.textContent = `${t('seat.left')} · ${t('cpu')}`;
-        meta.append(left);
-      }
-      const bubble = this.who.bubble?.(seat);
-      if (bubble) li.append(bubble);
-      const clock = document.createElement('span');
-      clock.className = 'seat-clock';
-      meta.append(clock);
-      return li;
-    });
+    // A seat done while others play on is greyed; at the end no one is (the winner least of all).
+    const items = p.seats.map((seat) => this.seatItem(seat, { active: !over && seat === active,
+      done: !over && Boolean(p.done?.includes(seat)) }));
     this.view.players.replaceChildren(...items);
     // Room for a clock at every seat of a table that has one, so that no seat grows when it shows.
-    this.view.players.classList.toggle('clocked', Boolean(this.who.clockMs));
+    this.view.players.classList.toggle('clocked', Boolean(this.seats.clockMs));
     // The clock runs on a person's own turn only: never for a CPU, nor while the CPU stands in.
-    const ticking = !over && deadline && p.turn.seat === active && !this.who.cpu?.(active)
+    const ticking = !over && deadline && p.turn.seat === active && !this.seatAt(active).cpu
       && this.standingIn !== active;
     const clockBox = items.find((li) => li.dataset.seat === active)?.querySelector('.seat-clock');
-    const yours = p.turn.seat === this.who.you;
-    this.countdown.show(ticking ? clockBox : null, deadline, this.who.clockMs ?? deadline - Date.now(),
+    const yours = p.turn.seat === this.you;
+    this.countdown.show(ticking ? clockBox : null, deadline, this.seats.clockMs ?? deadline - Date.now(),
       () => yours && sound.play('warning'), () => yours && this.timeUp(p.turn.seat));
+  }
+
+  /**
+   * One seat of the strip: its colour (the chip's edge), who plays it, and what is said of them
+   * (their rating, "you", a CPU, away or left), with room for the clock and what they just said.
+   */
+  seatItem(seat, { active, done }) {
+    const { t } = this.view;
+    const { name, cpu, rating, away, left, bubble } = this.seatAt(seat);
+    // A CPU is named by its level, with "CPU" beside it, so narrow chips keep the level.
+    const player = cpu ? t(`level.${cpu}`) : name;
+    // The seat's mark and who plays it are the words, its colour in full for screen readers.
+    const mark = element('span', { textContent: player ? `${MARK[seat]} ` : '' });
+    mark.setAttribute('aria-hidden', 'true');
+    const who = element('span', { className: 'who' }, mark,
+      element('span', { className: player ? 'visually-hidden' : '', textContent: `${t(`seat.${seat}`)} ` }), player);
+    const tags = [
+      // A ranked game's players with the rating each brought to it.
+      rating && element('span', { className: 'rating' },
+        element('span', { className: 'visually-hidden', textContent: `${t('records.rating')} ` }), rating),
+      seat === this.you && element('span', { className: 'badge', textContent: t('you') }),
+      cpu && element('span', { className: 'cpu-tag', textContent: t('cpu') }),
+      away && element('span', { className: 'away', textContent: t('online.away') }),
+      left && element('span', { className: 'left-tag', textContent: `${t('seat.left')} · ${t('cpu')}` }),
+    ].filter(Boolean);
+    const classes = [`seat-${seat}`, active && 'active', done && 'done', seat === this.you && 'you', cpu && 'cpu',
+      left && 'left'].filter(Boolean);
+    const li = element('li', { className: classes.join(' ') }, who,
+      element('span', { className: 'meta' }, ...tags, element('span', { className: 'seat-clock' })),
+      ...(bubble ? [bubble] : []));
+    li.dataset.seat = seat;
+    return li;
   }
 
   /**
@@ -743,8 +767,7 @@ export class Table {
   drawEnd(p, shown) {
     this.view.end.hidden = !shown;
     if (!shown) return;
-    drawPlaces(this.view.places, p, (seat) => this.who.name(seat), this.view.t, this.who.you,
-      (seat) => Boolean(this.who.cpu?.(seat)));
+    drawPlaces(this.view.places, p, this.seats, this.view.t);
     this.view.end.querySelector('h2').textContent = this.endWords(p);
     // Where the game stopped at its first finisher, how the others were placed: "4th" with pieces
     // still out needs saying (not with two seats, where the other is simply second).
@@ -757,9 +780,9 @@ export class Table {
 
   // --- words ----------------------------------------------------------------------------------
 
-  /** How the log speaks (see `voice` in turnlog.js): people by name where `who.logName` knows them. */
+  /** How the log speaks (see `voice` in turnlog.js): people by name where their seat's `logName` says it. */
   get voice() {
-    return voice(this.view.t, (seat) => this.who.logName?.(seat) ?? null);
+    return voice(this.view.t, (seat) => this.seatAt(seat).logName);
   }
 
   describe(event, before, after) {
@@ -783,11 +806,11 @@ export class Table {
     const seat = p.turn.seat;
     const phase = p.turn.phase;
     // The person's turn goes on without them: not "your turn" with controls they cannot use.
-    if (seat === this.who.you && this.standingIn === seat) return t('status.cpuForYou');
+    if (seat === this.you && this.standingIn === seat) return t('status.cpuForYou');
     if (this.plays(seat) && this.autoplaying === this.state && phase === 'move') return t('status.autoplay');
-    if (this.plays(seat) && seat === this.who.you) return t(`status.you.${phase}`);
+    if (this.plays(seat) && seat === this.you) return t(`status.you.${phase}`);
     if (this.plays(seat)) return t(`status.hot.${phase}`, { seat: t(`seat.${seat}`) });
-    return statusText(p, t, (turn) => (this.who.cpu?.(turn) || this.plays(turn) ? null : this.who.name(turn)));
+    return statusText(p, t, (turn) => (this.seatAt(turn).cpu || this.plays(turn) ? null : this.seatAt(turn).name));
   }
 
   throwWords(seat, dice) {
@@ -795,7 +818,7 @@ export class Table {
     // A seat is named as the log names it: a person by name and mark, a CPU by its colour.
     const words = { seat: this.voice.seat(seat), dice: dice.join(' + ') };
     if (this.standingIn === seat) return t('log.byCpu', { line: t('status.threw', words) });
-    return seat === this.who.you ? t('status.youThrew', words) : t('status.threw', words);
+    return seat === this.you ? t('status.youThrew', words) : t('status.threw', words);
   }
 
   /**
@@ -807,7 +830,7 @@ export class Table {
     const { t } = this.view;
     const words = { seat: this.voice.seat(seat), dice: dice.join(' + ') };
     if (this.standingIn === seat) return t('log.byCpu', { line: t(`status.${outcome.kind}`, words) });
-    const you = seat === this.who.you ? 'you.' : '';
+    const you = seat === this.you ? 'you.' : '';
     const text = t(`status.${you}${outcome.kind}`, words);
     const hint = this.plays(seat) && outcome.kind !== 'auto' ? this.exitHint(before.position, seat, dice) : null;
     return hint ? { text, hint } : text;
@@ -858,11 +881,11 @@ export class Table {
   /** "You won!", "You came 2nd", or who won, for hot-seat games and watchers. */
   endWords(p) {
     const { t } = this.view;
-    const you = this.who.you;
+    const you = this.you;
     if (you && p.places?.[you] === 1) return t('end.youWon');
     if (you && p.places?.[you]) return t('end.youCame', { place: ordinal(t, p.places[you]) });
     const winners = p.seats.filter((s) => p.places?.[s] === 1);
-    const names = winners.map((s) => `${t(`seat.${s}`)} ${this.who.name(s)}`.trim()).join(', ');
+    const names = winners.map((s) => `${t(`seat.${s}`)} ${this.seatAt(s).name}`.trim()).join(', ');
     return t('end.won', { names });
   }
 
@@ -871,7 +894,7 @@ export class Table {
    * of a log rebuilt from the game's record; both name their `seat` and `standIn` reason.
    */
   standInNotice(event) {
-    if (!['clock', 'away'].includes(event.standIn) || event.seat !== this.who.you) return;
+    if (!['clock', 'away'].includes(event.standIn) || event.seat !== this.you) return;
     const text = this.view.t(event.standIn === 'clock' ? 'clock.ranOut' : 'away.played');
     if (this.view.notice.textContent !== text) this.notice(text);
   }

@@ -12,24 +12,26 @@ export class AwaySeats {
    * @param anchor the element the list follows
    * @param t the page's texts
    * @param ask sends a request to the room
-   * @param name who sits at a seat, in words
    */
-  constructor(anchor, { t, ask, name }) {
-    Object.assign(this, { t, ask, name });
+  constructor(anchor, { t, ask }) {
+    Object.assign(this, { t, ask });
     this.list = Object.assign(document.createElement('ul'), { id: 'away-seats', hidden: true });
     anchor.after(this.list);
     this.timer = null;
   }
 
-  /** Draws a line for each person away long enough; `host` alone frees seats, never at a ranked table. */
-  draw(room, { host, playing }) {
+  /**
+   * Draws a line for each person away long enough, named as `names` (by seat) says; `host` alone
+   * frees seats, never at a ranked table.
+   */
+  draw(room, { host, playing, names }) {
     clearTimeout(this.timer);
     const away = host && !room.settings.ranked ? Object.entries(room.seats)
       .filter(([, s]) => s.occupant.kind === 'person' && !s.connected && !s.left && s.away_since) : [];
     const due = away.filter(([, s]) => Date.now() - s.away_since >= FREE_AFTER_MS);
     const rows = due.map(([colour]) => {
       const li = document.createElement('li');
-      const name = this.name(colour);
+      const name = names[colour];
       const text = Object.assign(document.createElement('span'), {
         textContent: this.t(playing ? 'free.inGame' : 'free.inLobby', { name }) });
       const button = Object.assign(document.createElement('button'), { type: 'button',
@@ -40,6 +42,6 @@ export class AwaySeats {
     });
     this.list.replaceChildren(...rows);
     this.list.hidden = !rows.length;
-    if (due.length < away.length) this.timer = setTimeout(() => this.draw(room, { host, playing }), RECHECK_MS);
+    if (due.length < away.length) this.timer = setTimeout(() => this.draw(room, { host, playing, names }), RECHECK_MS);
   }
 }

@@ -48,29 +48,8 @@ export class OnlineRoom {
     this.retry = 0;
     // Where the answer to the last request should be shown if it is refused.
     this.asked = 'table';
-    const room = this;
-    this.table = new Table(engine, view, {
-      controls: (seat) => seat === room.mySeat(),
-      // After a game, the seat this device played is still its own for the result, though it
-      // has left the table since.
-      get you() { return room.mySeat() ?? (room.playing() ? null : room.yourGameSeat()) ?? null; },
-      name: (seat) => room.occupantName(seat),
-      // The log names the people at the table; a CPU's seat goes by its colour.
-      logName: (seat) => {
-        const occupant = room.room?.seats[seat]?.occupant;
-        if (!occupant) return room.gameNames[seat] ?? null;
-        return occupant.kind === 'person' ? room.occupantName(seat) : null;
-      },
-      cpu: (seat) => {
-        const occupant = room.room?.seats[seat]?.occupant;
-        return occupant?.kind === 'cpu' ? occupant.level : null;
-      },
-      away: (seat) => room.room?.seats[seat]?.connected === false && !room.room.seats[seat].left,
-      left: (seat) => Boolean(room.room?.seats[seat]?.left),
-      rating: (seat) => room.ratingAt(seat),
-      bubble: (seat) => room.phrases.bubbleOf(seat),
-      get clockMs() { return room.room?.settings.clock ? room.room.settings.clock * 1000 : null; },
-    }, {
+    // Nobody is known to sit anywhere until the room says hello (see `showSeats`).
+    this.table = new Table(engine, view, { you: null, clockMs: null, seats: {} }, {
       roll: () => this.request({ t: 'roll', version: this.game?.version }),
       move: (piece) => this.request({ t: 'move', piece, version: this.game?.version }),
     });
@@ -88,9 +67,10 @@ export class OnlineRoom {
       t,
       say: (phrase) => this.request({ t: 'say', phrase }, 'phrase'),
       log: (line) => this.table.note(line),
-      redrawSeats: () => {
-        this.table.redrawSeats();
-        if (this.room) this.drawSeats(this.playing());
+      onSeatBubble: (shown) => {
+        this.showSeats();
+        // The lobby shows a new bubble on its seat too; one gone has left it already.
+        if (shown && this.room) this.drawSeats(this.playing());
       },
     });
     const box = Object.assign(document.createElement('div'), { id: 'rematch', hidden: true });
@@ -103,8 +83,7 @@ export class OnlineRoom {
       } });
     this.leaveGame = new LeaveGame(view.roll.closest('.controls').querySelector('#back'), { t,
       leave: () => this.request({ t: 'leave' }), goHome: () => location.assign('/') });
-    this.awaySeats = new AwaySeats(view.players, { t, ask: (message) => this.ask(message),
-      name: (seat) => this.occupantName(seat) });
+    this.awaySeats = new AwaySeats(view.players, { t, ask: (message) => this.ask(message) });
     new RoomName(view.connection, { t, saved: savedName(), shown: playerName(), save: (name) => {
       setPlayerName(name);
       this.helloAgain();
@@ -196,6 +175,7 @@ export class OnlineRoom {
         this.gameId = this.game?.id;
         this.view.connection.textContent = this.view.t('online.connected');
         this.view.connection.classList.add('ok');
+        this.showSeats();
         if (this.game) {
           // Back online with the game as it is now: the table is drawn from it, never from the
           // state it showed before the connection dropped.
@@ -212,13 +192,14 @@ export class OnlineRoom {
           this.sayUnderSeats(this.view.t('room.changed'));
         }
         this.room = message.room;
-        this.table.redrawSeats();
+        this.showSeats();
         break;
       case 'game':
         // A new game, or the game as it is now after a request on an old state.
         this.game = message.game;
         this.sameGame = this.gameId === this.game.id;
         this.gameId = this.game.id;
+        this.showSeats();
         this.showGame();
         break;
       case 'action':
@@ -294,7 +275,7 @@ export class OnlineRoom {
       this.gameNames[seat] ??= player.name;
       this.gameIds[seat] ??= player.id;
     }
-    this.table.redrawSeats();
+    this.showSeats();
     const lines = recordLines(this.engine, this.table.voice, record, version);
     this.table.prependLog(lines);
     // A ranked game that ended before the page opened: what it did to the ratings.
@@ -310,6 +291,8 @@ export class OnlineRoom {
   acted({ seat, action, game, stand_in: standIn }) {
     const before = this.game;
     this.game = game;
+    // A game just over gives the seat its person left back to them, for its result.
+    this.showSeats();
     const after = stateOf(game);
     if ('throw' in action) {
       this.table.push({ seat, dice: action.throw, after, standIn });
@@ -364,7 +347,49 @@ export class OnlineRoom {
     if (live) this.view.announce(texts.join(' · '));
     // The seats' ratings become the new ones, as the players' pages now say them.
     for (const change of changes) this.ratings.delete(`${this.gameId}/${change.id}`);
-    this.table.redrawSeats();
+    this.showSeats();
+  }
+
+  /**
+   * Tells the table who sits where now (see `seatsState`): called whenever the room, the game
+   * shown, a rating or a bubble changes.
+   */
+  showSeats() {
+    // The names of the game's people are kept first, for the seats they may have freed since.
+    this.keepGameNames();
+    this.table.setSeats(this.seatsState());
+  }
+
+  /** Who sits where, as the table takes it (see `SeatsState` in table.js). */
+  seatsState() {
+    const clock = this.room?.settings.clock;
+    // After a game, the seat this device played is still its own for the result, though it
+    // has left the table since.
+    const you = this.mySeat() ?? (this.playing() ? null : this.yourGameSeat()) ?? null;
+    return { you, clockMs: clock ? clock * 1000 : null,
+      seats: Object.fromEntries(COLOURS.map((colour) => [colour, this.seatState(colour)])) };
+  }
+
+  /** One seat as the table takes it (see `Seat` in table.js). */
+  seatState(colour) {
+    const seat = this.room?.seats[colour];
+    const occupant = seat?.occupant;
+    return {
+      name: this.occupantName(colour),
+      playedHere: colour === this.mySeat(),
+      // The log names the people at the table; a CPU's seat goes by its colour.
+      logName: !occupant ? this.gameNames[colour] ?? null : occupant.kind === 'person' ? this.occupantName(colour) : null,
+      cpu: occupant?.kind === 'cpu' ? occupant.level : null,
+      away: seat?.connected === false && !seat.left,
+      left: Boolean(seat?.left),
+      rating: this.ratingAt(colour),
+      bubble: this.phrases.bubbleOf(colour),
+    };
+  }
+
+  /** Who sits at each seat, in words (see `occupantName`), by colour. */
+  seatNames() {
+    return Object.fromEntries(COLOURS.map((colour) => [colour, this.occupantName(colour)]));
   }
 
   /**
@@ -435,7 +460,7 @@ export class OnlineRoom {
           const found = player?.ratings.find((r) => r.family === family);
           // Someone without a rated game under these rules starts at 1500, provisional.
           this.ratings.set(key, ratingText(found ?? { rating: 1500, provisional: true }));
-          this.table.redrawSeats();
+          this.showSeats();
         });
     }
     return this.ratings.get(key);
@@ -492,7 +517,7 @@ export class OnlineRoom {
     if (next === 'online.pickSeat' && hostName) {
       lobby.textContent = t('room.invited', { name: hostName, rules: rulesText(this.room.settings.rules, t) });
     }
-    if (!this.game) this.view.roll.disabled = true;
+    if (!this.game) this.view.roll.setAttribute('aria-disabled', 'true');
     const over = this.game?.position.turn.phase === 'over';
     // A finished game's result comes first, the room (seats, the next game's settings) after it,
     // folded away behind one button: the lobby does not come back under the game.
@@ -509,10 +534,9 @@ export class OnlineRoom {
     else forgetRoom(this.code);
     // Whoever played a matched table's game may look for a new opponent, seated still or not.
     const played = this.mySeat() ?? this.yourGameSeat();
-    this.rematch.draw(this.room, this.mySeat(), over, (seat) => this.occupantName(seat),
-      matched && played ? this.newOpponentLink() : null);
+    this.rematch.draw(this.room, this.mySeat(), over, this.seatNames(), matched && played ? this.newOpponentLink() : null);
     this.leaveGame.draw(playing && Boolean(this.mySeat()), this.game?.ranked);
-    this.awaySeats.draw(this.room, { host, playing });
+    this.awaySeats.draw(this.room, { host, playing, names: this.seatNames() });
     this.phrases.setPeople(Object.values(this.room.seats)
       .filter((s) => s.occupant.kind === 'person' && s.occupant.id !== this.you)
       .map((s) => ({ id: s.occupant.id, name: s.occupant.name })));

@@ -40,10 +40,11 @@ export class Phrases {
    * @param t the page's texts
    * @param say sends a phrase's id
    * @param log writes a line in the game's log
-   * @param redrawSeats draws the seats again (a bubble shows on its sender's seat)
+   * @param onSeatBubble told that a bubble shows on its sender's seat (`true`) or went from it
+   *   (`false`), for the seats to show it (see `bubbleOf`)
    */
-  constructor(controls, overlay, { t, say, log, redrawSeats }) {
-    Object.assign(this, { overlay, t, say, log, redrawSeats });
+  constructor(controls, overlay, { t, say, log, onSeatBubble }) {
+    Object.assign(this, { overlay, t, say, log, onSeatBubble });
     this.bubbles = new Map();
     this.people = [];
     this.button = element('button', { type: 'button', id: 'phrases-button', innerHTML: TALK_ICON });
@@ -145,7 +146,7 @@ export class Phrases {
     }
     bubble.timer = setTimeout(() => this.unshow(key), BUBBLE_MS);
     this.bubbles.set(key, bubble);
-    if (seat) this.redrawSeats();
+    if (seat) this.onSeatBubble(true);
     else this.overlay.append(bubble);
   }
 
@@ -160,6 +161,7 @@ export class Phrases {
     clearTimeout(bubble.timer);
     bubble.remove();
     this.bubbles.delete(key);
+    if (!bubble.classList.contains('watcher')) this.onSeatBubble(false);
   }
 
   /** A phrase refused (too many at once): said by the button. */

@@ -23,10 +23,10 @@ export class Rematch {
 
   /**
    * Draws the offer after a game: `room` (the server's), `seat` the reader's (none for a watcher),
-   * `name(seat)` who sits where; nothing while `over` is false. At a table matchmaking formed,
+   * `names` who sits where, in words, by seat; nothing while `over` is false. At a table matchmaking formed,
    * `newOpponent` is where one of its players (seated still or not) looks for another table.
    */
-  draw(room, seat, over, name, newOpponent = null) {
+  draw(room, seat, over, names, newOpponent = null) {
     const { t } = this;
     this.box.hidden = !over;
     this.accepted = over ? room.rematch ?? [] : [];
@@ -41,6 +41,7 @@ export class Rematch {
     const people = Object.entries(room.seats).filter(([, s]) => s.occupant.kind === 'person').map(([c]) => c);
     const waitingFor = people.filter((c) => !accepted.includes(c));
     // Drawn again only when something shown changes, so that a button keeps the focus.
+    const name = (colour) => names[colour];
     const key = JSON.stringify([room.rematch, people.map(name), seat, this.declinedText, newOpponent]);
     if (key === this.drawn) return;
     this.drawn = key;
