@@ -320,6 +320,8 @@ test('the house rules chosen are the rules played: auto_exit brings a piece out 
   await page.click('#house-rules summary');
   await page.selectOption('select[data-option=dice]', '2');
   await page.click('#hot-seat button[type=submit]');
+  // The words come with the error texts' module, loaded when an error is first shown.
+  await page.waitForFunction(() => document.querySelector('#options-error').textContent);
   assert.equal(await page.textContent('#options-error'),
     'With two dice, “Throws that give another throw” must be empty: a double gives another throw instead.');
   assert.equal(await page.evaluate(() => document.activeElement.dataset.option), 'bonus_values');
@@ -385,6 +387,7 @@ test('a saved game that no longer reads is not resumed, and the reason is said i
   // The reload comes back to the game, which no longer reads: the home screen says why.
   await page.reload();
   await page.waitForSelector('body[data-ready=true]');
+  await page.waitForSelector('#resume-error:not(:empty)');
   assert.equal(await page.textContent('#resume-error'),
     'La partie enregistrée ne peut pas reprendre : Chaque joueur a 4 pièces, pas 3.');
   assert.ok(await page.isHidden('#play'), 'no game is shown');

@@ -458,6 +458,7 @@ test('house rules that contradict each other are refused in the reader’s langu
   await page.click('#hot-seat button[type=submit]');
   const option = await words(page, 'option.exact_finish');
   const expected = await words(page, 'rules.error.horse_inexact_finish', { option });
+  await page.waitForSelector('#options-error:not(:empty)');
   assert.equal(await page.textContent('#options-error'), expected);
   assert.match(expected, /[а-я]/, 'in Russian');
   assert.ok(await page.isHidden('#play'), 'no game starts');

@@ -4,17 +4,15 @@ import { loadEngine } from './engine/engine.js';
 import { LocalGame } from './game/local.js';
 import { drawRulesets, drawSavedGames, guideSeen, homePreset, markGuideSeen, playSettings, rememberSettings, settingsText } from './home/home.js';
 import { forget, savedGames } from './home/saves.js';
-import { LANGUAGES, chooseLanguage, keepLanguage, pickLanguage, setBoard, t } from './i18n/i18n.js';
+import { LANGUAGES, chooseLanguage, errorWords, keepLanguage, pickLanguage, setBoard, t } from './i18n/i18n.js';
 import { COLOURS } from './game/board.js';
 import { optionLabel, ordered, valueLabel } from './rulebook/options.js';
 import { createRoom, playerName, savedName, setPlayerName } from './room/identity.js';
 import { showPublicTables } from './home/tables.js';
-import { offerWayBack } from './room/rejoin.js';
 import { MATCHED_KEY, myId, seekRanked } from './home/ranked.js';
 import { drawHouseRules, readHouseRules } from './rulebook/houserules.js';
 import { setUpSheets } from './home/sheets.js';
 import { muted, setMuted } from './game/sound.js';
-import { errorText } from './i18n/texts-errors.js';
 import { autoplayOn, pace, setAutoplay, setPace } from './game/table.js';
 
 const $ = (id) => document.getElementById(id);
@@ -237,7 +235,7 @@ async function recordsPage(engine) {
           error.textContent = '';
           showReplay(engine, await readRecordFile(input.files[0]), viewer, t);
         } catch (e) {
-          error.textContent = t('replay.bad', { why: errorText(e, t) });
+          error.textContent = t('replay.bad', { why: await errorWords(e, t) });
         }
       };
       // The replay first, so that a phone shows its board and controls together; another file
@@ -247,10 +245,11 @@ async function recordsPage(engine) {
       if (local) showReplay(engine, JSON.parse(local), viewer, t);
     }
   } catch (error) {
-    view.replaceChildren(Object.assign(document.createElement('p'), { textContent: errorText(error, t) }));
+    view.replaceChildren(Object.assign(document.createElement('p'), { textContent: await errorWords(error, t) }));
   }
   return true;
 }
+
 
 /**
  * The end of a game: on a phone a card over the foot of the board, with the result and what comes
@@ -464,14 +463,15 @@ async function main() {
       engine.checkRules(rules);
       show(LocalGame.start(engine, rules, players, view));
     } catch (error) {
-      // A contradiction between house rules, in the reader's words, by the option at fault.
-      const text = errorText(error, t);
-      view.announce(text);
-      $('options-error').textContent = text;
       // Said where the rules are: in the sheet open, or the CPU's (Play has none of its own).
       if (!sheets.sheetOfRules()?.open) sheets.open('vs-cpu-sheet');
       $('house-rules').open = true;
       $('options').querySelector(`[data-option="${error.option}"]`)?.focus();
+      // A contradiction between house rules, in the reader's words, by the option at fault.
+      errorWords(error, t).then((text) => {
+        view.announce(text);
+        $('options-error').textContent = text;
+      });
     }
   };
   /** A game against `opponents` CPUs of strength `level` under `rules`, the person playing yellow. */
@@ -507,7 +507,7 @@ async function main() {
       const code = await createRoom(rules, clock, false, $('rotate').checked);
       location.assign(`/r/${code}`);
     } catch (error) {
-      $('friends-error').textContent = errorText(error, t, 'refusal.other');
+      $('friends-error').textContent = await errorWords(error, t, 'refusal.other');
     }
   });
   rankedForm(sheets);
@@ -532,7 +532,11 @@ async function main() {
     return;
   }
   showPublicTables($('public-tables'), t, () => !$('home').hidden);
-  offerWayBack($('way-back'), myId(), t);
+  // The way back to an online table, for a device that remembers one: only then is its module
+  // loaded (see room/rejoin.js, whose key this is).
+  if (localStorage.getItem('ludo.playing')) {
+    import('./room/rejoin.js').then(({ offerWayBack }) => offerWayBack($('way-back'), myId(), t));
+  }
   const language = document.documentElement.lang;
   /** Continues a saved game; one the engine no longer reads is said, and not offered again. */
   const continueGame = (game) => {
@@ -540,13 +544,15 @@ async function main() {
       show(LocalGame.resume(engine, game, view));
     } catch (error) {
       // Saved by an older version of the rules, say.
-      const text = t('engine.savedGame', { why: errorText(error, t) });
       forget(game.id);
       $('saved-games').querySelector(`[data-id="${CSS.escape(game.id)}"]`)?.remove();
       $('saved').hidden = !$('saved-games').childElementCount;
-      $('resume-error').textContent = text;
-      view.announce(text);
       if (history.state?.[TABLE_ENTRY]) history.replaceState(null, '');
+      errorWords(error, t).then((why) => {
+        const text = t('engine.savedGame', { why });
+        $('resume-error').textContent = text;
+        view.announce(text);
+      });
     }
   };
   drawSavedGames($('saved'), { t, language, onContinue: continueGame });
@@ -597,7 +603,7 @@ async function main() {
   });
   // A reload at a table (a language picked, say) comes back to its game.
   if (history.state?.[TABLE_ENTRY] && !rulesPresetAt(location.pathname)) showTableEntry();
-  const answer = await showRules(engine).catch((error) => view.announce(errorText(error, t, 'refusal.other')));
+  const answer = await showRules(engine).catch(async (error) => view.announce(await errorWords(error, t, 'refusal.other')));
   if (answer) {
     /**
      * A rules page's buttons: a game of the preset's own rules (no house rule changed) against
@@ -609,8 +615,8 @@ async function main() {
       showOptions(answer.choices);
       if (kind === 'friends') {
         setPlayerName(name);
-        const code = await createRoom({ preset }, null, false, $('rotate').checked).catch((error) => {
-          throw new Error(errorText(error, t, 'refusal.other'));
+        const code = await createRoom({ preset }, null, false, $('rotate').checked).catch(async (error) => {
+          throw new Error(await errorWords(error, t, 'refusal.other'));
         });
         location.assign(`/r/${code}`);
         return;

@@ -7,7 +7,7 @@
 import { Table, pace } from './table.js';
 import { localName } from '../room/identity.js';
 import { keep } from '../home/saves.js';
-import { errorText } from '../i18n/texts-errors.js';
+import { errorWords } from '../i18n/i18n.js';
 
 /**
  * How long a CPU player waits before acting, once the table has shown everything (at normal
@@ -163,7 +163,7 @@ export class LocalGame {
       if (signal.aborted) return;
       // The engine refused its own game: a fault of the page, said and logged.
       console.error('a CPU player could not choose', error);
-      this.table.notice(errorText(error, this.view.t));
+      errorWords(error, this.view.t).then((text) => this.table.notice(text));
     });
   }
 

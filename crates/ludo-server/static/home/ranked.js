@@ -2,7 +2,7 @@
 // room it forms. Closing the socket gives up.
 
 import { deviceSecret, playerName } from '../room/identity.js';
-import { errorText } from '../i18n/texts-errors.js';
+import { errorWords } from '../i18n/i18n.js';
 
 const ME_KEY = 'ludo.me';
 
@@ -48,7 +48,7 @@ export function seekRanked({ rules, size }, t, onStatus, onMatched) {
       socket.close();
       onMatched(message.link);
     } else if (message.t === 'error') {
-      onStatus(errorText(message, t, 'refusal.other'), false);
+      errorWords(message, t, 'refusal.other').then((text) => onStatus(text, false));
     }
   };
   socket.onclose = () => {

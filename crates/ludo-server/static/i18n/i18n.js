@@ -134,3 +134,13 @@ export function t(key, values = {}) {
   }
   return text.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ''));
 }
+
+/**
+ * The words for an error (`fallback`'s for one without words of its own), from the error texts'
+ * module (`texts-errors.js`), loaded only once an error is to be shown: the first load carries
+ * none of it.
+ */
+export async function errorWords(error, t, fallback) {
+  const { errorText } = await import('./texts-errors.js');
+  return errorText(error, t, fallback);
+}

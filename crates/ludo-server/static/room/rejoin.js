@@ -4,6 +4,7 @@
 // playing it meanwhile), once the server confirms the seat is still this device's. The game's
 // end, or leaving the seat, forgets the room.
 
+// app.js reads it too, to load this module only when a room is remembered.
 const KEY = 'ludo.playing';
 
 /** What is remembered: `{ code, started }`; a bare room code was written before lobbies were. */
