@@ -126,6 +126,40 @@ async fn a_declined_offer_is_withdrawn_for_everyone_and_starts_nothing() {
 }
 
 #[tokio::test]
+async fn an_acceptance_is_the_persons_and_goes_with_them_when_they_move() {
+    let server = spawn_server().await;
+    let (code, mut host, mut guest) = after_a_game(&server).await;
+    guest.send(json!({"t": "play_again"})).await;
+    host.recv_until(|m| m["t"] == "room" && m["room"]["rematch"] == json!(["red"]))
+        .await;
+    // The guest, alone to have accepted, moves: the offer ends as if cancelled.
+    guest.send(json!({"t": "sit", "colour": "green"})).await;
+    let declined = host.recv_until(|m| m["t"] == "declined").await;
+    assert_eq!(declined["seat"], "red");
+    let room = host.recv_until(|m| m["t"] == "room").await;
+    assert!(room["room"]["rematch"].is_null(), "{room}");
+    assert_eq!(room["room"]["seats"]["green"]["occupant"]["name"], "Guest");
+    // Cy sits where the guest sat: whatever the guest accepted there is not his.
+    let mut cy = Client::join(server.addr, &code, "cy-device-secret-000004", "Cy").await;
+    cy.send(json!({"t": "sit", "colour": "red"})).await;
+    cy.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
+        .await;
+    host.send(json!({"t": "play_again"})).await;
+    guest.send(json!({"t": "play_again"})).await;
+    let both = |m: &Value| m["t"] == "room" && m["room"]["rematch"] == json!(["yellow", "green"]);
+    cy.recv_until(both).await;
+    host.recv_until(both).await;
+    assert_eq!(
+        support::welcome(server.addr, &code, HOST).await["game"]["position"]["turn"]["phase"],
+        "over",
+        "no game starts before Cy accepts"
+    );
+    cy.send(json!({"t": "play_again"})).await;
+    let game = host.recv_until(|m| m["t"] == "game").await;
+    assert_eq!(game["game"]["version"], 0);
+}
+
+#[tokio::test]
 async fn leaving_between_games_frees_the_seat_and_the_others_may_start_again() {
     let server = spawn_server().await;
     let (code, mut host, mut guest) = after_a_game(&server).await;

@@ -5,7 +5,7 @@
 
 use crate::ids::{IdentityId, RoomCode};
 use crate::protocol::RefusalCode;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -21,7 +21,7 @@ use super::live::{Live, Play};
 use super::retry::Backoff;
 use super::schedule::Schedule;
 use super::table::{
-    self, Away, Decision, SettingsChange, Table, Tell, Then, Write, everyone_accepted,
+    self, Away, Decision, Offer, SettingsChange, Table, Tell, Then, Write, everyone_accepted,
 };
 use super::{Command, Context, Outbox, Registry, RoomHandle, RoomState, Text, Timing};
 use crate::protocol::{ClientMsg, Occupant, Refusal, RoomView, ServerMsg, StandIn};
@@ -56,9 +56,9 @@ struct Room {
     /// For a table formed by matchmaking: until when its people may arrive; its game starts
     /// when the last of them is connected.
     arriving_until: Option<Instant>,
-    /// After a game, while a new one is offered: the seats of the people who accepted. Kept in
-    /// memory only: an offer does not outlive a restart.
-    rematch: Option<BTreeSet<Colour>>,
+    /// While a new game is offered: the people who accepted it. Kept in memory only: an offer
+    /// does not outlive a restart.
+    rematch: Option<Offer>,
     /// The allowances of quick phrases: each person's, each watcher address's, the watchers'.
     phrases: super::phrases::Allowances,
     /// The public rooms' lists, where this room keeps its entry while it is public.
@@ -438,12 +438,10 @@ impl Room {
                 self.start_if_everyone_accepted().await;
                 Ok(())
             }
-            Then::Start { seat } => {
+            Then::Start { or_else } => {
                 let started = self.start().await;
-                if started.is_err()
-                    && let Some(accepted) = self.rematch.as_mut()
-                {
-                    accepted.remove(&seat);
+                if started.is_err() {
+                    self.rematch = or_else;
                 }
                 started
             }

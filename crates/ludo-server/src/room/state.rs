@@ -64,14 +64,14 @@ impl RoomState {
     }
 
     /// The table as everyone sees it, with the people in `connected` connected, each of the
-    /// others away since `away_since` tells (Unix milliseconds), and the rematch accepted by
-    /// these seats, if one is offered.
+    /// others away since `away_since` tells (Unix milliseconds), and the new game offered
+    /// accepted by these people, if one is (shown by the seats they sit at now).
     pub fn view(
         &self,
         code: &str,
         connected: &std::collections::HashSet<&str>,
         away_since: impl Fn(&str) -> Option<i64>,
-        rematch: Option<&BTreeSet<Colour>>,
+        rematch: Option<&BTreeSet<IdentityId>>,
     ) -> RoomView {
         let seats = self
             .seats
@@ -107,7 +107,15 @@ impl RoomState {
             settings: self.settings.clone(),
             seats,
             watchers: connected.iter().filter(|id| !seated.contains(id)).count(),
-            rematch: rematch.map(|accepted| accepted.iter().copied().collect()),
+            rematch: rematch.map(|accepted| {
+                self.seats
+                    .iter()
+                    .filter_map(|(&colour, o)| match o {
+                        Occupant::Person { id, .. } if accepted.contains(id) => Some(colour),
+                        _ => None,
+                    })
+                    .collect()
+            }),
             matched: self.matched,
         }
     }

@@ -23,8 +23,8 @@ pub struct Table<'a> {
     pub state: &'a RoomState,
     /// The latest game, if one has started.
     pub live: Option<&'a Live>,
-    /// The new game offered after the last one: the seats that accepted it.
-    pub rematch: Option<&'a BTreeSet<Colour>>,
+    /// The new game offered, if one is.
+    pub rematch: Option<&'a Offer>,
     /// Since when each person seated and not connected has been away.
     pub away_since: &'a HashMap<IdentityId, Instant>,
     /// How long a person must have been away before the host may free their seat.
@@ -35,13 +35,18 @@ pub struct Table<'a> {
     pub now: Instant,
 }
 
+/// A new game offered after a game: the people who accepted it, by identity. An acceptance is
+/// the person's, not the seat's: it goes with them if they move, and is taken back when they move,
+/// stand up or leave (see [`Table::withdrawn`]).
+pub type Offer = BTreeSet<IdentityId>;
+
 /// What a request decided.
 #[derive(Debug)]
 pub struct Decision {
     /// The table after the request.
     pub state: RoomState,
-    /// The new game offered after the request: the seats that accepted it.
-    pub rematch: Option<BTreeSet<Colour>>,
+    /// The new game offered after the request, if one is.
+    pub rematch: Option<Offer>,
     /// Whether, and how, the table is stored before anyone is told anything.
     pub store: Write,
     /// A person coming back or going away, if one is.
@@ -126,11 +131,11 @@ pub enum Then {
     Nothing,
     /// The new game offered starts if every person still seated has accepted it.
     StartIfEveryoneAccepted,
-    /// The new game starts now: `seat`'s acceptance was the last one needed (if the game
-    /// cannot start, that acceptance is taken back and the request refused).
+    /// The new game starts now: the request's acceptance was the last one needed. If the game
+    /// cannot start, the request is refused and the offer is `or_else` (as it was before it).
     Start {
-        /// The seat whose acceptance completed the offer.
-        seat: Colour,
+        /// The new game offered if the game cannot start.
+        or_else: Option<Offer>,
     },
     /// A matched table's game begins: the last of its people arrived.
     BeginMatchedGame,
@@ -190,35 +195,60 @@ impl Table<'_> {
         self.checks().not_matched()?;
         self.checks().seat_free(colour)?;
         let mut state = self.state.clone();
+        let (mut rematch, mut tell) = (self.rematch.cloned(), Vec::new());
         if let Some(old) = self.seat_of(identity) {
             state.seats.remove(&old);
+            (rematch, tell) = self.withdrawn(identity, old);
         }
         let person = Occupant::Person {
             id: identity.clone(),
             name: name.to_owned(),
         };
         state.seats.insert(colour, person);
-        Ok(self.changed(state))
+        tell.push(Tell::Table);
+        Ok(Decision {
+            rematch,
+            tell,
+            ..self.changed(state)
+        })
     }
 
-    /// `identity` stands up between games; a new game offered starts if everyone left seated
-    /// has accepted it.
+    /// The new game offered once `identity`, who sat at `seat`, takes back their acceptance (by
+    /// moving, standing up or leaving), and what to tell before the table: an offer nobody else
+    /// has accepted ends, as when its last acceptance is cancelled (see [`Table::decline`]).
+    fn withdrawn(&self, identity: &IdentityId, seat: Colour) -> (Option<Offer>, Vec<Tell>) {
+        let Some(accepted) = self.rematch.filter(|a| a.contains(identity)) else {
+            return (self.rematch.cloned(), Vec::new());
+        };
+        let mut still = accepted.clone();
+        still.remove(identity);
+        if still.is_empty() {
+            (None, vec![Tell::Declined { seat }])
+        } else {
+            (Some(still), Vec::new())
+        }
+    }
+
+    /// `identity` stands up between games, taking back their acceptance of a new game offered;
+    /// it starts if everyone left seated has accepted it.
     pub fn stand(&self, identity: &IdentityId) -> Result<Decision, Refusal> {
         self.checks().lobby_only()?;
         let seat = self.seated(identity)?;
         Ok(self.freed(seat))
     }
 
-    /// The table without `seat` (between games).
+    /// The table without `seat` (between games): its person's acceptance of a new game offered
+    /// goes with them.
     fn freed(&self, seat: Colour) -> Decision {
         let mut state = self.state.clone();
-        state.seats.remove(&seat);
-        let mut rematch = self.rematch.cloned();
-        if let Some(accepted) = rematch.as_mut() {
-            accepted.remove(&seat);
-        }
+        let (rematch, mut tell) = match state.seats.remove(&seat) {
+            Some(Occupant::Person { id, .. }) => self.withdrawn(&id, seat),
+            _ => (self.rematch.cloned(), Vec::new()),
+        };
+        tell.push(Tell::Table);
         Decision {
             rematch,
+            tell,
             then: Then::StartIfEveryoneAccepted,
             ..self.changed(state)
         }
@@ -344,9 +374,9 @@ impl Table<'_> {
     /// seated has accepted.
     pub fn accept_rematch(&self, identity: &IdentityId) -> Result<Decision, Refusal> {
         self.checks().lobby_only()?;
-        let seat = self.seated(identity)?;
+        self.seated(identity)?;
         let mut accepted = self.rematch.cloned().unwrap_or_default();
-        accepted.insert(seat);
+        accepted.insert(identity.clone());
         let all_in = everyone_accepted(self.state, Some(&accepted));
         Ok(Decision {
             state: self.state.clone(),
@@ -359,7 +389,9 @@ impl Table<'_> {
                 vec![Tell::Table]
             },
             then: if all_in {
-                Then::Start { seat }
+                Then::Start {
+                    or_else: self.rematch.cloned(),
+                }
             } else {
                 Then::Nothing
             },
@@ -476,19 +508,19 @@ pub fn without_those_who_left(state: &RoomState) -> Option<RoomState> {
 }
 
 /// Whether a new game is offered (`rematch`) and every person seated has accepted it.
-pub fn everyone_accepted(state: &RoomState, rematch: Option<&BTreeSet<Colour>>) -> bool {
+pub fn everyone_accepted(state: &RoomState, rematch: Option<&Offer>) -> bool {
     let Some(accepted) = rematch else {
         return false;
     };
-    state.seats.iter().all(|(seat, o)| match o {
-        Occupant::Person { .. } => accepted.contains(seat),
+    state.seats.values().all(|o| match o {
+        Occupant::Person { id, .. } => accepted.contains(id),
         Occupant::Cpu { .. } => true,
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::{FREE_AFTER, Room, id, table};
+    use super::super::fixtures::{FREE_AFTER, Room, id, offer, table};
     use super::*;
 
     fn refusal(outcome: Result<impl std::fmt::Debug, Refusal>) -> &'static str {
@@ -584,10 +616,10 @@ mod tests {
     #[test]
     fn standing_frees_the_seat_takes_back_an_acceptance_and_may_start_the_offer() {
         let mut room = Room::new(table(false, true)).after_a_game();
-        room.rematch = Some(BTreeSet::from([Colour::Yellow, Colour::Red]));
+        room.rematch = offer(&["ana", "bo"]);
         let d = room.table().stand(&id("bo")).unwrap();
         assert_eq!(person(&d.state, Colour::Red), None);
-        assert_eq!(d.rematch, Some(BTreeSet::from([Colour::Yellow])));
+        assert_eq!(d.rematch, offer(&["ana"]));
         assert_eq!(d.then, Then::StartIfEveryoneAccepted);
         assert_eq!(refusal(room.table().stand(&id("cy"))), "not_seated");
         let playing = Room::new(table(false, false)).playing();
@@ -709,7 +741,7 @@ mod tests {
     #[test]
     fn new_settings_withdraw_an_offer_and_are_checked_in_order() {
         let mut room = Room::new(table(false, true)).after_a_game();
-        room.rematch = Some(BTreeSet::from([Colour::Yellow]));
+        room.rematch = offer(&["ana"]);
         let change = |clock, ranked| SettingsChange {
             rules: None,
             clock,
@@ -766,7 +798,7 @@ mod tests {
     fn a_new_game_starts_when_the_last_person_seated_accepts() {
         let room = Room::new(table(false, true)).after_a_game();
         let d = room.table().accept_rematch(&id("ana")).unwrap();
-        assert_eq!(d.rematch, Some(BTreeSet::from([Colour::Yellow])));
+        assert_eq!(d.rematch, offer(&["ana"]));
         assert_eq!(
             d.then,
             Then::Nothing,
@@ -775,7 +807,13 @@ mod tests {
         let mut offered = room;
         offered.rematch = d.rematch;
         let d = offered.table().accept_rematch(&id("bo")).unwrap();
-        assert_eq!(d.then, Then::Start { seat: Colour::Red });
+        assert_eq!(
+            d.then,
+            Then::Start {
+                or_else: offer(&["ana"])
+            },
+            "if the game cannot start, Bo's acceptance is taken back"
+        );
         assert!(d.tell.is_empty(), "the game itself is shown");
         assert_eq!(
             refusal(offered.table().accept_rematch(&id("cy"))),
@@ -789,10 +827,74 @@ mod tests {
     }
 
     #[test]
+    fn an_acceptance_is_the_persons_so_whoever_sits_in_their_old_seat_has_not_accepted() {
+        let mut room = Room::new(table(false, false)).after_a_game();
+        room.rematch = offer(&["ana", "bo"]);
+        // Ana accepted, then moves: her acceptance goes, Bo's stays.
+        let moved = room.table().sit(&id("ana"), "ana", Colour::Green).unwrap();
+        assert_eq!(moved.rematch, offer(&["bo"]));
+        assert!(matches!(moved.tell[..], [Tell::Table]));
+        room.apply(moved);
+        // Cy sits where Ana sat: nobody has accepted for him.
+        room.apply(room.table().sit(&id("cy"), "Cy", Colour::Yellow).unwrap());
+        assert_eq!(room.rematch, offer(&["bo"]));
+        let d = room.table().accept_rematch(&id("ana")).unwrap();
+        assert_eq!(d.rematch, offer(&["ana", "bo"]));
+        assert_eq!(d.then, Then::Nothing, "Cy has not accepted");
+        room.apply(d);
+        let d = room.table().accept_rematch(&id("cy")).unwrap();
+        assert!(matches!(d.then, Then::Start { .. }));
+    }
+
+    #[test]
+    fn an_offer_whose_only_acceptance_is_taken_back_ends_as_if_it_were_cancelled() {
+        let mut room = Room::new(table(false, true)).after_a_game();
+        room.rematch = offer(&["ana"]);
+        let moved = room.table().sit(&id("ana"), "ana", Colour::Green).unwrap();
+        let stood = room.table().stand(&id("ana")).unwrap();
+        let left = room.table().leave(&id("ana")).unwrap();
+        for d in [moved, stood, left] {
+            assert_eq!(d.rematch, None);
+            assert!(
+                matches!(
+                    d.tell[..],
+                    [
+                        Tell::Declined {
+                            seat: Colour::Yellow
+                        },
+                        Tell::Table
+                    ]
+                ),
+                "{:?}",
+                d.tell
+            );
+        }
+        // Someone who had not accepted stands up: the offer stands, and may start.
+        let d = room.table().stand(&id("bo")).unwrap();
+        assert_eq!(d.rematch, offer(&["ana"]));
+        assert!(matches!(d.tell[..], [Tell::Table]));
+        assert_eq!(d.then, Then::StartIfEveryoneAccepted);
+        // Sitting down where one sits takes nothing back.
+        let d = room.table().sit(&id("ana"), "ana", Colour::Yellow).unwrap();
+        assert_eq!(d.rematch, offer(&["ana"]));
+    }
+
+    #[test]
+    fn a_seat_the_host_frees_takes_its_persons_acceptance_with_it() {
+        let mut room = Room::new(table(false, true))
+            .after_a_game()
+            .away("bo", FREE_AFTER);
+        room.rematch = offer(&["ana", "bo"]);
+        let d = room.table().free_seat(&id("ana"), Colour::Red).unwrap();
+        assert_eq!(d.rematch, offer(&["ana"]));
+        assert_eq!(d.then, Then::StartIfEveryoneAccepted);
+    }
+
+    #[test]
     fn declining_withdraws_the_offer_for_everyone_and_needs_one() {
         let mut room = Room::new(table(false, false)).after_a_game();
         assert_eq!(refusal(room.table().decline(&id("bo"))), "no_offer");
-        room.rematch = Some(BTreeSet::from([Colour::Yellow]));
+        room.rematch = offer(&["ana"]);
         let d = room.table().decline(&id("bo")).unwrap();
         assert_eq!(d.rematch, None);
         assert_eq!(d.store, Write::Nothing);
@@ -808,7 +910,7 @@ mod tests {
     #[test]
     fn the_one_who_offered_a_new_game_may_cancel_it() {
         let mut room = Room::new(table(false, false)).after_a_game();
-        room.rematch = Some(BTreeSet::from([Colour::Yellow]));
+        room.rematch = offer(&["ana"]);
         let d = room.table().decline(&id("ana")).unwrap();
         assert_eq!(d.rematch, None);
         assert!(matches!(
