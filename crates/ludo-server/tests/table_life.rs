@@ -234,8 +234,7 @@ async fn a_person_who_leaves_a_game_is_played_by_the_cpu_to_its_end_then_their_s
 async fn leaving_a_ranked_game_still_counts_its_result() {
     let server = spawn_server().await;
     let (_, mut host, mut guest) = two_player_room(&server, json!({"ranked": true})).await;
-    host.send(json!({"t": "start"})).await;
-    host.recv_until(|m| m["t"] == "game").await;
+    support::start_rated(&mut host, &mut guest).await;
     guest.send(json!({"t": "leave"})).await;
     host.recv_until(|m| m["t"] == "left").await;
     support::play_until_over(&mut host, "yellow").await;

@@ -335,13 +335,11 @@ impl Room {
                 )
                 .await
             }
-            ClientMsg::Start | ClientMsg::PlayAgain if self.live.is_none() => {
-                self.checks().host_only(&identity)?;
-                self.start().await
-            }
-            ClientMsg::Start | ClientMsg::PlayAgain => {
-                self.carry_out(Some(conn), self.table().accept_rematch(&identity)?)
-                    .await
+            ClientMsg::Start { settings_version } | ClientMsg::PlayAgain { settings_version } => {
+                let accepted =
+                    self.table()
+                        .accept(&identity, settings_version, self.everyone_here())?;
+                self.carry_out(Some(conn), accepted).await
             }
             ClientMsg::Roll { version } => {
                 self.begin_stand_in_due(Instant::now());

@@ -13,6 +13,9 @@ use crate::protocol::{Occupant, RoomView, SeatView, Settings};
 pub struct RoomState {
     pub(super) host: IdentityId,
     pub(super) settings: Settings,
+    /// How many times the settings have changed: a new game is accepted under one version.
+    #[serde(default)]
+    pub(super) settings_version: u64,
     pub(super) seats: BTreeMap<Colour, Occupant>,
     /// The seat that started the last game: the next game starts with the seat after it.
     #[serde(default)]
@@ -38,6 +41,7 @@ impl RoomState {
         RoomState {
             host,
             settings,
+            settings_version: 0,
             seats: BTreeMap::new(),
             last_first: None,
             left: BTreeSet::new(),
@@ -105,6 +109,7 @@ impl RoomState {
             code: code.into(),
             host: self.host.clone(),
             settings: self.settings.clone(),
+            settings_version: self.settings_version,
             seats,
             watchers: connected.iter().filter(|id| !seated.contains(id)).count(),
             rematch: rematch.map(|accepted| {

@@ -35,7 +35,8 @@ pub struct Table<'a> {
     pub now: Instant,
 }
 
-/// A new game offered after a game: the people who accepted it, by identity. An acceptance is
+/// A new game offered (after a game, or a first game that counts for ratings): the people who
+/// accepted it, by identity. An acceptance is
 /// the person's, not the seat's: it goes with them if they move, and is taken back when they move,
 /// stand up or leave (see [`Table::withdrawn`]).
 pub type Offer = BTreeSet<IdentityId>;
@@ -340,9 +341,9 @@ impl Table<'_> {
         Ok(self.changed(state))
     }
 
-    /// The host changes the settings (fields left out keep their value): a new game offered is
-    /// withdrawn when they differ, since it was accepted under the old ones. A table
-    /// matchmaking formed keeps the settings it was formed with.
+    /// The host changes the settings (fields left out keep their value). When they differ,
+    /// their version goes up and a new game offered is withdrawn, since it was accepted under the
+    /// old ones. A table matchmaking formed keeps the settings it was formed with.
     pub fn change_settings(
         &self,
         host: &IdentityId,
@@ -363,6 +364,9 @@ impl Table<'_> {
         }
         let offer_stands = settings == self.state.settings;
         let mut state = self.state.clone();
+        if !offer_stands {
+            state.settings_version += 1;
+        }
         state.settings = settings;
         Ok(Decision {
             rematch: self.rematch.cloned().filter(|_| offer_stands),
@@ -370,11 +374,41 @@ impl Table<'_> {
         })
     }
 
-    /// `identity` offers or accepts a new game after the last one; it starts once every person
-    /// seated has accepted.
-    pub fn accept_rematch(&self, identity: &IdentityId) -> Result<Decision, Refusal> {
+    /// `identity` starts, offers or accepts a new game under the settings of `settings_version`
+    /// (the settings as they are when it is left out); `everyone_here`: every person seated is
+    /// connected.
+    ///
+    /// Before the table's first game, the host starts it (with or without a seat): a friendly
+    /// game at once, while a game that counts for ratings is offered with the host's acceptance,
+    /// as after a game, so that nobody is rated under settings they did not accept. The others
+    /// seated then accept it. After a game, any person seated offers or accepts a new one. Either
+    /// way an offer starts once everyone seated has accepted it (see [`everyone_accepted`]).
+    pub fn accept(
+        &self,
+        identity: &IdentityId,
+        settings_version: Option<u64>,
+        everyone_here: bool,
+    ) -> Result<Decision, Refusal> {
         self.checks().lobby_only()?;
-        self.seated(identity)?;
+        let first = self.live.is_none();
+        if first && self.rematch.is_none() {
+            self.checks().host_only(identity)?;
+        }
+        let hosting = first && *identity == self.state.host;
+        if !hosting {
+            self.seated(identity)?;
+        }
+        self.checks().settings_seen(settings_version)?;
+        if hosting && !self.open_game(everyone_here)?.ranked {
+            return Ok(Decision {
+                state: self.state.clone(),
+                rematch: None,
+                store: Write::Nothing,
+                away: None,
+                tell: Vec::new(),
+                then: Then::Start { or_else: None },
+            });
+        }
         let mut accepted = self.rematch.cloned().unwrap_or_default();
         accepted.insert(identity.clone());
         let all_in = everyone_accepted(self.state, Some(&accepted));
@@ -534,6 +568,12 @@ mod tests {
         }
     }
 
+    /// `who` starts, offers or accepts a new game, under the settings as they are, everyone
+    /// seated connected.
+    fn accept(room: &Room, who: &str) -> Result<Decision, Refusal> {
+        room.table().accept(&id(who), None, true)
+    }
+
     fn cpu() -> LevelName {
         LevelName(ludo_bots::Level::Easy)
     }
@@ -609,7 +649,7 @@ mod tests {
             "the host check comes first"
         );
         // Playing again, standing up and leaving stay as at any table.
-        assert!(room.table().accept_rematch(&id("bo")).is_ok());
+        assert!(accept(&room, "bo").is_ok());
         assert!(room.table().leave(&id("bo")).is_ok());
     }
 
@@ -797,7 +837,7 @@ mod tests {
     #[test]
     fn a_new_game_starts_when_the_last_person_seated_accepts() {
         let room = Room::new(table(false, true)).after_a_game();
-        let d = room.table().accept_rematch(&id("ana")).unwrap();
+        let d = accept(&room, "ana").unwrap();
         assert_eq!(d.rematch, offer(&["ana"]));
         assert_eq!(
             d.then,
@@ -806,7 +846,7 @@ mod tests {
         );
         let mut offered = room;
         offered.rematch = d.rematch;
-        let d = offered.table().accept_rematch(&id("bo")).unwrap();
+        let d = accept(&offered, "bo").unwrap();
         assert_eq!(
             d.then,
             Then::Start {
@@ -815,15 +855,9 @@ mod tests {
             "if the game cannot start, Bo's acceptance is taken back"
         );
         assert!(d.tell.is_empty(), "the game itself is shown");
-        assert_eq!(
-            refusal(offered.table().accept_rematch(&id("cy"))),
-            "not_seated"
-        );
+        assert_eq!(refusal(accept(&offered, "cy")), "not_seated");
         let playing = Room::new(table(false, false)).playing();
-        assert_eq!(
-            refusal(playing.table().accept_rematch(&id("bo"))),
-            "game_on"
-        );
+        assert_eq!(refusal(accept(&playing, "bo")), "game_on");
     }
 
     #[test]
@@ -838,11 +872,11 @@ mod tests {
         // Cy sits where Ana sat: nobody has accepted for him.
         room.apply(room.table().sit(&id("cy"), "Cy", Colour::Yellow).unwrap());
         assert_eq!(room.rematch, offer(&["bo"]));
-        let d = room.table().accept_rematch(&id("ana")).unwrap();
+        let d = accept(&room, "ana").unwrap();
         assert_eq!(d.rematch, offer(&["ana", "bo"]));
         assert_eq!(d.then, Then::Nothing, "Cy has not accepted");
         room.apply(d);
-        let d = room.table().accept_rematch(&id("cy")).unwrap();
+        let d = accept(&room, "cy").unwrap();
         assert!(matches!(d.then, Then::Start { .. }));
     }
 
@@ -888,6 +922,143 @@ mod tests {
         let d = room.table().free_seat(&id("ana"), Colour::Red).unwrap();
         assert_eq!(d.rematch, offer(&["ana"]));
         assert_eq!(d.then, Then::StartIfEveryoneAccepted);
+    }
+
+    /// A settings request changing only the clock to `clock`, or making the table ranked.
+    fn settings_change(clock: Option<u32>, ranked: Option<bool>) -> SettingsChange<'static> {
+        SettingsChange {
+            rules: None,
+            clock: clock.map(Some),
+            ranked,
+            rotate: None,
+            public: None,
+        }
+    }
+
+    #[test]
+    fn every_change_of_settings_moves_their_version_on_and_the_same_settings_do_not() {
+        let room = Room::new(table(false, false));
+        assert_eq!(room.state.settings_version, 0);
+        let d = room
+            .table()
+            .change_settings(&id("ana"), &settings_change(Some(30), None))
+            .unwrap();
+        assert_eq!(d.state.settings_version, 1);
+        let same = room
+            .table()
+            .change_settings(&id("ana"), &settings_change(None, None))
+            .unwrap();
+        assert_eq!(same.state.settings_version, 0, "nothing changed");
+    }
+
+    #[test]
+    fn a_new_game_is_accepted_under_the_settings_one_saw_and_refused_once_they_changed() {
+        let mut room = Room::new(table(false, false)).after_a_game();
+        room.rematch = offer(&["ana"]);
+        room.apply(
+            room.table()
+                .change_settings(&id("ana"), &settings_change(Some(60), None))
+                .unwrap(),
+        );
+        assert_eq!(room.rematch, None, "the offer is withdrawn");
+        assert_eq!(room.state.settings_version, 1);
+        let stale = room.table().accept(&id("bo"), Some(0), true);
+        assert_eq!(refusal(stale), "settings_changed");
+        let d = room.table().accept(&id("bo"), Some(1), true).unwrap();
+        assert_eq!(d.rematch, offer(&["bo"]));
+        // Left out, the version is the settings as they are.
+        assert!(room.table().accept(&id("bo"), None, true).is_ok());
+        // The game, the seat and the host are checked first.
+        let playing = Room::new(table(false, false)).playing();
+        assert_eq!(
+            refusal(playing.table().accept(&id("bo"), Some(9), true)),
+            "game_on"
+        );
+        assert_eq!(
+            refusal(room.table().accept(&id("cy"), Some(9), true)),
+            "not_seated"
+        );
+        let before = Room::new(table(false, false));
+        assert_eq!(
+            refusal(before.table().accept(&id("bo"), Some(9), true)),
+            "not_host"
+        );
+    }
+
+    #[test]
+    fn the_host_starts_a_friendly_first_game_at_once() {
+        let room = Room::new(table(false, true));
+        let d = accept(&room, "ana").unwrap();
+        assert_eq!(d.then, Then::Start { or_else: None });
+        assert_eq!(d.rematch, None);
+        assert!(d.tell.is_empty(), "the game itself is shown");
+        assert_eq!(refusal(accept(&room, "bo")), "not_host");
+        // A stale start is refused like any acceptance.
+        let stale = room.table().accept(&id("ana"), Some(3), true);
+        assert_eq!(refusal(stale), "settings_changed");
+    }
+
+    #[test]
+    fn the_hosts_start_of_a_first_game_that_counts_for_ratings_is_an_offer_the_others_accept() {
+        let mut room = Room::new(table(true, false));
+        let d = accept(&room, "ana").unwrap();
+        assert_eq!(d.rematch, offer(&["ana"]));
+        assert_eq!(d.then, Then::Nothing, "Bo has not accepted");
+        assert!(matches!(d.tell[..], [Tell::Table]));
+        room.apply(d);
+        let d = accept(&room, "bo").unwrap();
+        assert_eq!(
+            d.then,
+            Then::Start {
+                or_else: offer(&["ana"])
+            }
+        );
+        // Bo may decline it instead, as after a game.
+        let d = room.table().decline(&id("bo")).unwrap();
+        assert_eq!(d.rematch, None);
+        // The start is checked as before: everyone here, two seats or more.
+        let fresh = Room::new(table(true, false));
+        assert_eq!(
+            refusal(fresh.table().accept(&id("ana"), None, false)),
+            "players_away"
+        );
+    }
+
+    #[test]
+    fn settings_made_ranked_and_a_start_sent_at_once_rate_nobody_who_did_not_accept_them() {
+        let mut room = Room::new(table(false, false));
+        room.apply(
+            room.table()
+                .change_settings(&id("ana"), &settings_change(None, Some(true)))
+                .unwrap(),
+        );
+        let d = room.table().accept(&id("ana"), Some(1), true).unwrap();
+        assert_eq!(d.then, Then::Nothing, "no game before Bo accepts");
+        room.apply(d);
+        // Bo's acceptance of what he saw before the change is refused.
+        let stale = room.table().accept(&id("bo"), Some(0), true);
+        assert_eq!(refusal(stale), "settings_changed");
+        let d = room.table().accept(&id("bo"), Some(1), true).unwrap();
+        assert!(matches!(d.then, Then::Start { .. }));
+    }
+
+    #[test]
+    fn a_first_game_a_ranked_room_plays_friendly_starts_at_once() {
+        let mut state = table(true, false);
+        state.settings.rules = ludo_rules::Rules::preset(ludo_rules::Preset::Vietnamese);
+        state.seats.insert(
+            Colour::Blue,
+            Occupant::Person {
+                id: id("cy"),
+                name: "cy".to_owned(),
+            },
+        );
+        let d = accept(&Room::new(state), "ana").unwrap();
+        assert_eq!(
+            d.then,
+            Then::Start { or_else: None },
+            "three at Vietnamese rules: friendly"
+        );
     }
 
     #[test]

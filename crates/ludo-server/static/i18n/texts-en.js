@@ -310,6 +310,7 @@ export default {
   'refusal.internal': 'The server could not save that — try again.',
   'refusal.players_away': 'A ranked game starts only when everyone seated is here.',
   'refusal.same_address': 'A ranked game needs each player on a network of their own: two seats here come from the same one.',
+  'refusal.settings_changed': 'The settings have just changed: look at them again, then accept.',
   'room.cancelled': 'Not everyone came to this ranked table: the game is cancelled, and nothing is rated. Look for another from the home page.',
   'room.watching': 'You are watching. A seat belongs to the device that took it: to play in this seat, open the invitation on that device.',
   'room.watchingFull': 'You are watching: every seat is taken.',
