@@ -160,6 +160,45 @@ async fn an_acceptance_is_the_persons_and_goes_with_them_when_they_move() {
 }
 
 #[tokio::test]
+async fn a_friendly_new_game_does_not_wait_for_someone_gone_and_they_take_their_seat_back() {
+    // Someone away holds a new game up for 1.5 s here: longer than a reload.
+    let server = spawn_server_with(|c| c.grace_ms = 1500).await;
+    let (code, mut host, guest) = after_a_game(&server).await;
+    guest.close().await;
+    host.recv_until(|m| m["t"] == "room" && m["room"]["seats"]["red"]["connected"] == false)
+        .await;
+    host.send(json!({"t": "play_again"})).await;
+    // First the offer waits for the guest, as for a reload.
+    let offered = host
+        .recv_until(|m| m["t"] == "room" || m["t"] == "game")
+        .await;
+    assert_eq!(offered["room"]["rematch"], json!(["yellow"]), "{offered}");
+    // Once the guest has been away for the grace period, it starts without them, and the CPU
+    // plays their seat.
+    let game = host.recv_until(|m| m["t"] == "game").await;
+    assert_eq!(game["game"]["position"]["seats"], json!(["red", "yellow"]));
+    let action = host.recv_until(|m| m["t"] == "action").await;
+    assert_eq!(action["seat"], "red", "{action}");
+    assert_eq!(action["stand_in"], "away", "{action}");
+    // Back, the guest plays their own turns at once.
+    let mut guest = Client::join(server.addr, &code, GUEST, "Guest").await;
+    loop {
+        let game = guest.game.clone().expect("the game is on");
+        let (phase, seat, version) = turn_of(&game);
+        assert_ne!(phase, "over", "the guest had a turn of their own");
+        let actor = if seat == "red" { &mut guest } else { &mut host };
+        actor.send(next_request(&game)).await;
+        let next = |m: &Value| m["t"] == "action" && m["game"]["version"] == version + 1;
+        host.recv_until(next).await;
+        let action = guest.recv_until(next).await;
+        if seat == "red" {
+            assert!(action.get("stand_in").is_none(), "{action}");
+            break;
+        }
+    }
+}
+
+#[tokio::test]
 async fn leaving_between_games_frees_the_seat_and_the_others_may_start_again() {
     let server = spawn_server().await;
     let (code, mut host, mut guest) = after_a_game(&server).await;

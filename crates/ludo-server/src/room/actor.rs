@@ -20,9 +20,7 @@ use super::leases::Grant;
 use super::live::{Live, Play};
 use super::retry::Backoff;
 use super::schedule::Schedule;
-use super::table::{
-    self, Away, Decision, Offer, SettingsChange, Table, Tell, Then, Write, everyone_accepted,
-};
+use super::table::{self, Away, Decision, Offer, SettingsChange, Table, Tell, Then, Write};
 use super::{Command, Context, Outbox, Registry, RoomHandle, RoomState, Text, Timing};
 use crate::protocol::{ClientMsg, Occupant, Refusal, RoomView, ServerMsg, StandIn};
 use crate::store::{Store, StoreResult, StoredGame};
@@ -163,6 +161,7 @@ impl Room {
             let wake = self.next_auto_action();
             let idle = self.idle_until();
             let arriving = self.arriving_until;
+            let offer_due = self.table().offer_due();
             tokio::select! {
                 command = queue.recv() => match command {
                     Some(Command::Release) | None => break,
@@ -177,6 +176,9 @@ impl Room {
                 }
                 () = sleep_until(arriving), if arriving.is_some() => {
                     let _ = self.carry_out(None, self.table().cancel_unattended()).await;
+                }
+                () = sleep_until(offer_due), if offer_due.is_some() => {
+                    self.start_if_everyone_accepted().await;
                 }
                 () = sleep_until(idle), if idle.is_some() => {
                     if self.unload(&mut queue) {
@@ -378,6 +380,7 @@ impl Room {
             rematch: self.rematch.as_ref(),
             away_since: &self.away_since,
             free_after: self.timing.free_after,
+            grace: self.timing.grace,
             unsaved: self.unsaved,
             now: Instant::now(),
         }
@@ -492,9 +495,10 @@ impl Room {
         }
     }
 
-    /// Starts the new game offered once the last person who had not accepted is gone.
+    /// Starts the new game offered once everyone it waits for has accepted it: the last person
+    /// who had not is gone, back, or away for long enough.
     async fn start_if_everyone_accepted(&mut self) {
-        if everyone_accepted(&self.state, self.rematch.as_ref()) && self.state.seats.len() >= 2 {
+        if self.table().offer_accepted() && self.state.seats.len() >= 2 {
             if let Err(refusal) = self.start().await {
                 self.rematch = None;
                 self.broadcast_room();

@@ -83,6 +83,9 @@ pub fn play_to_the_end(live: &mut Live) {
 /// How long someone must have been away before the host may free their seat, in these tests.
 pub const FREE_AFTER: Duration = Duration::from_secs(60);
 
+/// How long someone away holds up a new game offered at a friendly table, in these tests.
+pub const GRACE: Duration = Duration::from_secs(8);
+
 /// A new game offered, accepted by these people.
 pub fn offer(people: &[&str]) -> Option<Offer> {
     Some(people.iter().map(|name| id(name)).collect())
@@ -147,6 +150,7 @@ impl Room {
             rematch: self.rematch.as_ref(),
             away_since: &self.away_since,
             free_after: FREE_AFTER,
+            grace: GRACE,
             unsaved: self.unsaved,
             now: self.now,
         }

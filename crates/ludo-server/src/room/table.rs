@@ -29,6 +29,9 @@ pub struct Table<'a> {
     pub away_since: &'a HashMap<IdentityId, Instant>,
     /// How long a person must have been away before the host may free their seat.
     pub free_after: Duration,
+    /// How long a person must have been away before a new game offered at a friendly table no
+    /// longer waits for them: the grace period after which the CPU plays for someone away.
+    pub grace: Duration,
     /// Whether the table changed since it was last stored (a write that could not be made).
     pub unsaved: bool,
     /// Now.
@@ -36,9 +39,9 @@ pub struct Table<'a> {
 }
 
 /// A new game offered (after a game, or a first game that counts for ratings): the people who
-/// accepted it, by identity. An acceptance is
-/// the person's, not the seat's: it goes with them if they move, and is taken back when they move,
-/// stand up or leave (see [`Table::withdrawn`]).
+/// accepted it, by identity. An acceptance is the person's, not the seat's: whoever sits down
+/// where they sat has accepted nothing, and moving, standing up or leaving takes it back (see
+/// [`Table::withdrawn`]).
 pub type Offer = BTreeSet<IdentityId>;
 
 /// What a request decided.
@@ -130,7 +133,8 @@ pub enum Tell {
 pub enum Then {
     /// Nothing.
     Nothing,
-    /// The new game offered starts if every person still seated has accepted it.
+    /// The new game offered starts if everyone it waits for has accepted it (see
+    /// [`Table::everyone_accepted`]).
     StartIfEveryoneAccepted,
     /// The new game starts now: the request's acceptance was the last one needed. If the game
     /// cannot start, the request is refused and the offer is `or_else` (as it was before it).
@@ -382,7 +386,8 @@ impl Table<'_> {
     /// game at once, while a game that counts for ratings is offered with the host's acceptance,
     /// as after a game, so that nobody is rated under settings they did not accept. The others
     /// seated then accept it. After a game, any person seated offers or accepts a new one. Either
-    /// way an offer starts once everyone seated has accepted it (see [`everyone_accepted`]).
+    /// way an offer starts once everyone seated has accepted it (see
+    /// [`Table::everyone_accepted`]).
     pub fn accept(
         &self,
         identity: &IdentityId,
@@ -411,7 +416,7 @@ impl Table<'_> {
         }
         let mut accepted = self.rematch.cloned().unwrap_or_default();
         accepted.insert(identity.clone());
-        let all_in = everyone_accepted(self.state, Some(&accepted));
+        let all_in = self.everyone_accepted(&accepted);
         Ok(Decision {
             state: self.state.clone(),
             rematch: Some(accepted),
@@ -473,6 +478,58 @@ impl Table<'_> {
             seats,
             state,
         })
+    }
+
+    /// The people seated, by identity.
+    fn people(&self) -> impl Iterator<Item = &IdentityId> {
+        self.state.seats.values().filter_map(|o| match o {
+            Occupant::Person { id, .. } => Some(id),
+            Occupant::Cpu { .. } => None,
+        })
+    }
+
+    /// Whether a new game offered waits for `identity`, seated, to accept it: at a friendly
+    /// table, not once they have been away (no connection open) for the grace period, so that a
+    /// reload holds nothing up and someone gone does not hold everyone else up (the CPU plays
+    /// their seat until they are back); at a ranked table, always.
+    fn waits_for(&self, identity: &IdentityId) -> bool {
+        self.state.settings.ranked
+            || self
+                .away_since
+                .get(identity)
+                .is_none_or(|since| self.now.saturating_duration_since(*since) < self.grace)
+    }
+
+    /// Whether a new game offered with these acceptances starts: everyone seated it waits for
+    /// (see [`Table::waits_for`]) has accepted it, CPUs always do, and someone connected has
+    /// accepted it (no game starts for people who are all gone).
+    pub fn everyone_accepted(&self, accepted: &Offer) -> bool {
+        let connected = |id: &&IdentityId| !self.away_since.contains_key(*id);
+        self.people()
+            .filter(connected)
+            .any(|id| accepted.contains(id))
+            && self
+                .people()
+                .all(|id| accepted.contains(id) || !self.waits_for(id))
+    }
+
+    /// Whether a new game is offered and everyone it waits for has accepted it.
+    pub fn offer_accepted(&self) -> bool {
+        self.rematch
+            .is_some_and(|accepted| self.everyone_accepted(accepted))
+    }
+
+    /// When to look again at the new game offered, by itself: the first moment, after now, when
+    /// a person seated who has not accepted it will have been away for the grace period (from
+    /// then it no longer waits for them). None without an offer, or at a ranked table.
+    pub fn offer_due(&self) -> Option<Instant> {
+        let accepted = self.rematch.filter(|_| !self.state.settings.ranked)?;
+        self.people()
+            .filter(|id| !accepted.contains(*id))
+            .filter_map(|id| self.away_since.get(id))
+            .map(|since| *since + self.grace)
+            .filter(|&at| at > self.now)
+            .min()
     }
 
     /// `identity` declines the new game offered: the offer is withdrawn for everyone.
@@ -541,20 +598,9 @@ pub fn without_those_who_left(state: &RoomState) -> Option<RoomState> {
     Some(freed)
 }
 
-/// Whether a new game is offered (`rematch`) and every person seated has accepted it.
-pub fn everyone_accepted(state: &RoomState, rematch: Option<&Offer>) -> bool {
-    let Some(accepted) = rematch else {
-        return false;
-    };
-    state.seats.values().all(|o| match o {
-        Occupant::Person { id, .. } => accepted.contains(id),
-        Occupant::Cpu { .. } => true,
-    })
-}
-
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::{FREE_AFTER, Room, id, offer, table};
+    use super::super::fixtures::{FREE_AFTER, GRACE, Room, id, offer, table};
     use super::*;
 
     fn refusal(outcome: Result<impl std::fmt::Debug, Refusal>) -> &'static str {
@@ -1059,6 +1105,77 @@ mod tests {
             Then::Start { or_else: None },
             "three at Vietnamese rules: friendly"
         );
+    }
+
+    #[test]
+    fn a_friendly_new_game_does_not_wait_for_someone_away_past_the_grace_period() {
+        let room = Room::new(table(false, true))
+            .after_a_game()
+            .away("bo", GRACE);
+        let d = accept(&room, "ana").unwrap();
+        assert!(matches!(d.then, Then::Start { .. }), "{:?}", d.then);
+        // Away for less (a reload, say): the offer waits for Bo, and is looked at again when
+        // his grace period ends.
+        let mut reloading = Room::new(table(false, true))
+            .after_a_game()
+            .away("bo", GRACE / 4);
+        let d = accept(&reloading, "ana").unwrap();
+        assert_eq!(d.then, Then::Nothing);
+        reloading.apply(d);
+        let since = reloading.away_since[&id("bo")];
+        assert_eq!(reloading.table().offer_due(), Some(since + GRACE));
+        assert!(!reloading.table().offer_accepted());
+        // Then: the grace period is over, and nobody else is waited for.
+        reloading.now = since + GRACE;
+        assert!(reloading.table().offer_accepted());
+        assert_eq!(
+            reloading.table().offer_due(),
+            None,
+            "nothing more to look at"
+        );
+    }
+
+    #[test]
+    fn a_ranked_new_game_waits_for_everyone_however_long_away() {
+        let mut room = Room::new(table(true, false))
+            .after_a_game()
+            .away("bo", GRACE * 10);
+        let d = accept(&room, "ana").unwrap();
+        assert_eq!(d.then, Then::Nothing);
+        room.apply(d);
+        assert!(!room.table().offer_accepted());
+        assert_eq!(room.table().offer_due(), None);
+    }
+
+    #[test]
+    fn a_new_game_starts_by_itself_only_for_someone_connected_who_accepted_it() {
+        // Ana accepted and is away too: nobody here to play.
+        let mut room = Room::new(table(false, false))
+            .after_a_game()
+            .away("ana", GRACE / 2)
+            .away("bo", GRACE);
+        room.rematch = offer(&["ana"]);
+        assert!(!room.table().offer_accepted());
+        room.away_since.remove(&id("ana"));
+        assert!(room.table().offer_accepted(), "Ana is back");
+        // Those who accepted are never waited for; the earliest of the others is.
+        let mut three = Room::new(table(false, false))
+            .after_a_game()
+            .away("bo", GRACE / 2)
+            .away("cy", GRACE / 4);
+        three.state.seats.insert(
+            Colour::Green,
+            Occupant::Person {
+                id: id("cy"),
+                name: "cy".to_owned(),
+            },
+        );
+        three.rematch = offer(&["ana"]);
+        let bo_due = three.away_since[&id("bo")] + GRACE;
+        assert_eq!(three.table().offer_due(), Some(bo_due));
+        three.rematch = offer(&["ana", "bo"]);
+        let cy_due = three.away_since[&id("cy")] + GRACE;
+        assert_eq!(three.table().offer_due(), Some(cy_due));
     }
 
     #[test]
