@@ -430,6 +430,7 @@ export default {
   'guide.exit.double': 'A piece leaves the base on a double.',
   // A room: seats, settings, offers, phrases
   'rematch.offered': '{names} would like to play again.',
+  'rematch.offeredRanked': '{names} would like to start a ranked game.',
   'rematch.waiting': 'Waiting for {names}…',
   'rematch.alone': 'Everyone else has left the table. To play again, invite someone with the link or add a CPU below.',
   'rematch.newOpponent': 'New opponent',

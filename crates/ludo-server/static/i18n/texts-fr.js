@@ -430,6 +430,7 @@ export default {
   'guide.exit.double': 'Une pièce sort de la base sur un double.',
   // A room: seats, settings, offers, phrases
   'rematch.offered': 'Rejouer ? Déjà d’accord : {names}.',
+  'rematch.offeredRanked': 'Partie classée ? Déjà d’accord : {names}.',
   'rematch.waiting': 'En attente de {names}…',
   'rematch.alone': 'Tous les autres ont quitté la table. Pour rejouer, invitez quelqu’un avec le lien ou ajoutez un CPU ci-dessous.',
   'rematch.newOpponent': 'Nouvel adversaire',

@@ -430,6 +430,7 @@ export default {
   'guide.exit.double': 'Uma peça sai da base com um duplo.',
   // A room: seats, settings, offers, phrases
   'rematch.offered': 'Jogar novamente? Já aceitaram: {names}.',
+  'rematch.offeredRanked': 'Partida classificada? Já aceitaram: {names}.',
   'rematch.waiting': 'À espera de {names}…',
   'rematch.alone': 'Todos os outros saíram da mesa. Para jogar novamente, convida alguém com a ligação ou adiciona uma CPU abaixo.',
   'rematch.newOpponent': 'Novo adversário',

@@ -431,6 +431,7 @@ export default {
   'guide.exit.double': 'Фишка выходит с базы при дубле.',
   // A room: seats, settings, offers, phrases
   'rematch.offered': 'Ещё партия? Согласны: {names}.',
+  'rematch.offeredRanked': 'Рейтинговая игра? Согласны: {names}.',
   'rematch.waiting': 'Ждём: {names}…',
   'rematch.alone': 'Все остальные ушли из-за стола. Чтобы начать ещё одну партию, пригласите кого-нибудь по ссылке или добавьте CPU ниже.',
   'rematch.newOpponent': 'Новый соперник',

@@ -489,6 +489,7 @@ export default {
   'guide.exit.double@horse': 'Ngựa ra khỏi chuồng khi gieo đôi.',
   // A room: seats, settings, offers, phrases
   'rematch.offered': '{names} muốn chơi lại.',
+  'rematch.offeredRanked': '{names} muốn bắt đầu một ván xếp hạng.',
   'rematch.waiting': 'Đang chờ {names}…',
   'rematch.alone': 'Những người khác đã rời bàn. Để chơi tiếp, hãy mời ai đó bằng đường link hoặc thêm máy ở bên dưới.',
   'rematch.newOpponent': 'Đối thủ mới',
