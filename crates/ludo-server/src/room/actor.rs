@@ -20,7 +20,7 @@ use super::leases::Grant;
 use super::live::{Live, Play};
 use super::retry::Backoff;
 use super::schedule::Schedule;
-use super::table::{self, Away, Decision, Offer, SettingsChange, Table, Tell, Then, Write};
+use super::table::{self, Away, Decision, Here, Offer, SettingsChange, Table, Tell, Then, Write};
 use super::{Command, Context, Outbox, Registry, RoomHandle, RoomState, Text, Timing};
 use crate::protocol::{ClientMsg, Occupant, Refusal, RoomView, ServerMsg, StandIn};
 use crate::store::{Store, StoreResult, StoredGame};
@@ -338,9 +338,11 @@ impl Room {
                 .await
             }
             ClientMsg::Start { settings_version } | ClientMsg::PlayAgain { settings_version } => {
-                let accepted =
-                    self.table()
-                        .accept(&identity, settings_version, self.everyone_here())?;
+                let here = Here {
+                    everyone: self.everyone_here(),
+                    apart: self.apart(),
+                };
+                let accepted = self.table().accept(&identity, settings_version, here)?;
                 self.carry_out(Some(conn), accepted).await
             }
             ClientMsg::Roll { version } => {
@@ -630,14 +632,23 @@ impl Room {
         })
     }
 
+    /// Whether the people seated may play a game that counts for ratings together: not when two
+    /// of them are connected from one network address, unless the operator allows it.
+    fn apart(&self) -> Result<(), Refusal> {
+        if self.ranked_same_address {
+            return Ok(());
+        }
+        super::checks::one_person_per_address(
+            self.conns
+                .values()
+                .filter_map(|c| self.seat_of(&c.identity).map(|_| (&c.identity, c.address))),
+        )
+    }
+
     async fn start(&mut self) -> Result<(), Refusal> {
         let opening = self.table().open_game(self.everyone_here())?;
-        if opening.ranked && !self.ranked_same_address {
-            super::checks::one_person_per_address(
-                self.conns
-                    .values()
-                    .filter_map(|c| self.seat_of(&c.identity).map(|_| (&c.identity, c.address))),
-            )?;
+        if opening.ranked {
+            self.apart()?;
         }
         let ranked = opening.ranked;
         let seats = opening.seats;

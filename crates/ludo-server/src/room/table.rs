@@ -44,6 +44,16 @@ pub struct Table<'a> {
 /// [`Table::withdrawn`]).
 pub type Offer = BTreeSet<IdentityId>;
 
+/// What the table's requests know of the connections, which the table does not hold: whether a
+/// game may start with the people here now.
+pub struct Here {
+    /// Whether every person seated is connected (a ranked game needs it).
+    pub everyone: bool,
+    /// Whether the people seated connect from different network addresses, as a game that
+    /// counts for ratings needs; its refusal if not.
+    pub apart: Result<(), Refusal>,
+}
+
 /// What a request decided.
 #[derive(Debug)]
 pub struct Decision {
@@ -379,20 +389,20 @@ impl Table<'_> {
     }
 
     /// `identity` starts, offers or accepts a new game under the settings of `settings_version`
-    /// (the settings as they are when it is left out); `everyone_here`: every person seated is
-    /// connected.
+    /// (the settings as they are when it is left out), with the people `here`.
     ///
     /// Before the table's first game, the host starts it (with or without a seat): a friendly
     /// game at once, while a game that counts for ratings is offered with the host's acceptance,
-    /// as after a game, so that nobody is rated under settings they did not accept. The others
-    /// seated then accept it. After a game, any person seated offers or accepts a new one. Either
+    /// as after a game, so that nobody is rated under settings they did not accept (the host's
+    /// start is refused as the game's would be if it could not start now). The others seated then
+    /// accept it. After a game, any person seated offers or accepts a new one. Either
     /// way an offer starts once everyone seated has accepted it (see
     /// [`Table::everyone_accepted`]).
     pub fn accept(
         &self,
         identity: &IdentityId,
         settings_version: Option<u64>,
-        everyone_here: bool,
+        here: Here,
     ) -> Result<Decision, Refusal> {
         self.checks().lobby_only()?;
         let first = self.live.is_none();
@@ -404,7 +414,9 @@ impl Table<'_> {
             self.seated(identity)?;
         }
         self.checks().settings_seen(settings_version)?;
-        if hosting && !self.open_game(everyone_here)?.ranked {
+        if hosting && self.open_game(here.everyone)?.ranked {
+            here.apart?;
+        } else if hosting {
             return Ok(Decision {
                 state: self.state.clone(),
                 rematch: None,
@@ -614,10 +626,18 @@ mod tests {
         }
     }
 
-    /// `who` starts, offers or accepts a new game, under the settings as they are, everyone
-    /// seated connected.
+    /// Everyone seated connected, each from an address of their own.
+    fn everyone() -> Here {
+        Here {
+            everyone: true,
+            apart: Ok(()),
+        }
+    }
+
+    /// `who` starts, offers or accepts a new game, under the settings as they are, with
+    /// [`everyone`] here.
     fn accept(room: &Room, who: &str) -> Result<Decision, Refusal> {
-        room.table().accept(&id(who), None, true)
+        room.table().accept(&id(who), None, everyone())
     }
 
     fn cpu() -> LevelName {
@@ -1008,25 +1028,25 @@ mod tests {
         );
         assert_eq!(room.rematch, None, "the offer is withdrawn");
         assert_eq!(room.state.settings_version, 1);
-        let stale = room.table().accept(&id("bo"), Some(0), true);
+        let stale = room.table().accept(&id("bo"), Some(0), everyone());
         assert_eq!(refusal(stale), "settings_changed");
-        let d = room.table().accept(&id("bo"), Some(1), true).unwrap();
+        let d = room.table().accept(&id("bo"), Some(1), everyone()).unwrap();
         assert_eq!(d.rematch, offer(&["bo"]));
         // Left out, the version is the settings as they are.
-        assert!(room.table().accept(&id("bo"), None, true).is_ok());
+        assert!(room.table().accept(&id("bo"), None, everyone()).is_ok());
         // The game, the seat and the host are checked first.
         let playing = Room::new(table(false, false)).playing();
         assert_eq!(
-            refusal(playing.table().accept(&id("bo"), Some(9), true)),
+            refusal(playing.table().accept(&id("bo"), Some(9), everyone())),
             "game_on"
         );
         assert_eq!(
-            refusal(room.table().accept(&id("cy"), Some(9), true)),
+            refusal(room.table().accept(&id("cy"), Some(9), everyone())),
             "not_seated"
         );
         let before = Room::new(table(false, false));
         assert_eq!(
-            refusal(before.table().accept(&id("bo"), Some(9), true)),
+            refusal(before.table().accept(&id("bo"), Some(9), everyone())),
             "not_host"
         );
     }
@@ -1040,7 +1060,7 @@ mod tests {
         assert!(d.tell.is_empty(), "the game itself is shown");
         assert_eq!(refusal(accept(&room, "bo")), "not_host");
         // A stale start is refused like any acceptance.
-        let stale = room.table().accept(&id("ana"), Some(3), true);
+        let stale = room.table().accept(&id("ana"), Some(3), everyone());
         assert_eq!(refusal(stale), "settings_changed");
     }
 
@@ -1062,12 +1082,32 @@ mod tests {
         // Bo may decline it instead, as after a game.
         let d = room.table().decline(&id("bo")).unwrap();
         assert_eq!(d.rematch, None);
-        // The start is checked as before: everyone here, two seats or more.
+        // The start is checked as the game's would be: everyone here, each from an address
+        // of their own.
         let fresh = Room::new(table(true, false));
+        let away = Here {
+            everyone: false,
+            apart: Ok(()),
+        };
         assert_eq!(
-            refusal(fresh.table().accept(&id("ana"), None, false)),
+            refusal(fresh.table().accept(&id("ana"), None, away)),
             "players_away"
         );
+        let together = Here {
+            everyone: true,
+            apart: Err(Refusal::new(RefusalCode::SameAddress, "one address")),
+        };
+        assert_eq!(
+            refusal(fresh.table().accept(&id("ana"), None, together)),
+            "same_address"
+        );
+        // A friendly game needs no such thing.
+        let friendly = Room::new(table(false, false));
+        let together = Here {
+            everyone: true,
+            apart: Err(Refusal::new(RefusalCode::SameAddress, "one address")),
+        };
+        assert!(friendly.table().accept(&id("ana"), None, together).is_ok());
     }
 
     #[test]
@@ -1078,13 +1118,16 @@ mod tests {
                 .change_settings(&id("ana"), &settings_change(None, Some(true)))
                 .unwrap(),
         );
-        let d = room.table().accept(&id("ana"), Some(1), true).unwrap();
+        let d = room
+            .table()
+            .accept(&id("ana"), Some(1), everyone())
+            .unwrap();
         assert_eq!(d.then, Then::Nothing, "no game before Bo accepts");
         room.apply(d);
         // Bo's acceptance of what he saw before the change is refused.
-        let stale = room.table().accept(&id("bo"), Some(0), true);
+        let stale = room.table().accept(&id("bo"), Some(0), everyone());
         assert_eq!(refusal(stale), "settings_changed");
-        let d = room.table().accept(&id("bo"), Some(1), true).unwrap();
+        let d = room.table().accept(&id("bo"), Some(1), everyone()).unwrap();
         assert!(matches!(d.then, Then::Start { .. }));
     }
 
