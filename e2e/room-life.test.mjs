@@ -1,6 +1,6 @@
 // Life at an online table, between two or three browsers (each a device of its own): playing
-// again as an offer (declined, then accepted), leaving a game for the CPU to finish (friendly and
-// ranked), the host freeing the seat of someone away, naming oneself from an invitation, quick
+// again as an offer (declined, then accepted), a ranked first game offered by the host's start and
+// accepted, leaving a game for the CPU to finish (friendly and ranked), the host freeing the seat of someone away, naming oneself from an invitation, quick
 // phrases said in each reader's language (and muted), and public tables on the home page.
 // The server is expected to free seats after LUDO_FREE_AFTER_MS=1500 (pages are told the same
 // with `?free-after=1500`). Screenshots go to LUDO_SHOTS when it is set.
@@ -523,7 +523,15 @@ test('someone opening an invitation without a saved name is asked for one, and t
 test('a ranked game left by a player is played out by the CPU, and its result is rated', async () => {
   const ana = await hostRoom('Ana', { ranked: true, rules: 'classic' }, { viewport: DESKTOP });
   const bo = await guest(ana.code, 'Bo', 'red', { viewport: DESKTOP });
-  await start(ana, bo);
+  // A game that counts for ratings starts only once everyone seated has accepted it: Ana's start
+  // offers it, and she waits for Bo.
+  await ana.page.click('#start');
+  await shows(ana.page, '#first-offer', 'Waiting for Bo…');
+  await shows(bo.page, '#first-offer', 'Ana would like to start a ranked game.');
+  assert.ok(await ana.page.isHidden('#start'), 'started once');
+  await bo.page.click('#first-offer button:text("Accept")');
+  for (const who of [ana, bo]) await who.page.waitForSelector('#board .base');
+  assert.ok(await bo.page.isHidden('#first-offer'), 'the offer is over');
   await bo.page.click('#back');
   assert.match(await bo.page.textContent('#leave-dialog'), /its result still counts for your rating/);
   await bo.page.click('#leave-dialog button[value=leave]');

@@ -46,8 +46,15 @@ pub enum ClientMsg {
         /// The seat.
         colour: Colour,
     },
-    /// Host only: start the game.
-    Start,
+    /// Before the table's first game, host only: start it (a game that counts for ratings is
+    /// offered to the others first, and starts once every person seated has accepted it). After
+    /// a game: the same as `play_again`.
+    Start {
+        /// The settings version the sender saw (`room.settings_version`): refused with
+        /// `settings_changed` if the settings changed since. Left out, the settings as they are.
+        #[serde(default)]
+        settings_version: Option<u64>,
+    },
     /// Throw the dice (the server throws them), acting on `version`.
     Roll {
         /// The game version the client acted on.
@@ -62,8 +69,13 @@ pub enum ClientMsg {
     },
     /// After a game: offer a new game at the same table, or accept the offer on the table.
     /// The new game starts when every person seated has accepted (CPUs always do), with the
-    /// next seat first. The host's `start` after a game counts as this.
-    PlayAgain,
+    /// next seat first. The host's `start` after a game counts as this. Before the first game:
+    /// accept the game the host offered (the host's own is their `start`).
+    PlayAgain {
+        /// The settings version the sender saw, as in `start`.
+        #[serde(default)]
+        settings_version: Option<u64>,
+    },
     /// After a game: decline the offer of a new game; the offer is withdrawn for everyone.
     Decline,
     /// Leave the table: during a game, the CPU plays the seat for the rest of it (a ranked
@@ -384,12 +396,15 @@ pub struct RoomView {
     pub host: crate::ids::IdentityId,
     /// The settings.
     pub settings: Settings,
+    /// How many times the settings have changed: a `start` or `play_again` names the version
+    /// it accepts.
+    pub settings_version: u64,
     /// The occupied seats.
     pub seats: BTreeMap<Colour, SeatView>,
     /// How many are watching without a seat.
     pub watchers: usize,
-    /// After a game, while a new one is offered: the seats of the people who accepted
-    /// (`null` when no offer is on the table).
+    /// While a new game is offered (after a game, or the first game of a table when it counts
+    /// for ratings): the seats of the people who accepted (`null` when no offer is on the table).
     pub rematch: Option<Vec<Colour>>,
     /// Whether matchmaking formed the table: its seats and settings stay as they were formed.
     pub matched: bool,
@@ -667,6 +682,9 @@ refusal_codes! {
     PlayersAway => "players_away",
     /// A ranked start with two seated people connected from one network address.
     SameAddress => "same_address",
+    /// A `start` or `play_again` naming settings that have changed since: the sender accepted
+    /// settings that are no longer the table's.
+    SettingsChanged => "settings_changed",
     /// House rules that contradict each other.
     BadRules => "bad_rules",
     /// Anything on a connection that is looking for a ranked game.
@@ -791,6 +809,20 @@ mod tests {
             ClientMsg::Move {
                 piece: 2,
                 version: 7
+            }
+        );
+        let m: ClientMsg = serde_json::from_str(r#"{"t":"play_again"}"#).unwrap();
+        assert_eq!(
+            m,
+            ClientMsg::PlayAgain {
+                settings_version: None
+            }
+        );
+        let m: ClientMsg = serde_json::from_str(r#"{"t":"start","settings_version":3}"#).unwrap();
+        assert_eq!(
+            m,
+            ClientMsg::Start {
+                settings_version: Some(3)
             }
         );
         let m: ClientMsg =

@@ -515,11 +515,46 @@ async fn a_ranked_room_always_has_a_clock_and_starts_only_with_everyone_seated_h
         .await;
     host.send(json!({"t": "start"})).await;
     assert_eq!(host.error_code().await, "players_away");
-    let _guest = Client::join(server.addr, &code, GUEST, "Guest").await;
+    let mut guest = Client::join(server.addr, &code, GUEST, "Guest").await;
     host.recv_until(|m| m["t"] == "room" && m["room"]["seats"]["red"]["connected"] == true)
         .await;
+    support::start_rated(&mut host, &mut guest).await;
+}
+
+#[tokio::test]
+async fn a_table_made_ranked_rates_only_people_who_accepted_its_settings() {
+    let server = spawn_server_with(|_| {}).await;
+    let (code, mut host, mut guest) = support::two_player_room(&server, json!({})).await;
+    let seen = |m: &Value| m["room"]["settings_version"].as_u64().unwrap();
+    let before = support::welcome(server.addr, &code, GUEST).await;
+    assert_eq!(seen(&before), 0, "{before}");
+    // The host makes the table ranked and starts at once: the guest has seen neither.
+    host.send(json!({"t": "settings", "ranked": true, "rules": "classic"}))
+        .await;
     host.send(json!({"t": "start"})).await;
-    host.recv_until(|m| m["t"] == "game").await;
+    let offered = guest
+        .recv_until(|m| m["t"] == "room" && !m["room"]["rematch"].is_null())
+        .await;
+    assert_eq!(offered["room"]["rematch"], json!(["yellow"]), "{offered}");
+    assert_eq!(offered["room"]["settings"]["ranked"], true);
+    let version = seen(&offered);
+    assert_eq!(version, 1);
+    assert!(
+        support::welcome(server.addr, &code, HOST).await["game"].is_null(),
+        "no game before the guest accepts"
+    );
+    // An acceptance of the settings the guest saw before is refused, and starts nothing.
+    guest
+        .send(json!({"t": "play_again", "settings_version": 0}))
+        .await;
+    assert_eq!(guest.error_code().await, "settings_changed");
+    assert!(support::welcome(server.addr, &code, HOST).await["game"].is_null());
+    guest
+        .send(json!({"t": "play_again", "settings_version": version}))
+        .await;
+    let game = host.recv_until(|m| m["t"] == "game").await;
+    assert_eq!(game["game"]["ranked"], true);
+    guest.recv_until(|m| m["t"] == "game").await;
 }
 
 #[tokio::test]
@@ -590,8 +625,7 @@ async fn a_ranked_game_over_but_not_yet_rated_when_the_server_stopped_is_rated_o
     let server = spawn_server_with(|_| {}).await;
     let (_code, mut host, mut guest) =
         support::two_player_room(&server, json!({"ranked": true, "rules": "classic"})).await;
-    host.send(json!({"t": "start"})).await;
-    host.recv_until(|m| m["t"] == "game").await;
+    support::start_rated(&mut host, &mut guest).await;
     let (end, _) = tokio::join!(
         play_until_over(&mut host, "yellow"),
         play_until_over(&mut guest, "red")

@@ -126,6 +126,79 @@ async fn a_declined_offer_is_withdrawn_for_everyone_and_starts_nothing() {
 }
 
 #[tokio::test]
+async fn an_acceptance_is_the_persons_and_goes_with_them_when_they_move() {
+    let server = spawn_server().await;
+    let (code, mut host, mut guest) = after_a_game(&server).await;
+    guest.send(json!({"t": "play_again"})).await;
+    host.recv_until(|m| m["t"] == "room" && m["room"]["rematch"] == json!(["red"]))
+        .await;
+    // The guest, alone to have accepted, moves: the offer ends as if cancelled.
+    guest.send(json!({"t": "sit", "colour": "green"})).await;
+    let declined = host.recv_until(|m| m["t"] == "declined").await;
+    assert_eq!(declined["seat"], "red");
+    let room = host.recv_until(|m| m["t"] == "room").await;
+    assert!(room["room"]["rematch"].is_null(), "{room}");
+    assert_eq!(room["room"]["seats"]["green"]["occupant"]["name"], "Guest");
+    // Cy sits where the guest sat: whatever the guest accepted there is not his.
+    let mut cy = Client::join(server.addr, &code, "cy-device-secret-000004", "Cy").await;
+    cy.send(json!({"t": "sit", "colour": "red"})).await;
+    cy.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
+        .await;
+    host.send(json!({"t": "play_again"})).await;
+    guest.send(json!({"t": "play_again"})).await;
+    let both = |m: &Value| m["t"] == "room" && m["room"]["rematch"] == json!(["yellow", "green"]);
+    cy.recv_until(both).await;
+    host.recv_until(both).await;
+    assert_eq!(
+        support::welcome(server.addr, &code, HOST).await["game"]["position"]["turn"]["phase"],
+        "over",
+        "no game starts before Cy accepts"
+    );
+    cy.send(json!({"t": "play_again"})).await;
+    let game = host.recv_until(|m| m["t"] == "game").await;
+    assert_eq!(game["game"]["version"], 0);
+}
+
+#[tokio::test]
+async fn a_friendly_new_game_does_not_wait_for_someone_gone_and_they_take_their_seat_back() {
+    // Someone away holds a new game up for 1.5 s here: longer than a reload.
+    let server = spawn_server_with(|c| c.grace_ms = 1500).await;
+    let (code, mut host, guest) = after_a_game(&server).await;
+    guest.close().await;
+    host.recv_until(|m| m["t"] == "room" && m["room"]["seats"]["red"]["connected"] == false)
+        .await;
+    host.send(json!({"t": "play_again"})).await;
+    // First the offer waits for the guest, as for a reload.
+    let offered = host
+        .recv_until(|m| m["t"] == "room" || m["t"] == "game")
+        .await;
+    assert_eq!(offered["room"]["rematch"], json!(["yellow"]), "{offered}");
+    // Once the guest has been away for the grace period, it starts without them, and the CPU
+    // plays their seat.
+    let game = host.recv_until(|m| m["t"] == "game").await;
+    assert_eq!(game["game"]["position"]["seats"], json!(["red", "yellow"]));
+    let action = host.recv_until(|m| m["t"] == "action").await;
+    assert_eq!(action["seat"], "red", "{action}");
+    assert_eq!(action["stand_in"], "away", "{action}");
+    // Back, the guest plays their own turns at once.
+    let mut guest = Client::join(server.addr, &code, GUEST, "Guest").await;
+    loop {
+        let game = guest.game.clone().expect("the game is on");
+        let (phase, seat, version) = turn_of(&game);
+        assert_ne!(phase, "over", "the guest had a turn of their own");
+        let actor = if seat == "red" { &mut guest } else { &mut host };
+        actor.send(next_request(&game)).await;
+        let next = |m: &Value| m["t"] == "action" && m["game"]["version"] == version + 1;
+        host.recv_until(next).await;
+        let action = guest.recv_until(next).await;
+        if seat == "red" {
+            assert!(action.get("stand_in").is_none(), "{action}");
+            break;
+        }
+    }
+}
+
+#[tokio::test]
 async fn leaving_between_games_frees_the_seat_and_the_others_may_start_again() {
     let server = spawn_server().await;
     let (code, mut host, mut guest) = after_a_game(&server).await;
@@ -200,8 +273,7 @@ async fn a_person_who_leaves_a_game_is_played_by_the_cpu_to_its_end_then_their_s
 async fn leaving_a_ranked_game_still_counts_its_result() {
     let server = spawn_server().await;
     let (_, mut host, mut guest) = two_player_room(&server, json!({"ranked": true})).await;
-    host.send(json!({"t": "start"})).await;
-    host.recv_until(|m| m["t"] == "game").await;
+    support::start_rated(&mut host, &mut guest).await;
     guest.send(json!({"t": "leave"})).await;
     host.recv_until(|m| m["t"] == "left").await;
     support::play_until_over(&mut host, "yellow").await;

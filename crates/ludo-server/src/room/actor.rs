@@ -5,7 +5,7 @@
 
 use crate::ids::{IdentityId, RoomCode};
 use crate::protocol::RefusalCode;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -20,9 +20,7 @@ use super::leases::Grant;
 use super::live::{Live, Play};
 use super::retry::Backoff;
 use super::schedule::Schedule;
-use super::table::{
-    self, Away, Decision, SettingsChange, Table, Tell, Then, Write, everyone_accepted,
-};
+use super::table::{self, Away, Decision, Here, Offer, SettingsChange, Table, Tell, Then, Write};
 use super::{Command, Context, Outbox, Registry, RoomHandle, RoomState, Text, Timing};
 use crate::protocol::{ClientMsg, Occupant, Refusal, RoomView, ServerMsg, StandIn};
 use crate::store::{Store, StoreResult, StoredGame};
@@ -56,9 +54,9 @@ struct Room {
     /// For a table formed by matchmaking: until when its people may arrive; its game starts
     /// when the last of them is connected.
     arriving_until: Option<Instant>,
-    /// After a game, while a new one is offered: the seats of the people who accepted. Kept in
-    /// memory only: an offer does not outlive a restart.
-    rematch: Option<BTreeSet<Colour>>,
+    /// While a new game is offered: the people who accepted it. Kept in memory only: an offer
+    /// does not outlive a restart.
+    rematch: Option<Offer>,
     /// The allowances of quick phrases: each person's, each watcher address's, the watchers'.
     phrases: super::phrases::Allowances,
     /// The public rooms' lists, where this room keeps its entry while it is public.
@@ -163,6 +161,7 @@ impl Room {
             let wake = self.next_auto_action();
             let idle = self.idle_until();
             let arriving = self.arriving_until;
+            let offer_due = self.table().offer_due();
             tokio::select! {
                 command = queue.recv() => match command {
                     Some(Command::Release) | None => break,
@@ -177,6 +176,9 @@ impl Room {
                 }
                 () = sleep_until(arriving), if arriving.is_some() => {
                     let _ = self.carry_out(None, self.table().cancel_unattended()).await;
+                }
+                () = sleep_until(offer_due), if offer_due.is_some() => {
+                    self.start_if_everyone_accepted().await;
                 }
                 () = sleep_until(idle), if idle.is_some() => {
                     if self.unload(&mut queue) {
@@ -335,13 +337,13 @@ impl Room {
                 )
                 .await
             }
-            ClientMsg::Start | ClientMsg::PlayAgain if self.live.is_none() => {
-                self.checks().host_only(&identity)?;
-                self.start().await
-            }
-            ClientMsg::Start | ClientMsg::PlayAgain => {
-                self.carry_out(Some(conn), self.table().accept_rematch(&identity)?)
-                    .await
+            ClientMsg::Start { settings_version } | ClientMsg::PlayAgain { settings_version } => {
+                let here = Here {
+                    everyone: self.everyone_here(),
+                    apart: self.apart(),
+                };
+                let accepted = self.table().accept(&identity, settings_version, here)?;
+                self.carry_out(Some(conn), accepted).await
             }
             ClientMsg::Roll { version } => {
                 self.begin_stand_in_due(Instant::now());
@@ -380,6 +382,7 @@ impl Room {
             rematch: self.rematch.as_ref(),
             away_since: &self.away_since,
             free_after: self.timing.free_after,
+            grace: self.timing.grace,
             unsaved: self.unsaved,
             now: Instant::now(),
         }
@@ -438,12 +441,10 @@ impl Room {
                 self.start_if_everyone_accepted().await;
                 Ok(())
             }
-            Then::Start { seat } => {
+            Then::Start { or_else } => {
                 let started = self.start().await;
-                if started.is_err()
-                    && let Some(accepted) = self.rematch.as_mut()
-                {
-                    accepted.remove(&seat);
+                if started.is_err() {
+                    self.rematch = or_else;
                 }
                 started
             }
@@ -496,9 +497,10 @@ impl Room {
         }
     }
 
-    /// Starts the new game offered once the last person who had not accepted is gone.
+    /// Starts the new game offered once everyone it waits for has accepted it: the last person
+    /// who had not is gone, back, or away for long enough.
     async fn start_if_everyone_accepted(&mut self) {
-        if everyone_accepted(&self.state, self.rematch.as_ref()) && self.state.seats.len() >= 2 {
+        if self.table().offer_accepted() && self.state.seats.len() >= 2 {
             if let Err(refusal) = self.start().await {
                 self.rematch = None;
                 self.broadcast_room();
@@ -630,14 +632,23 @@ impl Room {
         })
     }
 
+    /// Whether the people seated may play a game that counts for ratings together: not when two
+    /// of them are connected from one network address, unless the operator allows it.
+    fn apart(&self) -> Result<(), Refusal> {
+        if self.ranked_same_address {
+            return Ok(());
+        }
+        super::checks::one_person_per_address(
+            self.conns
+                .values()
+                .filter_map(|c| self.seat_of(&c.identity).map(|_| (&c.identity, c.address))),
+        )
+    }
+
     async fn start(&mut self) -> Result<(), Refusal> {
         let opening = self.table().open_game(self.everyone_here())?;
-        if opening.ranked && !self.ranked_same_address {
-            super::checks::one_person_per_address(
-                self.conns
-                    .values()
-                    .filter_map(|c| self.seat_of(&c.identity).map(|_| (&c.identity, c.address))),
-            )?;
+        if opening.ranked {
+            self.apart()?;
         }
         let ranked = opening.ranked;
         let seats = opening.seats;

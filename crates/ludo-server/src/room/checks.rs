@@ -31,6 +31,18 @@ impl Checks<'_> {
         }
     }
 
+    /// `settings_changed` unless `seen`, the settings version a request accepts (if it names
+    /// one), is the table's current one.
+    pub fn settings_seen(&self, seen: Option<u64>) -> Result<(), Refusal> {
+        match seen {
+            Some(version) if version != self.state.settings_version => Err(Refusal::new(
+                RefusalCode::SettingsChanged,
+                "the settings changed since you saw them: look at them again",
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// Whether a game is being played (started and not over).
     pub fn game_on(&self) -> bool {
         self.live.is_some_and(|l| !l.game.is_over())

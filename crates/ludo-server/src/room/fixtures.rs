@@ -1,6 +1,6 @@
 //! Tables and games for the room's unit tests.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use ludo_fair::Action;
@@ -8,7 +8,7 @@ use ludo_rules::{Colour, Preset, Rules, Throw};
 
 use super::RoomState;
 use super::live::Live;
-use super::table::Table;
+use super::table::{Decision, Offer, Table};
 use crate::ids::IdentityId;
 use crate::protocol::{LevelName, Occupant, Settings};
 
@@ -83,12 +83,20 @@ pub fn play_to_the_end(live: &mut Live) {
 /// How long someone must have been away before the host may free their seat, in these tests.
 pub const FREE_AFTER: Duration = Duration::from_secs(60);
 
+/// How long someone away holds up a new game offered at a friendly table, in these tests.
+pub const GRACE: Duration = Duration::from_secs(8);
+
+/// A new game offered, accepted by these people.
+pub fn offer(people: &[&str]) -> Option<Offer> {
+    Some(people.iter().map(|name| id(name)).collect())
+}
+
 /// The table's requests over `state`, its game `live`, an offer `rematch` and the people
 /// `away` (each with how long ago they left).
 pub struct Room {
     pub state: RoomState,
     pub live: Option<Live>,
-    pub rematch: Option<BTreeSet<Colour>>,
+    pub rematch: Option<Offer>,
     pub away_since: HashMap<IdentityId, Instant>,
     pub unsaved: bool,
     pub now: Instant,
@@ -128,6 +136,12 @@ impl Room {
         self
     }
 
+    /// The table and the offer as `decision` leaves them.
+    pub fn apply(&mut self, decision: Decision) {
+        self.state = decision.state;
+        self.rematch = decision.rematch;
+    }
+
     /// The table's requests over it.
     pub fn table(&self) -> Table<'_> {
         Table {
@@ -136,6 +150,7 @@ impl Room {
             rematch: self.rematch.as_ref(),
             away_since: &self.away_since,
             free_after: FREE_AFTER,
+            grace: GRACE,
             unsaved: self.unsaved,
             now: self.now,
         }

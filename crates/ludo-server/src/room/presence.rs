@@ -13,7 +13,9 @@ impl Table<'_> {
     /// no longer away; a new name is shown at once and stored if it can be (a table that could
     /// not be stored before is stored again now). They are welcomed and everyone else shown the
     /// table. A matched table's game begins when `everyone_here` (every person seated is
-    /// connected, the newcomer included) while its people were still awaited.
+    /// connected, the newcomer included) while its people were still awaited; a new game
+    /// offered starts if everyone it waits for has accepted it (someone who accepted it, back
+    /// while the only others were away for long, starts it).
     pub fn arrive(&self, identity: &IdentityId, name: &str, everyone_here: bool) -> Decision {
         let renamed = renamed(self.state, identity, name);
         let store = if renamed.is_some() || self.unsaved {
@@ -36,6 +38,8 @@ impl Table<'_> {
             tell: vec![Tell::Welcome, others_told(self.seat_of(identity).is_some())],
             then: if begins {
                 Then::BeginMatchedGame
+            } else if self.rematch.is_some() {
+                Then::StartIfEveryoneAccepted
             } else {
                 Then::Nothing
             },
@@ -200,6 +204,17 @@ mod tests {
             t.arrive(&id("bo"), "bo", true)
         });
         assert_eq!(d.then, Then::Nothing);
+    }
+
+    #[test]
+    fn someone_back_while_a_new_game_is_offered_may_start_it() {
+        let room = Room {
+            rematch: super::super::fixtures::offer(&["ana"]),
+            ..Room::new(table(false, false))
+        };
+        let d = room.table().arrive(&id("ana"), "ana", true);
+        assert_eq!(d.then, Then::StartIfEveryoneAccepted);
+        assert_eq!(d.rematch, room.rematch, "the offer stands");
     }
 
     #[test]

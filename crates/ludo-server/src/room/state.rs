@@ -13,6 +13,9 @@ use crate::protocol::{Occupant, RoomView, SeatView, Settings};
 pub struct RoomState {
     pub(super) host: IdentityId,
     pub(super) settings: Settings,
+    /// How many times the settings have changed: a new game is accepted under one version.
+    #[serde(default)]
+    pub(super) settings_version: u64,
     pub(super) seats: BTreeMap<Colour, Occupant>,
     /// The seat that started the last game: the next game starts with the seat after it.
     #[serde(default)]
@@ -38,6 +41,7 @@ impl RoomState {
         RoomState {
             host,
             settings,
+            settings_version: 0,
             seats: BTreeMap::new(),
             last_first: None,
             left: BTreeSet::new(),
@@ -64,14 +68,14 @@ impl RoomState {
     }
 
     /// The table as everyone sees it, with the people in `connected` connected, each of the
-    /// others away since `away_since` tells (Unix milliseconds), and the rematch accepted by
-    /// these seats, if one is offered.
+    /// others away since `away_since` tells (Unix milliseconds), and the new game offered
+    /// accepted by these people, if one is (shown by the seats they sit at now).
     pub fn view(
         &self,
         code: &str,
         connected: &std::collections::HashSet<&str>,
         away_since: impl Fn(&str) -> Option<i64>,
-        rematch: Option<&BTreeSet<Colour>>,
+        rematch: Option<&BTreeSet<IdentityId>>,
     ) -> RoomView {
         let seats = self
             .seats
@@ -105,9 +109,18 @@ impl RoomState {
             code: code.into(),
             host: self.host.clone(),
             settings: self.settings.clone(),
+            settings_version: self.settings_version,
             seats,
             watchers: connected.iter().filter(|id| !seated.contains(id)).count(),
-            rematch: rematch.map(|accepted| accepted.iter().copied().collect()),
+            rematch: rematch.map(|accepted| {
+                self.seats
+                    .iter()
+                    .filter_map(|(&colour, o)| match o {
+                        Occupant::Person { id, .. } if accepted.contains(id) => Some(colour),
+                        _ => None,
+                    })
+                    .collect()
+            }),
             matched: self.matched,
         }
     }

@@ -23,16 +23,35 @@ pub struct Table<'a> {
     pub state: &'a RoomState,
     /// The latest game, if one has started.
     pub live: Option<&'a Live>,
-    /// The new game offered after the last one: the seats that accepted it.
-    pub rematch: Option<&'a BTreeSet<Colour>>,
+    /// The new game offered, if one is.
+    pub rematch: Option<&'a Offer>,
     /// Since when each person seated and not connected has been away.
     pub away_since: &'a HashMap<IdentityId, Instant>,
     /// How long a person must have been away before the host may free their seat.
     pub free_after: Duration,
+    /// How long a person must have been away before a new game offered at a friendly table no
+    /// longer waits for them: the grace period after which the CPU plays for someone away.
+    pub grace: Duration,
     /// Whether the table changed since it was last stored (a write that could not be made).
     pub unsaved: bool,
     /// Now.
     pub now: Instant,
+}
+
+/// A new game offered (after a game, or a first game that counts for ratings): the people who
+/// accepted it, by identity. An acceptance is the person's, not the seat's: whoever sits down
+/// where they sat has accepted nothing, and moving, standing up or leaving takes it back (see
+/// [`Table::withdrawn`]).
+pub type Offer = BTreeSet<IdentityId>;
+
+/// What the table's requests know of the connections, which the table does not hold: whether a
+/// game may start with the people here now.
+pub struct Here {
+    /// Whether every person seated is connected (a ranked game needs it).
+    pub everyone: bool,
+    /// Whether the people seated connect from different network addresses, as a game that
+    /// counts for ratings needs; its refusal if not.
+    pub apart: Result<(), Refusal>,
 }
 
 /// What a request decided.
@@ -40,8 +59,8 @@ pub struct Table<'a> {
 pub struct Decision {
     /// The table after the request.
     pub state: RoomState,
-    /// The new game offered after the request: the seats that accepted it.
-    pub rematch: Option<BTreeSet<Colour>>,
+    /// The new game offered after the request, if one is.
+    pub rematch: Option<Offer>,
     /// Whether, and how, the table is stored before anyone is told anything.
     pub store: Write,
     /// A person coming back or going away, if one is.
@@ -124,13 +143,14 @@ pub enum Tell {
 pub enum Then {
     /// Nothing.
     Nothing,
-    /// The new game offered starts if every person still seated has accepted it.
+    /// The new game offered starts if everyone it waits for has accepted it (see
+    /// [`Table::everyone_accepted`]).
     StartIfEveryoneAccepted,
-    /// The new game starts now: `seat`'s acceptance was the last one needed (if the game
-    /// cannot start, that acceptance is taken back and the request refused).
+    /// The new game starts now: the request's acceptance was the last one needed. If the game
+    /// cannot start, the request is refused and the offer is `or_else` (as it was before it).
     Start {
-        /// The seat whose acceptance completed the offer.
-        seat: Colour,
+        /// The new game offered if the game cannot start.
+        or_else: Option<Offer>,
     },
     /// A matched table's game begins: the last of its people arrived.
     BeginMatchedGame,
@@ -190,35 +210,60 @@ impl Table<'_> {
         self.checks().not_matched()?;
         self.checks().seat_free(colour)?;
         let mut state = self.state.clone();
+        let (mut rematch, mut tell) = (self.rematch.cloned(), Vec::new());
         if let Some(old) = self.seat_of(identity) {
             state.seats.remove(&old);
+            (rematch, tell) = self.withdrawn(identity, old);
         }
         let person = Occupant::Person {
             id: identity.clone(),
             name: name.to_owned(),
         };
         state.seats.insert(colour, person);
-        Ok(self.changed(state))
+        tell.push(Tell::Table);
+        Ok(Decision {
+            rematch,
+            tell,
+            ..self.changed(state)
+        })
     }
 
-    /// `identity` stands up between games; a new game offered starts if everyone left seated
-    /// has accepted it.
+    /// The new game offered once `identity`, who sat at `seat`, takes back their acceptance (by
+    /// moving, standing up or leaving), and what to tell before the table: an offer nobody else
+    /// has accepted ends, as when its last acceptance is cancelled (see [`Table::decline`]).
+    fn withdrawn(&self, identity: &IdentityId, seat: Colour) -> (Option<Offer>, Vec<Tell>) {
+        let Some(accepted) = self.rematch.filter(|a| a.contains(identity)) else {
+            return (self.rematch.cloned(), Vec::new());
+        };
+        let mut still = accepted.clone();
+        still.remove(identity);
+        if still.is_empty() {
+            (None, vec![Tell::Declined { seat }])
+        } else {
+            (Some(still), Vec::new())
+        }
+    }
+
+    /// `identity` stands up between games, taking back their acceptance of a new game offered;
+    /// it starts if everyone left seated has accepted it.
     pub fn stand(&self, identity: &IdentityId) -> Result<Decision, Refusal> {
         self.checks().lobby_only()?;
         let seat = self.seated(identity)?;
         Ok(self.freed(seat))
     }
 
-    /// The table without `seat` (between games).
+    /// The table without `seat` (between games): its person's acceptance of a new game offered
+    /// goes with them.
     fn freed(&self, seat: Colour) -> Decision {
         let mut state = self.state.clone();
-        state.seats.remove(&seat);
-        let mut rematch = self.rematch.cloned();
-        if let Some(accepted) = rematch.as_mut() {
-            accepted.remove(&seat);
-        }
+        let (rematch, mut tell) = match state.seats.remove(&seat) {
+            Some(Occupant::Person { id, .. }) => self.withdrawn(&id, seat),
+            _ => (self.rematch.cloned(), Vec::new()),
+        };
+        tell.push(Tell::Table);
         Decision {
             rematch,
+            tell,
             then: Then::StartIfEveryoneAccepted,
             ..self.changed(state)
         }
@@ -310,9 +355,9 @@ impl Table<'_> {
         Ok(self.changed(state))
     }
 
-    /// The host changes the settings (fields left out keep their value): a new game offered is
-    /// withdrawn when they differ, since it was accepted under the old ones. A table
-    /// matchmaking formed keeps the settings it was formed with.
+    /// The host changes the settings (fields left out keep their value). When they differ,
+    /// their version goes up and a new game offered is withdrawn, since it was accepted under the
+    /// old ones. A table matchmaking formed keeps the settings it was formed with.
     pub fn change_settings(
         &self,
         host: &IdentityId,
@@ -333,6 +378,9 @@ impl Table<'_> {
         }
         let offer_stands = settings == self.state.settings;
         let mut state = self.state.clone();
+        if !offer_stands {
+            state.settings_version += 1;
+        }
         state.settings = settings;
         Ok(Decision {
             rematch: self.rematch.cloned().filter(|_| offer_stands),
@@ -340,14 +388,47 @@ impl Table<'_> {
         })
     }
 
-    /// `identity` offers or accepts a new game after the last one; it starts once every person
-    /// seated has accepted.
-    pub fn accept_rematch(&self, identity: &IdentityId) -> Result<Decision, Refusal> {
+    /// `identity` starts, offers or accepts a new game under the settings of `settings_version`
+    /// (the settings as they are when it is left out), with the people `here`.
+    ///
+    /// Before the table's first game, the host starts it (with or without a seat): a friendly
+    /// game at once, while a game that counts for ratings is offered with the host's acceptance,
+    /// as after a game, so that nobody is rated under settings they did not accept (the host's
+    /// start is refused as the game's would be if it could not start now). The others seated then
+    /// accept it. After a game, any person seated offers or accepts a new one. Either
+    /// way an offer starts once everyone seated has accepted it (see
+    /// [`Table::everyone_accepted`]).
+    pub fn accept(
+        &self,
+        identity: &IdentityId,
+        settings_version: Option<u64>,
+        here: Here,
+    ) -> Result<Decision, Refusal> {
         self.checks().lobby_only()?;
-        let seat = self.seated(identity)?;
+        let first = self.live.is_none();
+        if first && self.rematch.is_none() {
+            self.checks().host_only(identity)?;
+        }
+        let hosting = first && *identity == self.state.host;
+        if !hosting {
+            self.seated(identity)?;
+        }
+        self.checks().settings_seen(settings_version)?;
+        if hosting && self.open_game(here.everyone)?.ranked {
+            here.apart?;
+        } else if hosting {
+            return Ok(Decision {
+                state: self.state.clone(),
+                rematch: None,
+                store: Write::Nothing,
+                away: None,
+                tell: Vec::new(),
+                then: Then::Start { or_else: None },
+            });
+        }
         let mut accepted = self.rematch.cloned().unwrap_or_default();
-        accepted.insert(seat);
-        let all_in = everyone_accepted(self.state, Some(&accepted));
+        accepted.insert(identity.clone());
+        let all_in = self.everyone_accepted(&accepted);
         Ok(Decision {
             state: self.state.clone(),
             rematch: Some(accepted),
@@ -359,7 +440,9 @@ impl Table<'_> {
                 vec![Tell::Table]
             },
             then: if all_in {
-                Then::Start { seat }
+                Then::Start {
+                    or_else: self.rematch.cloned(),
+                }
             } else {
                 Then::Nothing
             },
@@ -407,6 +490,58 @@ impl Table<'_> {
             seats,
             state,
         })
+    }
+
+    /// The people seated, by identity.
+    fn people(&self) -> impl Iterator<Item = &IdentityId> {
+        self.state.seats.values().filter_map(|o| match o {
+            Occupant::Person { id, .. } => Some(id),
+            Occupant::Cpu { .. } => None,
+        })
+    }
+
+    /// Whether a new game offered waits for `identity`, seated, to accept it: at a friendly
+    /// table, not once they have been away (no connection open) for the grace period, so that a
+    /// reload holds nothing up and someone gone does not hold everyone else up (the CPU plays
+    /// their seat until they are back); at a ranked table, always.
+    fn waits_for(&self, identity: &IdentityId) -> bool {
+        self.state.settings.ranked
+            || self
+                .away_since
+                .get(identity)
+                .is_none_or(|since| self.now.saturating_duration_since(*since) < self.grace)
+    }
+
+    /// Whether a new game offered with these acceptances starts: everyone seated it waits for
+    /// (see [`Table::waits_for`]) has accepted it, CPUs always do, and someone connected has
+    /// accepted it (no game starts for people who are all gone).
+    pub fn everyone_accepted(&self, accepted: &Offer) -> bool {
+        let connected = |id: &&IdentityId| !self.away_since.contains_key(*id);
+        self.people()
+            .filter(connected)
+            .any(|id| accepted.contains(id))
+            && self
+                .people()
+                .all(|id| accepted.contains(id) || !self.waits_for(id))
+    }
+
+    /// Whether a new game is offered and everyone it waits for has accepted it.
+    pub fn offer_accepted(&self) -> bool {
+        self.rematch
+            .is_some_and(|accepted| self.everyone_accepted(accepted))
+    }
+
+    /// When to look again at the new game offered, by itself: the first moment, after now, when
+    /// a person seated who has not accepted it will have been away for the grace period (from
+    /// then it no longer waits for them). None without an offer, or at a ranked table.
+    pub fn offer_due(&self) -> Option<Instant> {
+        let accepted = self.rematch.filter(|_| !self.state.settings.ranked)?;
+        self.people()
+            .filter(|id| !accepted.contains(*id))
+            .filter_map(|id| self.away_since.get(id))
+            .map(|since| *since + self.grace)
+            .filter(|&at| at > self.now)
+            .min()
     }
 
     /// `identity` declines the new game offered: the offer is withdrawn for everyone.
@@ -475,20 +610,9 @@ pub fn without_those_who_left(state: &RoomState) -> Option<RoomState> {
     Some(freed)
 }
 
-/// Whether a new game is offered (`rematch`) and every person seated has accepted it.
-pub fn everyone_accepted(state: &RoomState, rematch: Option<&BTreeSet<Colour>>) -> bool {
-    let Some(accepted) = rematch else {
-        return false;
-    };
-    state.seats.iter().all(|(seat, o)| match o {
-        Occupant::Person { .. } => accepted.contains(seat),
-        Occupant::Cpu { .. } => true,
-    })
-}
-
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::{FREE_AFTER, Room, id, table};
+    use super::super::fixtures::{FREE_AFTER, GRACE, Room, id, offer, table};
     use super::*;
 
     fn refusal(outcome: Result<impl std::fmt::Debug, Refusal>) -> &'static str {
@@ -500,6 +624,20 @@ mod tests {
             Some(Occupant::Person { id, .. }) => Some(id),
             _ => None,
         }
+    }
+
+    /// Everyone seated connected, each from an address of their own.
+    fn everyone() -> Here {
+        Here {
+            everyone: true,
+            apart: Ok(()),
+        }
+    }
+
+    /// `who` starts, offers or accepts a new game, under the settings as they are, with
+    /// [`everyone`] here.
+    fn accept(room: &Room, who: &str) -> Result<Decision, Refusal> {
+        room.table().accept(&id(who), None, everyone())
     }
 
     fn cpu() -> LevelName {
@@ -577,17 +715,17 @@ mod tests {
             "the host check comes first"
         );
         // Playing again, standing up and leaving stay as at any table.
-        assert!(room.table().accept_rematch(&id("bo")).is_ok());
+        assert!(accept(&room, "bo").is_ok());
         assert!(room.table().leave(&id("bo")).is_ok());
     }
 
     #[test]
     fn standing_frees_the_seat_takes_back_an_acceptance_and_may_start_the_offer() {
         let mut room = Room::new(table(false, true)).after_a_game();
-        room.rematch = Some(BTreeSet::from([Colour::Yellow, Colour::Red]));
+        room.rematch = offer(&["ana", "bo"]);
         let d = room.table().stand(&id("bo")).unwrap();
         assert_eq!(person(&d.state, Colour::Red), None);
-        assert_eq!(d.rematch, Some(BTreeSet::from([Colour::Yellow])));
+        assert_eq!(d.rematch, offer(&["ana"]));
         assert_eq!(d.then, Then::StartIfEveryoneAccepted);
         assert_eq!(refusal(room.table().stand(&id("cy"))), "not_seated");
         let playing = Room::new(table(false, false)).playing();
@@ -709,7 +847,7 @@ mod tests {
     #[test]
     fn new_settings_withdraw_an_offer_and_are_checked_in_order() {
         let mut room = Room::new(table(false, true)).after_a_game();
-        room.rematch = Some(BTreeSet::from([Colour::Yellow]));
+        room.rematch = offer(&["ana"]);
         let change = |clock, ranked| SettingsChange {
             rules: None,
             clock,
@@ -765,8 +903,8 @@ mod tests {
     #[test]
     fn a_new_game_starts_when_the_last_person_seated_accepts() {
         let room = Room::new(table(false, true)).after_a_game();
-        let d = room.table().accept_rematch(&id("ana")).unwrap();
-        assert_eq!(d.rematch, Some(BTreeSet::from([Colour::Yellow])));
+        let d = accept(&room, "ana").unwrap();
+        assert_eq!(d.rematch, offer(&["ana"]));
         assert_eq!(
             d.then,
             Then::Nothing,
@@ -774,25 +912,320 @@ mod tests {
         );
         let mut offered = room;
         offered.rematch = d.rematch;
-        let d = offered.table().accept_rematch(&id("bo")).unwrap();
-        assert_eq!(d.then, Then::Start { seat: Colour::Red });
-        assert!(d.tell.is_empty(), "the game itself is shown");
+        let d = accept(&offered, "bo").unwrap();
         assert_eq!(
-            refusal(offered.table().accept_rematch(&id("cy"))),
-            "not_seated"
+            d.then,
+            Then::Start {
+                or_else: offer(&["ana"])
+            },
+            "if the game cannot start, Bo's acceptance is taken back"
         );
+        assert!(d.tell.is_empty(), "the game itself is shown");
+        assert_eq!(refusal(accept(&offered, "cy")), "not_seated");
+        let playing = Room::new(table(false, false)).playing();
+        assert_eq!(refusal(accept(&playing, "bo")), "game_on");
+    }
+
+    #[test]
+    fn an_acceptance_is_the_persons_so_whoever_sits_in_their_old_seat_has_not_accepted() {
+        let mut room = Room::new(table(false, false)).after_a_game();
+        room.rematch = offer(&["ana", "bo"]);
+        // Ana accepted, then moves: her acceptance goes, Bo's stays.
+        let moved = room.table().sit(&id("ana"), "ana", Colour::Green).unwrap();
+        assert_eq!(moved.rematch, offer(&["bo"]));
+        assert!(matches!(moved.tell[..], [Tell::Table]));
+        room.apply(moved);
+        // Cy sits where Ana sat: nobody has accepted for him.
+        room.apply(room.table().sit(&id("cy"), "Cy", Colour::Yellow).unwrap());
+        assert_eq!(room.rematch, offer(&["bo"]));
+        let d = accept(&room, "ana").unwrap();
+        assert_eq!(d.rematch, offer(&["ana", "bo"]));
+        assert_eq!(d.then, Then::Nothing, "Cy has not accepted");
+        room.apply(d);
+        let d = accept(&room, "cy").unwrap();
+        assert!(matches!(d.then, Then::Start { .. }));
+    }
+
+    #[test]
+    fn an_offer_whose_only_acceptance_is_taken_back_ends_as_if_it_were_cancelled() {
+        let mut room = Room::new(table(false, true)).after_a_game();
+        room.rematch = offer(&["ana"]);
+        let moved = room.table().sit(&id("ana"), "ana", Colour::Green).unwrap();
+        let stood = room.table().stand(&id("ana")).unwrap();
+        let left = room.table().leave(&id("ana")).unwrap();
+        for d in [moved, stood, left] {
+            assert_eq!(d.rematch, None);
+            assert!(
+                matches!(
+                    d.tell[..],
+                    [
+                        Tell::Declined {
+                            seat: Colour::Yellow
+                        },
+                        Tell::Table
+                    ]
+                ),
+                "{:?}",
+                d.tell
+            );
+        }
+        // Someone who had not accepted stands up: the offer stands, and may start.
+        let d = room.table().stand(&id("bo")).unwrap();
+        assert_eq!(d.rematch, offer(&["ana"]));
+        assert!(matches!(d.tell[..], [Tell::Table]));
+        assert_eq!(d.then, Then::StartIfEveryoneAccepted);
+        // Sitting down where one sits takes nothing back.
+        let d = room.table().sit(&id("ana"), "ana", Colour::Yellow).unwrap();
+        assert_eq!(d.rematch, offer(&["ana"]));
+    }
+
+    #[test]
+    fn a_seat_the_host_frees_takes_its_persons_acceptance_with_it() {
+        let mut room = Room::new(table(false, true))
+            .after_a_game()
+            .away("bo", FREE_AFTER);
+        room.rematch = offer(&["ana", "bo"]);
+        let d = room.table().free_seat(&id("ana"), Colour::Red).unwrap();
+        assert_eq!(d.rematch, offer(&["ana"]));
+        assert_eq!(d.then, Then::StartIfEveryoneAccepted);
+    }
+
+    /// A settings request changing only the clock to `clock`, or making the table ranked.
+    fn settings_change(clock: Option<u32>, ranked: Option<bool>) -> SettingsChange<'static> {
+        SettingsChange {
+            rules: None,
+            clock: clock.map(Some),
+            ranked,
+            rotate: None,
+            public: None,
+        }
+    }
+
+    #[test]
+    fn every_change_of_settings_moves_their_version_on_and_the_same_settings_do_not() {
+        let room = Room::new(table(false, false));
+        assert_eq!(room.state.settings_version, 0);
+        let d = room
+            .table()
+            .change_settings(&id("ana"), &settings_change(Some(30), None))
+            .unwrap();
+        assert_eq!(d.state.settings_version, 1);
+        let same = room
+            .table()
+            .change_settings(&id("ana"), &settings_change(None, None))
+            .unwrap();
+        assert_eq!(same.state.settings_version, 0, "nothing changed");
+    }
+
+    #[test]
+    fn a_new_game_is_accepted_under_the_settings_one_saw_and_refused_once_they_changed() {
+        let mut room = Room::new(table(false, false)).after_a_game();
+        room.rematch = offer(&["ana"]);
+        room.apply(
+            room.table()
+                .change_settings(&id("ana"), &settings_change(Some(60), None))
+                .unwrap(),
+        );
+        assert_eq!(room.rematch, None, "the offer is withdrawn");
+        assert_eq!(room.state.settings_version, 1);
+        let stale = room.table().accept(&id("bo"), Some(0), everyone());
+        assert_eq!(refusal(stale), "settings_changed");
+        let d = room.table().accept(&id("bo"), Some(1), everyone()).unwrap();
+        assert_eq!(d.rematch, offer(&["bo"]));
+        // Left out, the version is the settings as they are.
+        assert!(room.table().accept(&id("bo"), None, everyone()).is_ok());
+        // The game, the seat and the host are checked first.
         let playing = Room::new(table(false, false)).playing();
         assert_eq!(
-            refusal(playing.table().accept_rematch(&id("bo"))),
+            refusal(playing.table().accept(&id("bo"), Some(9), everyone())),
             "game_on"
         );
+        assert_eq!(
+            refusal(room.table().accept(&id("cy"), Some(9), everyone())),
+            "not_seated"
+        );
+        let before = Room::new(table(false, false));
+        assert_eq!(
+            refusal(before.table().accept(&id("bo"), Some(9), everyone())),
+            "not_host"
+        );
+    }
+
+    #[test]
+    fn the_host_starts_a_friendly_first_game_at_once() {
+        let room = Room::new(table(false, true));
+        let d = accept(&room, "ana").unwrap();
+        assert_eq!(d.then, Then::Start { or_else: None });
+        assert_eq!(d.rematch, None);
+        assert!(d.tell.is_empty(), "the game itself is shown");
+        assert_eq!(refusal(accept(&room, "bo")), "not_host");
+        // A stale start is refused like any acceptance.
+        let stale = room.table().accept(&id("ana"), Some(3), everyone());
+        assert_eq!(refusal(stale), "settings_changed");
+    }
+
+    #[test]
+    fn the_hosts_start_of_a_first_game_that_counts_for_ratings_is_an_offer_the_others_accept() {
+        let mut room = Room::new(table(true, false));
+        let d = accept(&room, "ana").unwrap();
+        assert_eq!(d.rematch, offer(&["ana"]));
+        assert_eq!(d.then, Then::Nothing, "Bo has not accepted");
+        assert!(matches!(d.tell[..], [Tell::Table]));
+        room.apply(d);
+        let d = accept(&room, "bo").unwrap();
+        assert_eq!(
+            d.then,
+            Then::Start {
+                or_else: offer(&["ana"])
+            }
+        );
+        // Bo may decline it instead, as after a game.
+        let d = room.table().decline(&id("bo")).unwrap();
+        assert_eq!(d.rematch, None);
+        // The start is checked as the game's would be: everyone here, each from an address
+        // of their own.
+        let fresh = Room::new(table(true, false));
+        let away = Here {
+            everyone: false,
+            apart: Ok(()),
+        };
+        assert_eq!(
+            refusal(fresh.table().accept(&id("ana"), None, away)),
+            "players_away"
+        );
+        let together = Here {
+            everyone: true,
+            apart: Err(Refusal::new(RefusalCode::SameAddress, "one address")),
+        };
+        assert_eq!(
+            refusal(fresh.table().accept(&id("ana"), None, together)),
+            "same_address"
+        );
+        // A friendly game needs no such thing.
+        let friendly = Room::new(table(false, false));
+        let together = Here {
+            everyone: true,
+            apart: Err(Refusal::new(RefusalCode::SameAddress, "one address")),
+        };
+        assert!(friendly.table().accept(&id("ana"), None, together).is_ok());
+    }
+
+    #[test]
+    fn settings_made_ranked_and_a_start_sent_at_once_rate_nobody_who_did_not_accept_them() {
+        let mut room = Room::new(table(false, false));
+        room.apply(
+            room.table()
+                .change_settings(&id("ana"), &settings_change(None, Some(true)))
+                .unwrap(),
+        );
+        let d = room
+            .table()
+            .accept(&id("ana"), Some(1), everyone())
+            .unwrap();
+        assert_eq!(d.then, Then::Nothing, "no game before Bo accepts");
+        room.apply(d);
+        // Bo's acceptance of what he saw before the change is refused.
+        let stale = room.table().accept(&id("bo"), Some(0), everyone());
+        assert_eq!(refusal(stale), "settings_changed");
+        let d = room.table().accept(&id("bo"), Some(1), everyone()).unwrap();
+        assert!(matches!(d.then, Then::Start { .. }));
+    }
+
+    #[test]
+    fn a_first_game_a_ranked_room_plays_friendly_starts_at_once() {
+        let mut state = table(true, false);
+        state.settings.rules = ludo_rules::Rules::preset(ludo_rules::Preset::Vietnamese);
+        state.seats.insert(
+            Colour::Blue,
+            Occupant::Person {
+                id: id("cy"),
+                name: "cy".to_owned(),
+            },
+        );
+        let d = accept(&Room::new(state), "ana").unwrap();
+        assert_eq!(
+            d.then,
+            Then::Start { or_else: None },
+            "three at Vietnamese rules: friendly"
+        );
+    }
+
+    #[test]
+    fn a_friendly_new_game_does_not_wait_for_someone_away_past_the_grace_period() {
+        let room = Room::new(table(false, true))
+            .after_a_game()
+            .away("bo", GRACE);
+        let d = accept(&room, "ana").unwrap();
+        assert!(matches!(d.then, Then::Start { .. }), "{:?}", d.then);
+        // Away for less (a reload, say): the offer waits for Bo, and is looked at again when
+        // his grace period ends.
+        let mut reloading = Room::new(table(false, true))
+            .after_a_game()
+            .away("bo", GRACE / 4);
+        let d = accept(&reloading, "ana").unwrap();
+        assert_eq!(d.then, Then::Nothing);
+        reloading.apply(d);
+        let since = reloading.away_since[&id("bo")];
+        assert_eq!(reloading.table().offer_due(), Some(since + GRACE));
+        assert!(!reloading.table().offer_accepted());
+        // Then: the grace period is over, and nobody else is waited for.
+        reloading.now = since + GRACE;
+        assert!(reloading.table().offer_accepted());
+        assert_eq!(
+            reloading.table().offer_due(),
+            None,
+            "nothing more to look at"
+        );
+    }
+
+    #[test]
+    fn a_ranked_new_game_waits_for_everyone_however_long_away() {
+        let mut room = Room::new(table(true, false))
+            .after_a_game()
+            .away("bo", GRACE * 10);
+        let d = accept(&room, "ana").unwrap();
+        assert_eq!(d.then, Then::Nothing);
+        room.apply(d);
+        assert!(!room.table().offer_accepted());
+        assert_eq!(room.table().offer_due(), None);
+    }
+
+    #[test]
+    fn a_new_game_starts_by_itself_only_for_someone_connected_who_accepted_it() {
+        // Ana accepted and is away too: nobody here to play.
+        let mut room = Room::new(table(false, false))
+            .after_a_game()
+            .away("ana", GRACE / 2)
+            .away("bo", GRACE);
+        room.rematch = offer(&["ana"]);
+        assert!(!room.table().offer_accepted());
+        room.away_since.remove(&id("ana"));
+        assert!(room.table().offer_accepted(), "Ana is back");
+        // Those who accepted are never waited for; the earliest of the others is.
+        let mut three = Room::new(table(false, false))
+            .after_a_game()
+            .away("bo", GRACE / 2)
+            .away("cy", GRACE / 4);
+        three.state.seats.insert(
+            Colour::Green,
+            Occupant::Person {
+                id: id("cy"),
+                name: "cy".to_owned(),
+            },
+        );
+        three.rematch = offer(&["ana"]);
+        let bo_due = three.away_since[&id("bo")] + GRACE;
+        assert_eq!(three.table().offer_due(), Some(bo_due));
+        three.rematch = offer(&["ana", "bo"]);
+        let cy_due = three.away_since[&id("cy")] + GRACE;
+        assert_eq!(three.table().offer_due(), Some(cy_due));
     }
 
     #[test]
     fn declining_withdraws_the_offer_for_everyone_and_needs_one() {
         let mut room = Room::new(table(false, false)).after_a_game();
         assert_eq!(refusal(room.table().decline(&id("bo"))), "no_offer");
-        room.rematch = Some(BTreeSet::from([Colour::Yellow]));
+        room.rematch = offer(&["ana"]);
         let d = room.table().decline(&id("bo")).unwrap();
         assert_eq!(d.rematch, None);
         assert_eq!(d.store, Write::Nothing);
@@ -808,7 +1241,7 @@ mod tests {
     #[test]
     fn the_one_who_offered_a_new_game_may_cancel_it() {
         let mut room = Room::new(table(false, false)).after_a_game();
-        room.rematch = Some(BTreeSet::from([Colour::Yellow]));
+        room.rematch = offer(&["ana"]);
         let d = room.table().decline(&id("ana")).unwrap();
         assert_eq!(d.rematch, None);
         assert!(matches!(

@@ -310,6 +310,7 @@ export default {
   'refusal.internal': 'The server could not save that — try again.',
   'refusal.players_away': 'A ranked game starts only when everyone seated is here.',
   'refusal.same_address': 'A ranked game needs each player on a network of their own: two seats here come from the same one.',
+  'refusal.settings_changed': 'The settings have just changed: look at them again, then accept.',
   'room.cancelled': 'Not everyone came to this ranked table: the game is cancelled, and nothing is rated. Look for another from the home page.',
   'room.watching': 'You are watching. A seat belongs to the device that took it: to play in this seat, open the invitation on that device.',
   'room.watchingFull': 'You are watching: every seat is taken.',
@@ -429,6 +430,7 @@ export default {
   'guide.exit.double': 'A piece leaves the base on a double.',
   // A room: seats, settings, offers, phrases
   'rematch.offered': '{names} would like to play again.',
+  'rematch.offeredRanked': '{names} would like to start a ranked game.',
   'rematch.waiting': 'Waiting for {names}…',
   'rematch.alone': 'Everyone else has left the table. To play again, invite someone with the link or add a CPU below.',
   'rematch.newOpponent': 'New opponent',

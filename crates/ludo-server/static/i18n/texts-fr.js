@@ -310,6 +310,7 @@ export default {
   'refusal.internal': 'Le serveur n’a pas pu enregistrer cela — réessayez.',
   'refusal.players_away': 'Une partie classée ne commence que lorsque tous les joueurs assis sont là.',
   'refusal.same_address': 'Une partie classée demande que chaque joueur soit sur son propre réseau : deux places ici viennent du même.',
+  'refusal.settings_changed': 'Les réglages viennent de changer : regardez-les à nouveau, puis acceptez.',
   'room.cancelled': 'Tout le monde n’est pas venu à cette table classée : la partie est annulée, et rien n’est compté. Cherchez-en une autre depuis l’accueil.',
   'room.watching': 'Vous regardez la partie. Une place appartient à l’appareil qui l’a prise : pour y jouer, ouvrez l’invitation sur cet appareil.',
   'room.watchingFull': 'Vous regardez : toutes les places sont prises.',
@@ -429,6 +430,7 @@ export default {
   'guide.exit.double': 'Une pièce sort de la base sur un double.',
   // A room: seats, settings, offers, phrases
   'rematch.offered': 'Rejouer ? Déjà d’accord : {names}.',
+  'rematch.offeredRanked': 'Partie classée ? Déjà d’accord : {names}.',
   'rematch.waiting': 'En attente de {names}…',
   'rematch.alone': 'Tous les autres ont quitté la table. Pour rejouer, invitez quelqu’un avec le lien ou ajoutez un CPU ci-dessous.',
   'rematch.newOpponent': 'Nouvel adversaire',

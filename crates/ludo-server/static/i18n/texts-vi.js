@@ -344,6 +344,7 @@ export default {
   'refusal.internal': 'Máy chủ không lưu được — hãy thử lại.',
   'refusal.players_away': 'Ván xếp hạng chỉ bắt đầu khi mọi người đã ngồi đều có mặt.',
   'refusal.same_address': 'Ván xếp hạng cần mỗi người chơi ở một mạng riêng: hai chỗ ở đây đến từ cùng một mạng.',
+  'refusal.settings_changed': 'Cài đặt vừa thay đổi: hãy xem lại rồi mới đồng ý.',
   'room.cancelled': 'Không phải ai cũng đến bàn xếp hạng này: ván bị hủy và không tính điểm. Hãy tìm bàn khác từ trang chủ.',
   'room.watching': 'Bạn đang xem ván này. Mỗi chỗ ngồi thuộc về thiết bị đã chọn nó: để chơi ở chỗ đó, hãy mở lời mời trên thiết bị ấy.',
   'room.watchingFull': 'Bạn đang xem: mọi chỗ ngồi đã có người.',
@@ -488,6 +489,7 @@ export default {
   'guide.exit.double@horse': 'Ngựa ra khỏi chuồng khi gieo đôi.',
   // A room: seats, settings, offers, phrases
   'rematch.offered': '{names} muốn chơi lại.',
+  'rematch.offeredRanked': '{names} muốn bắt đầu một ván xếp hạng.',
   'rematch.waiting': 'Đang chờ {names}…',
   'rematch.alone': 'Những người khác đã rời bàn. Để chơi tiếp, hãy mời ai đó bằng đường link hoặc thêm máy ở bên dưới.',
   'rematch.newOpponent': 'Đối thủ mới',

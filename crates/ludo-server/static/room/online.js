@@ -19,6 +19,7 @@ import { AwaySeats } from './freeseat.js';
 import { RoomName } from './roomname.js';
 import { deviceSecret, savedName, playerName, setPlayerName } from './identity.js';
 import { served } from './served.js';
+import { element } from '../dom.js';
 
 
 /** The game as the table shows it. */
@@ -81,6 +82,12 @@ export class OnlineRoom {
         view.end.classList.remove('tucked');
         sound.play('turn');
       } });
+    // Before the first game, the host's start of a game that counts for ratings is an offer the
+    // others accept: shown in the lobby, above the seats.
+    const first = element('div', { id: 'first-offer', hidden: true });
+    view.seats.before(first);
+    this.firstOffer = new Rematch(first, { t, ask: (message) => this.request(message, 'offer'), first: true,
+      onOffer: () => sound.play('turn') });
     this.leaveGame = new LeaveGame(view.roll.closest('.controls').querySelector('#back'), { t,
       leave: () => this.request({ t: 'leave' }), goHome: () => location.assign('/') });
     this.awaySeats = new AwaySeats(view.players, { t, ask: (message) => this.ask(message) });
@@ -136,7 +143,7 @@ export class OnlineRoom {
 
   /**
    * A request from the table (a throw or a move), or from another part of the page (`where`:
-   * `phrase`, `rematch`); its refusal is shown there.
+   * `phrase`, `rematch`, `offer`); its refusal is shown there.
    */
   request(message, where = 'table') {
     this.asked = where;
@@ -217,9 +224,10 @@ export class OnlineRoom {
         this.refused(message);
         break;
       case 'declined': {
-        const text = this.rematch.declined(message.seat, this.occupantName(message.seat),
-          message.seat === this.mySeat());
-        this.view.announce(text);
+        const args = [message.seat, this.occupantName(message.seat), message.seat === this.mySeat()];
+        // The first game's offer goes with its news: said under the seats.
+        if (!this.game) this.sayUnderSeats(this.firstOffer.declined(...args));
+        else this.view.announce(this.rematch.declined(...args));
         break;
       }
       case 'left': {
@@ -316,6 +324,7 @@ export class OnlineRoom {
     if (where === 'lobby') this.sayUnderSeats(text);
     else if (where === 'phrase') this.phrases.refused(code, text);
     else if (where === 'rematch') this.rematch.refused(text);
+    else if (where === 'offer') this.firstOffer.refused(text);
     else this.table.refused(text);
   }
 
@@ -508,7 +517,9 @@ export class OnlineRoom {
     // Before the first game, what to do next is said above the seats: the host starts, a seated
     // guest waits for that, anyone else picks a free seat (a full room says they watch).
     const lobby = document.getElementById('lobby-status');
-    const next = this.game ? null : matched ? 'room.matchedArriving' : host ? 'room.hostStarts'
+    // While the host's start is offered, the offer itself says what comes next.
+    const offered = !this.game && Boolean(this.room.rematch);
+    const next = this.game || offered ? null : matched ? 'room.matchedArriving' : host ? 'room.hostStarts'
       : this.mySeat() ? 'online.waiting' : this.full() ? null : 'online.pickSeat';
     lobby.hidden = !next;
     lobby.textContent = next ? t(next) : '';
@@ -534,9 +545,11 @@ export class OnlineRoom {
     else forgetRoom(this.code);
     // Whoever played a matched table's game may look for a new opponent, seated still or not.
     const played = this.mySeat() ?? this.yourGameSeat();
-    this.rematch.draw(this.room, this.mySeat(), over, this.seatNames(), matched && played ? this.newOpponentLink() : null);
+    const names = this.seatNames();
+    this.rematch.draw(this.room, this.mySeat(), over, names, matched && played ? this.newOpponentLink() : null);
+    this.firstOffer.draw(this.room, this.mySeat(), offered, names);
     this.leaveGame.draw(playing && Boolean(this.mySeat()), this.game?.ranked);
-    this.awaySeats.draw(this.room, { host, playing, names: this.seatNames() });
+    this.awaySeats.draw(this.room, { host, playing, names });
     this.phrases.setPeople(Object.values(this.room.seats)
       .filter((s) => s.occupant.kind === 'person' && s.occupant.id !== this.you)
       .map((s) => ({ id: s.occupant.id, name: s.occupant.name })));
@@ -636,8 +649,9 @@ export class OnlineRoom {
       if (!playing && mine) button(t('room.leaveTable'), { t: 'leave' });
       return li;
     });
-    // The first game is the host's to start; after it, playing again is an offer (see rematch.js).
-    if (host && !this.game && !matched) {
+    // The first game is the host's to start; after it, playing again is an offer (see rematch.js),
+    // as is the host's start of a game that counts for ratings, drawn above the seats meanwhile.
+    if (host && !this.game && !matched && !this.room.rematch) {
       // The host's one way forward stays in sight below the seats however long they are (a
       // phone shows four free seats' controls and not much more).
       const li = document.createElement('li');
@@ -645,7 +659,8 @@ export class OnlineRoom {
       const b = document.createElement('button');
       b.id = 'start';
       b.textContent = t('online.start');
-      b.onclick = () => this.ask({ t: 'start' });
+      // Starting is accepting the settings as drawn now.
+      b.onclick = () => this.ask({ t: 'start', settings_version: this.room.settings_version });
       const enough = Object.keys(this.room.seats).length >= 2;
       b.disabled = !enough;
       li.append(b);

@@ -1,7 +1,12 @@
 // Playing again at an online table: after a game, "Play again" offers a new game to the others;
 // each accepts or declines. Whoever accepted waits for the rest ("Waiting for Ana and Bo…") and may
 // cancel while waiting; a decline or a cancel withdraws the offer for everyone, and everyone is
-// told who did it. The server starts the new game once every person seated has accepted.
+// told who did it. The server starts the new game once every person seated has accepted. The same
+// offer, before a table's first game, is the host's start of a game that counts for ratings. Each
+// acceptance names the settings it accepts (their version, as the page last drew them): if they
+// have changed since, the server refuses it, and the person looks at them again.
+
+import { element } from '../dom.js';
 
 /** Names joined as the reader's language joins them ("Ana and Bo", "Ana et Bo"). */
 export function listOf(names) {
@@ -14,9 +19,11 @@ export class Rematch {
    * @param t the page's texts
    * @param ask sends a request (`play_again`, `decline`); its refusal comes back to `refused`
    * @param onOffer called when someone else offers the reader a new game
+   * @param first whether the offer is of the table's first game (the host's start of a game that
+   *   counts for ratings), said in its own words
    */
-  constructor(box, { t, ask, onOffer = null }) {
-    Object.assign(this, { box, t, ask, onOffer });
+  constructor(box, { t, ask, onOffer = null, first = false }) {
+    Object.assign(this, { box, t, ask, onOffer, first });
     this.declinedText = '';
     this.withdrawing = false;
   }
@@ -42,21 +49,22 @@ export class Rematch {
     const waitingFor = people.filter((c) => !accepted.includes(c));
     // Drawn again only when something shown changes, so that a button keeps the focus.
     const name = (colour) => names[colour];
-    const key = JSON.stringify([room.rematch, people.map(name), seat, this.declinedText, newOpponent]);
+    const key = JSON.stringify([room.rematch, people.map(name), seat, this.declinedText, newOpponent,
+      room.settings_version]);
     if (key === this.drawn) return;
     this.drawn = key;
     const parts = [];
-    const line = (text) => parts.push(Object.assign(document.createElement('p'), { textContent: text }));
-    const button = (text, message, className = '') => {
-      const b = Object.assign(document.createElement('button'), { type: 'button', textContent: text, className });
-      b.onclick = () => this.ask(message);
-      return b;
-    };
+    const line = (text) => parts.push(element('p', { textContent: text }));
+    const button = (text, message, className = '') => element('button', {
+      type: 'button', textContent: text, className, onclick: () => this.ask(message),
+    });
+    // Accepting is accepting the settings as drawn now.
+    const accept = { t: 'play_again', settings_version: room.settings_version };
     if (this.declinedText) line(this.declinedText);
     if (room.rematch && accepted.includes(seat)) {
       line(t('rematch.waiting', { names: listOf(waitingFor.map(name)) }));
     } else if (room.rematch) {
-      line(t('rematch.offered', { names: listOf(accepted.map(name)) }));
+      line(t(this.first ? 'rematch.offeredRanked' : 'rematch.offered', { names: listOf(accepted.map(name)) }));
       // Someone offers the reader a new game: said at once, and shown however the end was left.
       if (seat) {
         parts.at(-1).setAttribute('role', 'alert');
@@ -73,9 +81,9 @@ export class Rematch {
     // (at a matched table, nobody else sits: they look for another).
     const alone = Object.keys(room.seats).length < 2;
     if (seat && !room.rematch && alone) line(t(newOpponent ? 'rematch.aloneMatched' : 'rematch.alone'));
-    if (seat && !room.rematch && !alone) buttons.append(button(t('online.playAgain'), { t: 'play_again' }, 'primary'));
+    if (seat && !room.rematch && !alone) buttons.append(button(t('online.playAgain'), accept, 'primary'));
     if (seat && room.rematch && !accepted.includes(seat)) {
-      buttons.append(button(t('rematch.accept'), { t: 'play_again' }, 'primary'),
+      buttons.append(button(t('rematch.accept'), accept, 'primary'),
         button(t('rematch.decline'), { t: 'decline' }));
     }
     if (newOpponent) {

@@ -368,6 +368,18 @@ pub async fn two_player_room(server: &Server, settings: Value) -> (String, Clien
     (code, host, guest)
 }
 
+/// At a table of two people whose game counts for ratings, the host starts it and the guest
+/// accepts it (such a game starts only once everyone seated has); returns once both see it.
+pub async fn start_rated(host: &mut Client, guest: &mut Client) {
+    host.send(json!({"t": "start"})).await;
+    guest
+        .recv_until(|m| m["t"] == "room" && !m["room"]["rematch"].is_null())
+        .await;
+    guest.send(json!({"t": "play_again"})).await;
+    host.recv_until(|m| m["t"] == "game").await;
+    guest.recv_until(|m| m["t"] == "game").await;
+}
+
 /// A fresh server with a room: the host in yellow, a random CPU in red, the host joined.
 pub async fn host_and_cpu() -> (Server, Client) {
     host_and_cpu_with(json!({})).await
