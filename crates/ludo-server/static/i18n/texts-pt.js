@@ -310,7 +310,7 @@ export default {
   'refusal.internal': 'O servidor não conseguiu guardar isso — tenta novamente.',
   'refusal.players_away': 'Uma partida classificada só começa quando todos os jogadores sentados estão presentes.',
   'refusal.same_address': 'Uma partida classificada exige cada jogador numa rede própria: dois lugares aqui vêm da mesma.',
-  'refusal.settings_changed': 'As definições acabaram de mudar: vê-as de novo e depois aceita.',
+  'refusal.settings_changed': 'As definições acabaram de mudar: vê-as novamente e depois aceita.',
   'room.cancelled': 'Nem todos vieram a esta mesa classificada: a partida foi cancelada e nada conta para a classificação. Procura outra a partir do início.',
   'room.watching': 'Estás a ver a partida. Um lugar pertence ao dispositivo que o ocupou: para jogar nesse lugar, abre o convite nesse dispositivo.',
   'room.watchingFull': 'Estás a ver: todos os lugares estão ocupados.',
