@@ -817,3 +817,48 @@ test('a game on one device for several people is shown as drawn unless turning t
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test('every colour\'s finished pieces stand apart in its own triangle in the middle, none covering another', async () => {
+  const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
+  // Qdan's last progress is 56: three colours with three pieces home, one with two.
+  const position = {
+    rules: 'qdan',
+    seats: ['yellow', 'blue', 'red', 'green'],
+    pieces: { yellow: [56, 56, 56, 10], blue: [56, 56, 56, 'base'], red: [56, 56, 'base', 'base'],
+      green: [56, 56, 56, 'base'] },
+    turn: { seat: 'yellow', phase: 'roll', roll: null, bonus_streak: 0, throws: 0 },
+  };
+  const players = { yellow: 'human', blue: 'human', red: 'human', green: 'human' };
+  const { page, errors } = await resume(context, position, { players });
+  await page.waitForSelector('#board .piece');
+  await page.screenshot({ path: `${shots}/finished-pieces-360x640.png` });
+  const { pieces, triangles } = await page.$eval('#board', (svg) => ({
+    pieces: [...svg.querySelectorAll('.piece[data-progress="56"]')].map((g) => {
+      const body = g.querySelector('circle');
+      return { colour: g.dataset.colour, fill: body.getAttribute('fill'),
+        x: Number(body.getAttribute('cx')), y: Number(body.getAttribute('cy')), r: Number(body.getAttribute('r')) };
+    }),
+    triangles: [...svg.querySelectorAll('polygon')].map((p) => ({ fill: p.getAttribute('fill'),
+      corners: p.getAttribute('points').split(' ').map((xy) => xy.split(',').map(Number)) })),
+  }));
+  assert.equal(pieces.length, 11, JSON.stringify(pieces));
+  for (const [i, a] of pieces.entries()) {
+    for (const b of pieces.slice(i + 1)) {
+      assert.ok(Math.hypot(a.x - b.x, a.y - b.y) >= a.r + b.r, `overlap: ${JSON.stringify([a, b])}`);
+    }
+  }
+  // Inside a triangle: on the inner side of each of its edges, a piece's radius in from them.
+  const inside = ({ x, y, r }, corners) => corners.every(([x1, y1], k) => {
+    const [x2, y2] = corners[(k + 1) % 3];
+    const [x3, y3] = corners[(k + 2) % 3];
+    const side = (px, py) => (x2 - x1) * (py - y1) - (y2 - y1) * (px - x1);
+    const distance = side(x, y) / Math.hypot(x2 - x1, y2 - y1);
+    return Math.sign(side(x3, y3)) * distance >= r;
+  });
+  for (const piece of pieces) {
+    const own = triangles.find((t) => t.fill === piece.fill);
+    assert.ok(own && inside(piece, own.corners), `${piece.colour} in its triangle: ${JSON.stringify(piece)}`);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -70,6 +70,14 @@ export function layoutOf(geometry) {
   return { ...geometry, shape, turns, track, base, colours };
 }
 
+/**
+ * Where the left arm's finished pieces stand, in grid cells, the first finished first: inside
+ * the arm's own triangle in the middle (its corners at cells (5.5, 5.5), (8.5, 5.5), (7, 7)), three
+ * along its wide side and one nearer the point, apart enough that each piece of radius 0.2 shows
+ * whole. No two colours share a spot, so finished pieces never cover one another.
+ */
+const FINISHED_SPOTS = [[7, 5.85], [6.56, 5.85], [7.44, 5.85], [7, 6.35]];
+
 /** Where a piece of the seat on `arm` at `progress` stands, in grid cells. */
 export function cellOf(layout, arm, progress, index, finishedBefore = 0) {
   const k = layout.turns[arm];
@@ -77,8 +85,7 @@ export function cellOf(layout, arm, progress, index, finishedBefore = 0) {
   if (progress <= layout.door) return layout.track[(layout.starts[arm] + progress) % layout.track_len];
   const home = layout.shape.home[progress - layout.door - 1];
   if (home) return turn(home, k);
-  const spot = [[7, 6.2], [6.6, 6.6], [7.4, 6.6], [7, 7]][finishedBefore % 4];
-  return turn(spot, k);
+  return turn(FINISHED_SPOTS[finishedBefore % FINISHED_SPOTS.length], k);
 }
 
 /**
@@ -236,14 +243,6 @@ const FAN = {
   4: [[-0.4, -0.4], [-0.4, 0.4], [0.4, -0.4], [0.4, 0.4]],
 };
 
-/** The same for finished pieces on their spots in the middle (row, column, in cells). */
-const FINISHED_FAN = {
-  1: [[0, 0]],
-  2: [[0, -0.22], [0, 0.22]],
-  3: [[-0.22, -0.22], [-0.22, 0.22], [0.22, -0.22]],
-  4: [[-0.22, -0.22], [-0.22, 0.22], [0.22, -0.22], [0.22, 0.22]],
-};
-
 /**
  * Where every piece is drawn, and how big: each colour's pieces on one square make one stack,
  * drawn as one piece at full size with a count (`count` on the piece on top, the one that answers
@@ -274,9 +273,8 @@ function placePieces(layout, position, targetOf) {
     const fan = FAN[Math.min(stacks.size, 4)];
     [...stacks.values()].forEach((stack, i) => {
       const [r, c] = stack[0].cell;
-      // Finished pieces are small, and their spots close together: two colours on one spot
-      // stand side by side, a little apart, so that no piece covers a neighbouring spot's.
-      const [dr, dc] = stack[0].finished ? FINISHED_FAN[Math.min(stacks.size, 4)][i] : fan[i];
+      // A finished piece has a spot of its own (FINISHED_SPOTS): it stands on it as it is.
+      const [dr, dc] = stack[0].finished ? [0, 0] : fan[i];
       const centre = [(c + 0.5 + dc) * CELL, (r + 0.5 + dr) * CELL];
       const size = stack[0].finished ? 0.2 : stack[0].progress === 'base' && layout.arms !== 4 ? 0.46
         : stacks.size > 2 ? 0.44 : PIECE;
