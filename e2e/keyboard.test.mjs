@@ -13,6 +13,29 @@ const focused = (page) => page.evaluate(() => {
     visible: a?.matches?.(':focus-visible') ?? false, label: a?.getAttribute?.('aria-label') };
 });
 
+/**
+ * From now on, every moment focus falls to the page itself is noted in `globalThis.focusLost`:
+ * after any change to the page, on every frame, and whenever focus leaves an element for nowhere.
+ */
+async function noteFocusLost(page) {
+  await page.evaluate(() => {
+    const lost = [];
+    globalThis.focusLost = lost;
+    const look = (when) => {
+      const at = document.activeElement;
+      const entry = `${when}: ${document.getElementById('status').textContent}`;
+      if ((!at || at === document.body) && !lost.includes(entry)) lost.push(entry);
+    };
+    new MutationObserver(() => look('change')).observe(document.body, { subtree: true, childList: true, attributes: true });
+    document.addEventListener('focusout', (e) => e.relatedTarget === null && queueMicrotask(() => look('focusout')), true);
+    const frame = () => {
+      look('frame');
+      requestAnimationFrame(frame);
+    };
+    frame();
+  });
+}
+
 test('a game against the CPU is started and played with the keyboard alone', async () => {
   const page = await browser.newPage({ viewport: { width: 360, height: 640 } });
   const errors = [];
@@ -103,24 +126,7 @@ test('focus stays on the table while a throw, a move and the CPU\'s turn are sho
   const { page, errors } = await resume(context, position, { players: { yellow: 'human', red: 'easy' } });
   await page.waitForFunction(() => /your turn — throw/i.test(document.getElementById('announce').textContent));
   await page.focus('#roll');
-  // From now on, every moment focus falls to the page itself is noted: after any change to the
-  // page, on every frame, and whenever focus leaves an element for nowhere.
-  await page.evaluate(() => {
-    const lost = [];
-    globalThis.focusLost = lost;
-    const look = (when) => {
-      const at = document.activeElement;
-      const entry = `${when}: ${document.getElementById('status').textContent}`;
-      if ((!at || at === document.body) && !lost.includes(entry)) lost.push(entry);
-    };
-    new MutationObserver(() => look('change')).observe(document.body, { subtree: true, childList: true, attributes: true });
-    document.addEventListener('focusout', (e) => e.relatedTarget === null && queueMicrotask(() => look('focusout')), true);
-    const frame = () => {
-      look('frame');
-      requestAnimationFrame(frame);
-    };
-    frame();
-  });
+  await noteFocusLost(page);
   const cpuPlayed = () => page.evaluate(() => /red △/.test(document.getElementById('log').textContent));
   let actions = 0;
   for (let i = 0; i < 600; i++) {
@@ -140,4 +146,30 @@ test('focus stays on the table while a throw, a move and the CPU\'s turn are sho
   assert.deepEqual(await page.evaluate(() => globalThis.focusLost), [], 'focus never fell to the page');
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('at the end of a game played by keyboard, focus goes to the end\'s first button, never to the page', async () => {
+  const { resume, yellowToMove } = await import('./browser.mjs');
+  for (const [locale, again] of [['en', 'Play again'], ['fr-FR', 'Rejouer']]) {
+    const context = await browser.newContext({ locale, viewport: { width: 360, height: 640 } });
+    // Yellow's last piece one throw of 3 from home, against a CPU at red.
+    const { page, errors } = await resume(context, yellowToMove(53, 'base', [3], [56, 56, 56]),
+      { players: { yellow: 'human', red: 'easy' } });
+    await page.waitForSelector('#board .piece.legal');
+    // Tab to the piece to move, as a keyboard player would, and play it.
+    for (let i = 0; i < 40 && !(await focused(page)).legal; i++) await page.keyboard.press('Tab');
+    assert.ok((await focused(page)).legal, 'the piece to move is reached by Tab');
+    await noteFocusLost(page);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#end:not([hidden])');
+    await page.waitForFunction(() => document.activeElement?.closest('#end') !== null);
+    assert.equal(await page.evaluate(() => document.activeElement.textContent), again, locale);
+    assert.ok((await focused(page)).visible, 'the button shows its focus');
+    assert.deepEqual(await page.evaluate(() => globalThis.focusLost), [], 'focus never fell to the page');
+    // Enter on it starts the next game.
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#end', { state: 'hidden' });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
 });

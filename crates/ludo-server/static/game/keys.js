@@ -59,6 +59,18 @@ export function followFocus(board, rollButton, held = null) {
   else if (usable(rollButton)) rollButton.focus();
 }
 
+/**
+ * Call once the end of the game is shown: the throw button has gone with the game, so a keyboard
+ * player's focus goes to the end's first action (play again, or Home), not to the page, unless
+ * they had taken it elsewhere. The end's button that folds it away to show the board is skipped.
+ */
+export function focusEnd(end, rollButton) {
+  if (!keyboard || !adrift(rollButton)) return;
+  const first = [...end.querySelectorAll('button, a[href]')]
+    .find((control) => control.id !== 'end-tuck' && !control.closest('[hidden]'));
+  first?.focus();
+}
+
 /** The keys that play from anywhere on the page: R throws, 1 to 4 move that piece, W says where everyone is. */
 export const THROW_KEY = 'r';
 const WHERE_KEY = 'w';

@@ -16,7 +16,7 @@ import { reducedMotion, showMove, STEP_MS } from './animate.js';
 import { byCpu, drawLog, moveLines, throwOutcome, voice } from './turnlog.js';
 import { noMoveHint } from './nomove.js';
 import { drawPlaces } from './places.js';
-import { followFocus, holdFocus, playByKeys } from './keys.js';
+import { focusEnd, followFocus, holdFocus, playByKeys } from './keys.js';
 import { Countdown } from './clock.js';
 import * as sound from './sound.js';
 import { setBoard } from '../i18n/i18n.js';
@@ -661,15 +661,18 @@ export class Table {
     }
     // Unavailable, yet focusable: whoever threw keeps their place while the throw is shown (see keys.js).
     this.view.roll.setAttribute('aria-disabled', String(!canThrow));
-    // At the end there is nothing to throw: the button goes, and the end's own buttons remain.
-    this.view.roll.hidden = over;
+    // The end shows once the last move has been seen, never under it. Then there is nothing to
+    // throw: the button goes, and the end's own buttons remain (it stays until then, holding the
+    // focus of whoever played the last move by keyboard).
+    const endShown = over && interactive && !this.running;
+    this.view.roll.hidden = endShown;
     this.showStatus(status ?? this.statusWords(p));
     this.view.status.classList.toggle('yours', mine);
     this.drawPlayers(p, seat, state.deadline);
     drawLog(this.view.log, this.lines.slice(0, this.shownLines));
-    // The end shows once the last move has been seen, never under it.
-    this.drawEnd(p, over && interactive && !this.running);
-    if (interactive) followFocus(this.view.board, this.view.roll, held);
+    this.drawEnd(p, endShown);
+    if (endShown) focusEnd(this.view.end, this.view.roll);
+    else if (interactive) followFocus(this.view.board, this.view.roll, held);
     return this.layout;
   }
 
