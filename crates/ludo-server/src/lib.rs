@@ -16,6 +16,7 @@ compile_error!("ludo-server needs `panic = \"unwind\"`: one failing room must no
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod bare_answers;
 mod config;
 /// Content types of the web client's files.
 mod content_type;

@@ -224,10 +224,49 @@ impl Drop for Permit {
     }
 }
 
-/// A socket that holds its connection's [`Permit`] until it is dropped, WebSocket or not.
+/// A socket that holds its connection's [`Permit`] until it is dropped, WebSocket or not, and
+/// adds the security headers to the error answers hyper writes on its own
+/// ([`crate::bare_answers`]).
 struct Counted {
     io: TcpStream,
     _permit: Permit,
+    /// An answer being written with headers added: its bytes, how many are written, and the
+    /// length of the bytes hyper asked to write (what it is told once all are written).
+    rewritten: Option<(Vec<u8>, usize, usize)>,
+}
+
+impl Counted {
+    /// Writes `buf`, or its rewriting with the security headers, whole before saying it is written.
+    fn poll_write_answer(
+        &mut self,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        if self.rewritten.is_none() {
+            match crate::bare_answers::with_security_headers(buf) {
+                Some(bytes) => self.rewritten = Some((bytes, 0, buf.len())),
+                None => return Pin::new(&mut self.io).poll_write(cx, buf),
+            }
+        }
+        let (bytes, written, asked) = self.rewritten.as_mut().expect("set above");
+        while *written < bytes.len() {
+            match Pin::new(&mut self.io).poll_write(cx, &bytes[*written..]) {
+                Poll::Ready(Ok(0)) => {
+                    self.rewritten = None;
+                    return Poll::Ready(Ok(0));
+                }
+                Poll::Ready(Ok(n)) => *written += n,
+                Poll::Ready(Err(error)) => {
+                    self.rewritten = None;
+                    return Poll::Ready(Err(error));
+                }
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+        let asked = *asked;
+        self.rewritten = None;
+        Poll::Ready(Ok(asked))
+    }
 }
 
 impl AsyncRead for Counted {
@@ -246,7 +285,7 @@ impl AsyncWrite for Counted {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<std::io::Result<usize>> {
-        Pin::new(&mut self.io).poll_write(cx, buf)
+        self.poll_write_answer(cx, buf)
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
@@ -262,7 +301,17 @@ impl AsyncWrite for Counted {
         cx: &mut Context<'_>,
         bufs: &[std::io::IoSlice<'_>],
     ) -> Poll<std::io::Result<usize>> {
-        Pin::new(&mut self.io).poll_write_vectored(cx, bufs)
+        // An answer's head comes first: one that needs headers added is written on its own.
+        let first = bufs.iter().find(|buf| !buf.is_empty());
+        match first {
+            Some(head)
+                if self.rewritten.is_some()
+                    || crate::bare_answers::with_security_headers(head).is_some() =>
+            {
+                self.poll_write_answer(cx, head)
+            }
+            _ => Pin::new(&mut self.io).poll_write_vectored(cx, bufs),
+        }
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -394,6 +443,7 @@ async fn connection(
     let io = TokioIo::new(Counted {
         io: stream,
         _permit: permit,
+        rewritten: None,
     });
     let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
         let router = router.clone();

@@ -814,3 +814,49 @@ async fn sixty_chattering_watchers_from_one_address_cannot_knock_the_players_out
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+/// What the server answers to `request` sent whole on a connection of its own.
+async fn raw_answer(addr: SocketAddr, request: &[u8]) -> String {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    // The server may answer and close before the whole request is sent.
+    let _ = stream.write_all(request).await;
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer).await;
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+#[tokio::test]
+async fn requests_refused_before_the_router_still_carry_the_security_headers() {
+    let server = spawn_server().await;
+    let long_path = format!("/{}", "a".repeat(70 * 1024));
+    for (request, status) in [
+        (b"\x16\x03\x01 not http at all\r\n\r\n".to_vec(), "400"),
+        (
+            b"POST /api/rooms HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\
+              Content-Length: 3\r\n\r\n{}"
+                .to_vec(),
+            "400",
+        ),
+        (
+            format!("GET {long_path} HTTP/1.1\r\nHost: localhost\r\n\r\n").into_bytes(),
+            "414",
+        ),
+        (
+            format!(
+                "GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n{}\r\n",
+                "X-Long: a-header-line-of-forty-bytes-or-so\r\n".repeat(4000)
+            )
+            .into_bytes(),
+            "431",
+        ),
+    ] {
+        let answer = raw_answer(server.addr, &request).await;
+        assert!(
+            answer.starts_with(&format!("HTTP/1.1 {status} ")),
+            "{answer}"
+        );
+        assert_security_headers(&answer);
+    }
+    // The server serves on.
+    served_within_5_seconds(server.addr).await;
+}
