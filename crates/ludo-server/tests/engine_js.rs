@@ -3,8 +3,8 @@
 //!
 //! - A game against CPU players and the engine's refusals (`js/engine.test.mjs`), and the board
 //!   drawings' cells against the engine's numbers (`js/board.test.mjs`).
-//! - Every line of the project's copy of the shared rules vectors (`ludo-rules/tests/data`)
-//!   through the page's module, checked by the very runner the library and the `ludo` binary pass
+//! - Every line of the rules vectors (`ludo-rules/tests/data/*.jsonl`: the project's copy of the
+//!   shared ones and the project's own) through the page's module, checked by the very runner the library and the `ludo` binary pass
 //!   (`ludo-rules/tests/support/vectors.rs`); each answer the module gives along the way is also
 //!   the native engine's own: the same whole position, the same legal moves in the same order, or
 //!   a refusal with the same code. An action the module cannot express fails the test.
@@ -25,7 +25,7 @@ use std::time::Instant;
 use ludo_bots::{Level, Player, RandomPlayer, Rng, seats_for, throw_dice};
 use ludo_rules::{Fault, Game, Phase, Rules, Throw};
 use serde_json::{Value, json};
-use vectors::{Engine, run_all};
+use vectors::{Engine, Refusal, run_files};
 
 /// The JavaScript files, run from their own directory.
 const JS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/js");
@@ -99,7 +99,7 @@ fn the_browser_engine_module_plays_a_game_under_node() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The shared rules vectors
+// The rules vectors
 
 /// The page's engine module in a Node process (`js/bridge.mjs`), one JSON line each way, each
 /// answer compared with the native engine's.
@@ -136,7 +136,7 @@ impl Browser {
 
     /// `engine[method](...args)` in the page's module: its answer, or its refusal's code. Anything
     /// else (no such method, an exception other than the engine's) fails the test at once.
-    fn ask(&mut self, method: &str, args: Value) -> Result<Value, String> {
+    fn ask(&mut self, method: &str, args: Value) -> Result<Value, Value> {
         self.calls += 1;
         let request = json!({ "method": method, "args": args });
         writeln!(self.to_node, "{request}").expect("node reads its input");
@@ -150,23 +150,27 @@ impl Browser {
         let Some(refused) = answer.get("refused") else {
             panic!("the engine module cannot answer {request}: {answer}");
         };
-        let code = refused["code"].as_str().unwrap_or_default().to_owned();
-        if !ludo_rules::all_codes().contains(&code.as_str()) || !refused["params"].is_object() {
+        let code = refused["code"].as_str().unwrap_or_default();
+        if !ludo_rules::all_codes().contains(&code) || !refused["params"].is_object() {
             self.mismatches.push(format!(
                 "{method}: a refusal without an engine code and its values: {refused}"
             ));
         }
-        Err(code)
+        Err(json!({ "code": code, "params": refused["params"] }))
     }
 
-    /// Records a difference between the module's answer and the native engine's.
+    /// Records a difference between the module's answer and the native engine's: the same
+    /// answer, or a refusal with the same code.
     fn compare(
         &mut self,
         what: String,
-        browser: &Result<Value, String>,
+        browser: &Result<Value, Value>,
         native: &Result<Value, String>,
     ) {
-        if browser != native {
+        let browser_code = browser
+            .as_ref()
+            .map_err(|e| e["code"].as_str().unwrap_or_default());
+        if browser_code != native.as_ref().map_err(String::as_str) {
             self.mismatches
                 .push(format!("{what}: browser {browser:?}, native {native:?}"));
         }
@@ -213,8 +217,16 @@ fn native_legal(position: &Value) -> Result<Value, String> {
     Ok(serde_json::to_value(game.legal_moves()).expect("moves serialise"))
 }
 
+/// A refusal as the page's module gives it, `{code, params}`.
+fn refused(fault: Value) -> Refusal {
+    Refusal {
+        fault: Some(fault.clone()),
+        ..Refusal::said(format!("refused: {}", fault["code"]))
+    }
+}
+
 impl Engine for Browser {
-    fn act(&mut self, position: &Value, action: &[Value]) -> Result<Value, String> {
+    fn act(&mut self, position: &Value, action: &[Value]) -> Result<Value, Refusal> {
         let browser = match (action[0].as_str(), &action[1..]) {
             (Some("roll"), dice) => self.ask("roll", json!([position, dice])),
             (Some("move"), [piece]) => self
@@ -224,29 +236,44 @@ impl Engine for Browser {
         };
         let native = native_act(position, action);
         self.compare(format!("{action:?}"), &browser, &native);
-        browser
+        browser.map_err(refused)
     }
 
-    fn legal(&mut self, position: &Value) -> Result<Value, String> {
+    fn legal(&mut self, position: &Value) -> Result<Value, Refusal> {
         let browser = self.ask("legal", json!([position]));
         let native = native_legal(position);
         self.compare("legal".to_owned(), &browser, &native);
-        browser
+        browser.map_err(refused)
+    }
+
+    fn read(&mut self, position: &Value) -> Option<Result<Value, Refusal>> {
+        let read = self.ask("options", json!([position])).and_then(|options| {
+            let board = self.ask("board", json!([position]))?;
+            Ok(json!({ "options": options["options"], "board": board }))
+        });
+        let native = Game::from_json(&position.to_string())
+            .map(|_| Value::Null)
+            .map_err(code);
+        self.compare(
+            "read".to_owned(),
+            &read.as_ref().map(|_| Value::Null).map_err(Clone::clone),
+            &native,
+        );
+        Some(read.map_err(refused))
     }
 }
 
 #[test]
-fn every_shared_rules_vector_passes_through_the_browser_engine_as_through_the_native_one() {
+fn every_rules_vector_passes_through_the_browser_engine_as_through_the_native_one() {
     if !node_runs("the shared vectors through the browser's engine") {
         return;
     }
     let scratch = Scratch::new();
     let mut browser = Browser::start(&scratch.wasm());
-    let jsonl = include_str!("../../ludo-rules/tests/data/rules.jsonl");
     let start = Instant::now();
-    let count = run_all(&mut browser, jsonl);
-    assert_eq!(count, vectors::cases(jsonl).len());
-    assert!(count >= 62, "only {count} vectors ran");
+    let counts = run_files(&mut browser);
+    let count: usize = counts.iter().map(|(_, n)| n).sum();
+    assert!(counts[0].1 >= 62, "only {counts:?} vectors ran");
     assert!(
         browser.mismatches.is_empty(),
         "the browser's engine and the native one differ:\n{}",
