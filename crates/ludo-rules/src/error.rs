@@ -4,14 +4,15 @@
 //! words, by code and parameter names), and an English sentence for logs (`Display`); programs
 //! read both through [`Fault`].
 //!
-//! Each kind of error is one enum, declared with [`faults!`] beside the code that raises it:
+//! Each kind of error is one enum, declared with [`faults!`] beside the code that raises it, and
+//! each is its own public type, so that a call answers only the errors it can make:
 //!
-//! | enum | module | raised when |
-//! |---|---|---|
-//! | [`crate::ThrowError`] | `throw` | a throw cannot be made with real dice |
-//! | [`crate::OptionsError`] | `options` | options contradict each other |
-//! | [`crate::PositionFault`] (in a [`crate::PositionError`] with its field) | `position/fault` | a position cannot be read or cannot occur |
-//! | [`crate::PlayError`] | `turn` | the rules forbid an action |
+//! - [`crate::ThrowError`] in `throw.rs`: a throw that cannot be made with real dice;
+//! - [`crate::OptionsError`] in `options.rs`: options that contradict each other;
+//! - [`crate::PlayError`] in `turn.rs`: an action the rules forbid;
+//! - [`crate::PositionFault`] in `position/fault.rs`: a position that cannot be read or cannot
+//!   occur, carried in a [`crate::PositionError`] with the field at fault (a contradiction
+//!   between the position's options keeps the [`crate::OptionsError`]'s code).
 //!
 //! One line of [`faults!`] gives a variant its fields, its code, its parameters and its message,
 //! and the macro writes the enum, its `CODES`, `code()`, `params()`, `Display` and [`Fault`]: a
@@ -36,7 +37,7 @@ pub trait Fault: std::error::Error {
 /// faults! {
 ///     /// The enum's docs.
 ///     #[derive(Clone, Debug, PartialEq, Eq)]
-///     pub enum ThrowError {
+///     pub enum ExampleError {
 ///         /// A unit variant: no parameters.
 ///         Empty => "empty": "no dice";
 ///         /// A tuple variant names its fields; the parameters are the fields by name.
