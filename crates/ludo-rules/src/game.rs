@@ -6,10 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::Geometry;
 use crate::colour::{BySeat, Colour};
-use crate::error::{PositionError, PositionFault};
-use crate::options::{FirstPlayer, Layout, Options};
+use crate::options::Options;
 use crate::progress::Progress;
-use crate::rulebook::{Own, Rulebook};
 use crate::rules::Rules;
 use crate::throw::Throw;
 
@@ -154,39 +152,6 @@ pub struct Game {
 }
 
 impl Game {
-    /// The starting position for these rules and seats (in turn order): every piece in the base,
-    /// and a roll-off first with `first_player = highest_roll`.
-    ///
-    /// # Errors
-    /// When the seats are not 2 to 4 different colours, or not in clockwise order where colours
-    /// have fixed arms.
-    pub fn new(rules: Rules, seats: &[Colour]) -> Result<Game, PositionError> {
-        let (list, arm) = check_seats(rules.options(), seats)?;
-        let first = seats[0];
-        let mut turn = Turn::fresh(first, Phase::Roll);
-        if rules.options().first_player == FirstPlayer::HighestRoll {
-            turn.phase = Phase::Rolloff;
-            for &seat in seats {
-                turn.rolloff[seat] = ROLLOFF_WAITING;
-            }
-        }
-        let geometry = Geometry::new(rules.options(), seats.len());
-        Ok(Game {
-            rules,
-            geometry,
-            seats: list,
-            arm,
-            start: start_squares(&geometry, &arm),
-            next: next_seats(&list),
-            pieces: BySeat([[Progress::BASE; 4]; 4]),
-            squares: BySeat([[OFF_TRACK; 4]; 4]),
-            stands: BySeat([Stands::default(); 4]),
-            turn,
-            done: ColourList::EMPTY,
-            places: None,
-        })
-    }
-
     /// The rules in force.
     #[inline]
     pub fn rules(&self) -> &Rules {
@@ -215,14 +180,6 @@ impl Game {
     #[inline]
     pub fn arm(&self, seat: Colour) -> u8 {
         self.arm[seat]
-    }
-
-    /// The track square of a piece of `seat` at `progress`; `None` in the base, the home column
-    /// or finished.
-    #[inline]
-    pub fn track_square(&self, seat: Colour, progress: Progress) -> Option<u8> {
-        let square = self.square_of(Own, seat, progress);
-        (square != OFF_TRACK).then_some(square)
     }
 
     /// A seat's four pieces by index.
@@ -295,80 +252,6 @@ impl Game {
             _ => self.options().dice,
         }
     }
-
-    /// The track square of a piece of `seat` at `progress`, or [`OFF_TRACK`].
-    #[inline]
-    pub(crate) fn square_of<R: Rulebook>(&self, rules: R, seat: Colour, progress: Progress) -> u8 {
-        let g = rules.geometry(self);
-        let steps = progress.raw();
-        if steps <= g.door() {
-            g.square_from(self.start[seat], steps)
-        } else {
-            OFF_TRACK
-        }
-    }
-
-    /// Puts piece `index` of `seat` at `progress`.
-    #[inline]
-    pub(crate) fn put<R: Rulebook>(
-        &mut self,
-        rules: R,
-        seat: Colour,
-        index: usize,
-        progress: Progress,
-    ) {
-        self.pieces[seat][index] = progress;
-        // The four squares as one word, changed and read back in registers: a byte stored and
-        // the word read soon after (to find the blockades) would wait for the store to reach
-        // the cache (measured: a random game took about 1.15 times as long).
-        let square = self.square_of(rules, seat, progress);
-        let squares = with_byte(self.squares[seat], index, square);
-        self.squares[seat] = squares;
-        self.stands[seat] = Stands::of(squares);
-    }
-
-    /// Recomputes every piece's track square from the pieces.
-    pub(crate) fn place_all(&mut self) {
-        for seat in Colour::ALL {
-            for index in 0..4 {
-                self.squares[seat][index] = self.square_of(Own, seat, self.pieces[seat][index]);
-            }
-            self.stands[seat] = Stands::of(self.squares[seat]);
-        }
-    }
-
-    /// Whether a seat has all four pieces finished.
-    #[inline]
-    pub(crate) fn all_finished<R: Rulebook>(&self, rules: R, seat: Colour) -> bool {
-        let g = rules.geometry(self);
-        self.pieces[seat].iter().all(|p| g.is_finished(p.raw()))
-    }
-
-    /// Whether a seat has no piece out: every piece in the base or finished.
-    #[inline]
-    pub(crate) fn has_no_piece_out<R: Rulebook>(&self, rules: R, seat: Colour) -> bool {
-        let g = rules.geometry(self);
-        self.pieces[seat]
-            .iter()
-            .all(|p| p.is_base() || g.is_finished(p.raw()))
-    }
-
-    /// How many of a seat's pieces are finished.
-    #[inline]
-    pub(crate) fn finished_count<R: Rulebook>(&self, rules: R, seat: Colour) -> u8 {
-        let g = rules.geometry(self);
-        self.pieces[seat]
-            .iter()
-            .filter(|p| g.is_finished(p.raw()))
-            .count() as u8
-    }
-}
-
-/// `bytes` with byte `index` (0..4) set to `value`, worked out as one word.
-#[inline]
-fn with_byte(bytes: [u8; 4], index: usize, value: u8) -> [u8; 4] {
-    let shift = 8 * (index as u32 & 3);
-    (u32::from_le_bytes(bytes) & !(0xff << shift) | u32::from(value) << shift).to_le_bytes()
 }
 
 /// Each seat's start square on this board.
@@ -384,47 +267,4 @@ pub(crate) fn next_seats(seats: &ColourList) -> BySeat<Colour> {
         next[seat] = order[(i + 1) % order.len()];
     }
     next
-}
-
-/// Checks the seats and gives each its arm.
-pub(crate) fn check_seats(
-    options: &Options,
-    seats: &[Colour],
-) -> Result<(ColourList, BySeat<u8>), PositionError> {
-    if !(2..=4).contains(&seats.len()) {
-        return Err(PositionError::new(
-            "seats",
-            PositionFault::SeatCount { count: seats.len() },
-        ));
-    }
-    let mut list = ColourList::EMPTY;
-    let mut arm = BySeat([0; 4]);
-    for (i, &seat) in seats.iter().enumerate() {
-        if list.contains(seat) {
-            return Err(PositionError::new(
-                "seats",
-                PositionFault::ListedTwice { seat },
-            ));
-        }
-        list.push(seat);
-        arm[seat] = match options.layout {
-            Layout::ByPlayers => i as u8,
-            Layout::Cross => seat.fixed_arm(),
-        };
-    }
-    if options.layout == Layout::Cross {
-        let first = seats[0].fixed_arm();
-        let clockwise = seats
-            .windows(2)
-            .all(|w| (w[0].fixed_arm() + 4 - first) % 4 < (w[1].fixed_arm() + 4 - first) % 4);
-        if !clockwise {
-            return Err(PositionError::new(
-                "seats",
-                PositionFault::NotClockwise {
-                    seats: seats.to_vec(),
-                },
-            ));
-        }
-    }
-    Ok((list, arm))
 }

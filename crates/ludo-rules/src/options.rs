@@ -5,6 +5,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::faults;
+
 /// The board the game is played on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -293,113 +295,33 @@ impl Default for Options {
     }
 }
 
-/// Values that make no sense together (`rules.md` §3). Each names the options at fault.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionsError {
-    /// `dice` is neither 1 nor 2.
-    DiceCount(u8),
-    /// `exit_on_double` or `bonus_on_double` with one die.
-    DoubleWithOneDie(&'static str),
-    /// A non-empty `bonus_values` with two dice.
-    BonusValuesWithTwoDice,
-    /// Empty `exit_values` and no `exit_on_double`: no piece could ever leave the base.
-    NoWayOut,
-    /// `layout = by_players` on the horse board.
-    HorseLayout,
-    /// `exact_finish = false` on the horse board.
-    HorseInexactFinish,
-    /// Two dice on the Ludo board with `exact_finish = true`.
-    TwoDiceExactFinish,
-}
-
-impl fmt::Display for OptionsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OptionsError::DiceCount(n) => write!(f, "dice: {n} is not 1 or 2"),
-            OptionsError::DoubleWithOneDie(option) => {
-                write!(f, "{option} needs two dice, but dice is 1")
-            }
-            OptionsError::BonusValuesWithTwoDice => write!(
-                f,
-                "bonus_values must be empty with dice = 2 (use bonus_on_double)"
-            ),
-            OptionsError::NoWayOut => write!(
-                f,
-                "exit_values is empty and exit_on_double is false: no piece could leave the base"
-            ),
-            OptionsError::HorseLayout => {
-                write!(f, "layout = by_players is not possible with board = horse")
-            }
-            OptionsError::HorseInexactFinish => {
-                write!(f, "exact_finish = false is not possible with board = horse")
-            }
-            OptionsError::TwoDiceExactFinish => write!(
-                f,
-                "dice = 2 with board = ludo needs exact_finish = false \
-                 (a piece on the last home square would need a total of 1)"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for OptionsError {}
-
-impl crate::error::Fault for OptionsError {
-    fn code(&self) -> &'static str {
-        OptionsError::code(self)
-    }
-
-    fn params(&self) -> serde_json::Value {
-        OptionsError::params(self)
-    }
-}
-
-impl OptionsError {
-    /// Every code a contradiction may have.
-    pub const CODES: &'static [&'static str] = &[
-        "dice_count",
-        "double_with_one_die",
-        "bonus_values_with_two_dice",
-        "no_way_out",
-        "horse_layout",
-        "horse_inexact_finish",
-        "two_dice_exact_finish",
-    ];
-
-    /// The values the contradiction speaks of: the `option` at fault, and for `dice_count` the
-    /// `dice` given.
-    pub fn params(&self) -> serde_json::Value {
-        match self {
-            OptionsError::DiceCount(dice) => {
-                serde_json::json!({ "option": self.option(), "dice": dice })
-            }
-            _ => serde_json::json!({ "option": self.option() }),
-        }
-    }
-
-    /// A stable code for the contradiction, for programs (a client shows it in its own words).
-    pub const fn code(&self) -> &'static str {
-        match self {
-            OptionsError::DiceCount(_) => "dice_count",
-            OptionsError::DoubleWithOneDie(_) => "double_with_one_die",
-            OptionsError::BonusValuesWithTwoDice => "bonus_values_with_two_dice",
-            OptionsError::NoWayOut => "no_way_out",
-            OptionsError::HorseLayout => "horse_layout",
-            OptionsError::HorseInexactFinish => "horse_inexact_finish",
-            OptionsError::TwoDiceExactFinish => "two_dice_exact_finish",
-        }
-    }
-
-    /// The option a contradiction is first about (the one a person would change).
-    pub const fn option(&self) -> &'static str {
-        match self {
-            OptionsError::DiceCount(_) => "dice",
-            OptionsError::DoubleWithOneDie(option) => option,
-            OptionsError::BonusValuesWithTwoDice => "bonus_values",
-            OptionsError::NoWayOut => "exit_values",
-            OptionsError::HorseLayout => "layout",
-            OptionsError::HorseInexactFinish | OptionsError::TwoDiceExactFinish => "exact_finish",
-        }
+faults! {
+    /// Values that make no sense together (`rules.md` §3). Each names the option a person would
+    /// change as its `option` parameter.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum OptionsError {
+        /// `dice` is neither 1 nor 2.
+        DiceCount(dice: u8) => "dice_count" { "option": "dice", "dice": dice }:
+            "dice: {dice} is not 1 or 2";
+        /// `exit_on_double` or `bonus_on_double` with one die.
+        DoubleWithOneDie(option: &'static str) => "double_with_one_die":
+            "{option} needs two dice, but dice is 1";
+        /// A non-empty `bonus_values` with two dice.
+        BonusValuesWithTwoDice => "bonus_values_with_two_dice" { "option": "bonus_values" }:
+            "bonus_values must be empty with dice = 2 (use bonus_on_double)";
+        /// Empty `exit_values` and no `exit_on_double`: no piece could ever leave the base.
+        NoWayOut => "no_way_out" { "option": "exit_values" }:
+            "exit_values is empty and exit_on_double is false: no piece could leave the base";
+        /// `layout = by_players` on the horse board.
+        HorseLayout => "horse_layout" { "option": "layout" }:
+            "layout = by_players is not possible with board = horse";
+        /// `exact_finish = false` on the horse board.
+        HorseInexactFinish => "horse_inexact_finish" { "option": "exact_finish" }:
+            "exact_finish = false is not possible with board = horse";
+        /// Two dice on the Ludo board with `exact_finish = true`.
+        TwoDiceExactFinish => "two_dice_exact_finish" { "option": "exact_finish" }:
+            "dice = 2 with board = ludo needs exact_finish = false \
+             (a piece on the last home square would need a total of 1)";
     }
 }
 
@@ -444,34 +366,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_contradiction_has_a_listed_code_and_names_its_option() {
-        let errors = [
-            OptionsError::DiceCount(3),
-            OptionsError::DoubleWithOneDie("exit_on_double"),
-            OptionsError::BonusValuesWithTwoDice,
-            OptionsError::NoWayOut,
-            OptionsError::HorseLayout,
-            OptionsError::HorseInexactFinish,
-            OptionsError::TwoDiceExactFinish,
-        ];
-        for e in &errors {
-            match e {
-                OptionsError::DiceCount(_)
-                | OptionsError::DoubleWithOneDie(_)
-                | OptionsError::BonusValuesWithTwoDice
-                | OptionsError::NoWayOut
-                | OptionsError::HorseLayout
-                | OptionsError::HorseInexactFinish
-                | OptionsError::TwoDiceExactFinish => {}
-            }
-            assert_eq!(e.params()["option"], e.option());
-        }
-        let codes: Vec<&str> = errors.iter().map(OptionsError::code).collect();
-        assert_eq!(codes, OptionsError::CODES);
-        assert_eq!(errors[0].params()["dice"], 3);
-    }
-
-    #[test]
     fn every_preset_is_consistent() {
         for preset in Preset::ALL {
             assert_eq!(preset.options().validate(), Ok(()), "{preset}");
@@ -498,7 +392,8 @@ mod tests {
     fn contradictory_options_are_refused_naming_them() {
         let q = Preset::Qdan.options();
         let v = Preset::Vietnamese.options();
-        let cases: [(Options, &str); 7] = [
+        let cases: [(Options, &str); 8] = [
+            (Options { dice: 3, ..q }, "dice"),
             (
                 Options {
                     exit_on_double: true,
@@ -525,7 +420,7 @@ mod tests {
                     exit_values: FaceSet::EMPTY,
                     ..q
                 },
-                "exit_values is empty",
+                "exit_values",
             ),
             (
                 Options {
@@ -551,8 +446,9 @@ mod tests {
             ),
         ];
         for (options, named) in cases {
-            let message = options.validate().unwrap_err().to_string();
-            assert!(message.contains(named), "{message}");
+            let error = options.validate().unwrap_err();
+            assert_eq!(error.params()["option"], named, "{error:?}");
+            assert!(error.to_string().contains(named), "{error}");
         }
     }
 

@@ -1,5 +1,6 @@
-//! Positions as JSON (`position.md` §1): the unchecked [`Setup`] read from JSON, and the checks
-//! that turn it into a [`Game`] or refuse it with the field at fault.
+//! Positions: the starting position ([`Game::new`]), positions as JSON (`position.md` §1) read
+//! into the unchecked [`Setup`], and the checks that turn it into a [`Game`] or refuse it with the
+//! field at fault ([`PositionError`], declared in `position/fault.rs`).
 
 use std::collections::BTreeMap;
 
@@ -7,16 +8,20 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::Geometry;
 use crate::colour::{BySeat, Colour};
-use crate::error::{PositionError, PositionFault as F};
 use crate::game::{
-    ColourList, Game, OFF_TRACK, Phase, ROLLOFF_OUT, ROLLOFF_WAITING, Stands, Turn, check_seats,
-    next_seats, start_squares,
+    ColourList, Game, OFF_TRACK, Phase, ROLLOFF_OUT, ROLLOFF_WAITING, Stands, Turn, next_seats,
+    start_squares,
 };
-use crate::options::{Board, FirstPlayer};
+use crate::options::{Board, FirstPlayer, Layout, Options};
 use crate::progress::Progress;
 use crate::rulebook::Own;
 use crate::rules::Rules;
 use crate::throw::Throw;
+
+mod fault;
+
+use fault::PositionFault as F;
+pub use fault::{PositionError, PositionFault};
 
 /// A position as read from JSON, not yet checked. Only [`Game`] can be played.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -81,6 +86,39 @@ fn unreadable(json: &str, field: String, detail: String) -> PositionError {
 }
 
 impl Game {
+    /// The starting position for these rules and seats (in turn order): every piece in the base,
+    /// and a roll-off first with `first_player = highest_roll`.
+    ///
+    /// # Errors
+    /// When the seats are not 2 to 4 different colours, or not in clockwise order where colours
+    /// have fixed arms.
+    pub fn new(rules: Rules, seats: &[Colour]) -> Result<Game, PositionError> {
+        let (list, arm) = check_seats(rules.options(), seats)?;
+        let first = seats[0];
+        let mut turn = Turn::fresh(first, Phase::Roll);
+        if rules.options().first_player == FirstPlayer::HighestRoll {
+            turn.phase = Phase::Rolloff;
+            for &seat in seats {
+                turn.rolloff[seat] = ROLLOFF_WAITING;
+            }
+        }
+        let geometry = Geometry::new(rules.options(), seats.len());
+        Ok(Game {
+            rules,
+            geometry,
+            seats: list,
+            arm,
+            start: start_squares(&geometry, &arm),
+            next: next_seats(&list),
+            pieces: BySeat([[Progress::BASE; 4]; 4]),
+            squares: BySeat([[OFF_TRACK; 4]; 4]),
+            stands: BySeat([Stands::default(); 4]),
+            turn,
+            done: ColourList::EMPTY,
+            places: None,
+        })
+    }
+
     /// Reads a position from JSON and checks it.
     ///
     /// # Errors
@@ -297,6 +335,46 @@ impl Game {
     }
 }
 
+/// Checks the seats and gives each its arm.
+fn check_seats(
+    options: &Options,
+    seats: &[Colour],
+) -> Result<(ColourList, BySeat<u8>), PositionError> {
+    if !(2..=4).contains(&seats.len()) {
+        return Err(PositionError::new(
+            "seats",
+            F::SeatCount { count: seats.len() },
+        ));
+    }
+    let mut list = ColourList::EMPTY;
+    let mut arm = BySeat([0; 4]);
+    for (i, &seat) in seats.iter().enumerate() {
+        if list.contains(seat) {
+            return Err(PositionError::new("seats", F::ListedTwice { seat }));
+        }
+        list.push(seat);
+        arm[seat] = match options.layout {
+            Layout::ByPlayers => i as u8,
+            Layout::Cross => seat.fixed_arm(),
+        };
+    }
+    if options.layout == Layout::Cross {
+        let first = seats[0].fixed_arm();
+        let clockwise = seats
+            .windows(2)
+            .all(|w| (w[0].fixed_arm() + 4 - first) % 4 < (w[1].fixed_arm() + 4 - first) % 4);
+        if !clockwise {
+            return Err(PositionError::new(
+                "seats",
+                F::NotClockwise {
+                    seats: seats.to_vec(),
+                },
+            ));
+        }
+    }
+    Ok((list, arm))
+}
+
 fn read_pieces(setup: &Setup, g: &Geometry) -> Result<BySeat<[Progress; 4]>, PositionError> {
     let options = setup.rules.options();
     let mut pieces = BySeat([[Progress::BASE; 4]; 4]);
@@ -391,8 +469,8 @@ fn check_no_foreign_neighbours(
     let mut owner: [Option<Colour>; 64] = [None; 64];
     for (i, &seat) in setup.seats.iter().enumerate() {
         let arm = match options.layout {
-            crate::options::Layout::ByPlayers => i as u8,
-            crate::options::Layout::Cross => seat.fixed_arm(),
+            Layout::ByPlayers => i as u8,
+            Layout::Cross => seat.fixed_arm(),
         };
         for p in pieces[seat] {
             let Some(steps) = p.steps().filter(|&s| s <= g.door()) else {

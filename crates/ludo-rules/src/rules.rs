@@ -204,13 +204,13 @@ mod tests {
             .unwrap_err()
             .unwrap();
         assert_eq!(contradiction.code(), "bonus_values_with_two_dice");
-        assert_eq!(contradiction.option(), "bonus_values");
+        assert_eq!(contradiction.params()["option"], "bonus_values");
         let one_die = Rules::check_json(r#"{"preset": "classic", "exit_on_double": true}"#)
             .unwrap_err()
             .unwrap();
         assert_eq!(
-            (one_die.code(), one_die.option()),
-            ("double_with_one_die", "exit_on_double")
+            (one_die.code(), one_die.params()["option"].as_str()),
+            ("double_with_one_die", Some("exit_on_double"))
         );
         assert!(
             Rules::check_json(r#"{"preset": "qdan", "turbo": true}"#)

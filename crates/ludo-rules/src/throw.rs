@@ -4,6 +4,8 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::error::faults;
+
 /// The faces of one throw, written in JSON as `[d]` or `[d1, d2]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Throw {
@@ -11,54 +13,14 @@ pub struct Throw {
     len: u8,
 }
 
-/// A throw that cannot be made with real dice.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ThrowError {
-    /// A face outside 1..=6.
-    Face(u8),
-    /// Not one or two dice.
-    DiceCount(usize),
-}
-
-impl fmt::Display for ThrowError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ThrowError::Face(face) => write!(f, "die face {face} is outside 1..6"),
-            ThrowError::DiceCount(n) => write!(f, "a throw is one or two dice, not {n}"),
-        }
-    }
-}
-
-impl std::error::Error for ThrowError {}
-
-impl ThrowError {
-    /// Every code a throw error may have.
-    pub const CODES: &'static [&'static str] = &["face", "dice_in_throw"];
-
-    /// The stable code of the error.
-    pub const fn code(&self) -> &'static str {
-        match self {
-            ThrowError::Face(_) => "face",
-            ThrowError::DiceCount(_) => "dice_in_throw",
-        }
-    }
-
-    /// The values the error speaks of: the `face`, or the `count` of dice.
-    pub fn params(&self) -> serde_json::Value {
-        match self {
-            ThrowError::Face(face) => serde_json::json!({ "face": face }),
-            ThrowError::DiceCount(count) => serde_json::json!({ "count": count }),
-        }
-    }
-}
-
-impl crate::error::Fault for ThrowError {
-    fn code(&self) -> &'static str {
-        ThrowError::code(self)
-    }
-
-    fn params(&self) -> serde_json::Value {
-        ThrowError::params(self)
+faults! {
+    /// A throw that cannot be made with real dice.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum ThrowError {
+        /// A face outside 1..=6.
+        Face(face: u8) => "face": "die face {face} is outside 1..6";
+        /// Not one or two dice.
+        DiceCount(count: usize) => "dice_in_throw": "a throw is one or two dice, not {count}";
     }
 }
 
@@ -179,16 +141,16 @@ mod tests {
     }
 
     #[test]
-    fn every_throw_error_has_a_listed_code_and_its_values() {
-        let errors = [ThrowError::Face(0), ThrowError::DiceCount(3)];
-        for e in &errors {
-            match e {
-                ThrowError::Face(_) | ThrowError::DiceCount(_) => {}
-            }
-        }
-        let codes: Vec<&str> = errors.iter().map(ThrowError::code).collect();
-        assert_eq!(codes, ThrowError::CODES);
-        assert_eq!(errors[1].params(), serde_json::json!({"count": 3}));
+    fn a_throw_error_gives_the_values_it_speaks_of() {
+        assert_eq!(ThrowError::Face(9).params(), serde_json::json!({"face": 9}));
+        assert_eq!(
+            ThrowError::DiceCount(3).params(),
+            serde_json::json!({"count": 3})
+        );
+        assert_eq!(
+            ThrowError::DiceCount(3).to_string(),
+            "a throw is one or two dice, not 3"
+        );
     }
 
     #[test]

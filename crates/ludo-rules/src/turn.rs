@@ -2,13 +2,72 @@
 //! passing and the end of the game.
 
 use crate::colour::Colour;
-use crate::error::{Act, PlayError};
+use crate::error::faults;
 use crate::game::{Game, Phase, ROLLOFF_OUT, ROLLOFF_WAITING, Turn};
 use crate::moves::{Move, MoveList};
 use crate::options::NoPieceOut;
 use crate::progress::Progress;
 use crate::rulebook::{Own, Rulebook};
 use crate::throw::Throw;
+
+/// What an action that came in the wrong phase was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Act {
+    /// A throw of the dice (phase `roll` or `rolloff`).
+    Throw,
+    /// A move (phase `move`).
+    Move,
+}
+
+impl Act {
+    /// The action's name in codes and JSON: `throw` or `move`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Act::Throw => "throw",
+            Act::Move => "move",
+        }
+    }
+
+    /// The phases the action needs, as an English sentence.
+    const fn needs(self) -> &'static str {
+        match self {
+            Act::Throw => "a throw needs phase roll or rolloff",
+            Act::Move => "a move needs phase move",
+        }
+    }
+}
+
+faults! {
+    /// An action the rules forbid in this position. The game is left unchanged.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum PlayError {
+        /// The action belongs to another phase (a move while a throw is awaited, and so on).
+        WrongPhase {
+            /// The action tried.
+            wanted: Act,
+            /// The phase the game is in.
+            phase: Phase,
+        } => "wrong_phase" { "action": wanted.name(), "phase": phase }:
+            "{}, but the game is in phase {phase}", wanted.needs();
+        /// The throw has the wrong number of dice for these rules (a roll-off is always one die).
+        WrongDice {
+            /// Dice the rules throw here.
+            wanted: u8,
+            /// Dice given.
+            given: u8,
+        } => "wrong_dice": "this throw needs {wanted} dice, {given} given";
+        /// A piece index outside 0..4.
+        NoSuchPiece(piece: u8) => "no_such_piece":
+            "piece {piece} does not exist (pieces are 0..3)";
+        /// The piece has no legal move with this throw.
+        NoMove {
+            /// The seat to play.
+            seat: Colour,
+            /// The piece asked for.
+            piece: u8,
+        } => "no_move": "{seat} piece {piece} has no legal move with this throw";
+    }
+}
 
 impl Game {
     /// Applies a throw in phase `roll` or `rolloff` and returns the moves it offers (empty when
@@ -271,5 +330,31 @@ impl Game {
         }
         self.places = Some(self.compute_places());
         self.turn = Turn::fresh(seat, Phase::Over);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn an_illegal_action_gives_the_values_it_speaks_of() {
+        let e = PlayError::NoMove {
+            seat: Colour::Green,
+            piece: 3,
+        };
+        assert_eq!(e.code(), "no_move");
+        assert_eq!(e.params(), json!({"seat": "green", "piece": 3}));
+        let e = PlayError::WrongPhase {
+            wanted: Act::Throw,
+            phase: Phase::Move,
+        };
+        assert_eq!(e.params(), json!({"action": "throw", "phase": "move"}));
+        assert_eq!(
+            e.to_string(),
+            "a throw needs phase roll or rolloff, but the game is in phase move"
+        );
     }
 }
