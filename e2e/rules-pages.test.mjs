@@ -78,28 +78,57 @@ async function open(path, viewport = { width: 360, height: 640 }, context = null
 const shown = (page) => page.waitForSelector('#rules-page:not([hidden]) h2');
 
 /**
- * For each house rule on the page, the values the engine accepts with the rest of the preset
- * unchanged (other than the preset's own), asked of the page's own engine.
+ * For each house rule, the values a game of each preset may change it to, the rest of the preset
+ * unchanged: written out here from docs/rules.md §3 (each option's values, and the combinations
+ * it refuses), not computed the way the page computes them, so that a page and an engine that
+ * agreed on something wrong would still fail. An empty list: no other value goes with the rest of
+ * the preset (two dice need a finish that does not ask the exact count, say).
  */
-const acceptedChoices = (page, preset) => page.evaluate(async (name) => {
+const CHOICES = {
+  qdan: { board: ['horse'], bonus_if_no_move: [true], bonus_on_capture: [false], bonus_on_double: [],
+    bonus_on_finish: [true], bonus_values: [[1, 6], [5, 6], [1, 5, 6], []], dice: [], exact_finish: [false],
+    exit_on_double: [], exit_values: [[1, 6], [5, 6], [1, 5, 6]], first_player: ['highest_roll'],
+    layout: ['by_players'], no_piece_out: ['auto_exit', 'three_tries'], passing: ['free', 'opponents', 'any'],
+    rank_everyone: [true], safe: ['starts', 'none'], stacking: [false], three_bonus_forfeit: [false] },
+  classic: { board: ['horse'], bonus_if_no_move: [false], bonus_on_capture: [true], bonus_on_double: [],
+    bonus_on_finish: [true], bonus_values: [[1, 6], [5, 6], [1, 5, 6], []], dice: [], exact_finish: [false],
+    exit_on_double: [], exit_values: [[1, 6], [5, 6], [1, 5, 6]], first_player: ['seat_order'],
+    layout: ['by_players'], no_piece_out: ['auto_exit', 'three_tries'], passing: ['blockades', 'free', 'any'],
+    rank_everyone: [false], safe: ['starts_and_stars', 'starts'], stacking: [false], three_bonus_forfeit: [false] },
+  vietnamese: { board: [], bonus_if_no_move: [false], bonus_on_capture: [true], bonus_on_double: [false],
+    bonus_on_finish: [true], bonus_values: [], dice: [], exact_finish: [], exit_on_double: [false],
+    exit_values: [[6], [5, 6], [1, 5, 6], []], first_player: ['highest_roll'], no_piece_out: ['auto_exit', 'three_tries'],
+    passing: ['blockades', 'free', 'opponents'], rank_everyone: [true], safe: ['starts_and_stars', 'starts'],
+    stacking: [true], three_bonus_forfeit: [true] },
+};
+
+/**
+ * What the page's own engine answers, for each house rule and each of its values in
+ * `/api/rules`, with the rest of the preset unchanged: the values it accepts, and the values it
+ * refuses without the code of a contradiction (which must be none: a check that failed for
+ * some other reason is not a refusal).
+ */
+const engineChoices = (page, preset) => page.evaluate(async (name) => {
   const { loadEngine } = await import('/engine/engine.js');
   const engine = await loadEngine();
   const answer = await (await fetch('/api/rules')).json();
   const { options } = answer.presets.find((p) => p.preset === name);
   const accepted = {};
+  const refusedOddly = [];
   for (const [option, values] of Object.entries(answer.choices)) {
     if (option === 'layout' && options.board === 'horse') continue;
-    accepted[option] = values.filter((value) => {
-      if (JSON.stringify(value) === JSON.stringify(options[option])) return false;
+    accepted[option] = [];
+    for (const value of values) {
+      if (JSON.stringify(value) === JSON.stringify(options[option])) continue;
       try {
         engine.checkRules({ ...options, [option]: value });
-        return true;
-      } catch {
-        return false;
+        accepted[option].push(value);
+      } catch (error) {
+        if (typeof error.code !== 'string' || !error.option) refusedOddly.push([option, value, error.message]);
       }
-    });
+    }
   }
-  return accepted;
+  return { accepted, refusedOddly };
 }, preset);
 
 for (const preset of PRESETS) {
@@ -178,8 +207,10 @@ for (const preset of PRESETS) {
       }
       const offered = Object.fromEntries(await page.$$eval('#rules-page [data-option]', (n) => n
         .map((e) => [e.dataset.option, JSON.parse(e.querySelector('[data-choices]').dataset.choices)])));
-      const accepted = await acceptedChoices(page, preset);
-      assert.deepEqual(offered, { ...accepted, rotate: [false] }, 'choices the engine accepts, and no other');
+      assert.deepEqual(offered, { ...CHOICES[preset], rotate: [false] }, 'the choices the rules allow, and no other');
+      const engine = await engineChoices(page, preset);
+      assert.deepEqual(engine.accepted, CHOICES[preset], 'the engine accepts the same choices');
+      assert.deepEqual(engine.refusedOddly, [], 'every other value refused as a contradiction naming its option');
       if (preset === 'qdan') assert.deepEqual(offered.dice, [], 'no two dice while the finish needs the exact count');
       if (preset === 'vietnamese') {
         assert.deepEqual(offered.exact_finish, [], 'the horse board always needs the exact count');
