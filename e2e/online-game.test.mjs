@@ -87,6 +87,20 @@ test('two browsers play an online game from the invitation link to the end', asy
   assert.deepEqual(guest.errors, []);
 });
 
+test('in a room under other rules than the standard ones, Expert is not offered for a CPU seat', async () => {
+  const host = await person('/');
+  await openWay(host.page, 'friends');
+  await host.page.selectOption('#rules-choice select[name=preset]', 'classic');
+  await host.page.fill('#friends input[name=name]', 'Ana');
+  await host.page.click('#friends button[type=submit]');
+  await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
+  await host.page.waitForSelector('#seats select.cpu-level');
+  const expert = await host.page.$eval('#seats select.cpu-level option[value=expert]',
+    (o) => ({ disabled: o.disabled, text: o.textContent }));
+  assert.deepEqual(expert, { disabled: true, text: 'Expert (standard rules, 4 players only)' });
+  assert.deepEqual(host.errors, []);
+});
+
 test('the host chooses a CPU\'s strength, and a person opening the invitation on another device during a game is told they are watching, and why', async () => {
   const host = await anaHostsARoom();
   // The host chooses the CPU's strength.

@@ -2,7 +2,10 @@
 
 import { loadEngine } from './engine/engine.js';
 import { LocalGame } from './game/local.js';
-import { drawRulesets, drawSavedGames, guideSeen, homePreset, markGuideSeen, playSettings, rememberSettings, settingsText } from './home/home.js';
+import {
+  drawRulesets, drawSavedGames, expertPlays, guideSeen, homePreset, markGuideSeen, playSettings, rememberSettings,
+  settingsText,
+} from './home/home.js';
 import { forget, savedGames } from './home/saves.js';
 import { LANGUAGES, chooseLanguage, errorWords, keepLanguage, pickLanguage, setBoard, t } from './i18n/i18n.js';
 import { COLOURS } from './game/board.js';
@@ -573,7 +576,23 @@ async function main() {
   cpuForm.level.value = settings.level;
   cpuForm.preset.value = settings.rules.preset;
   $('play-now-what').textContent = settingsText(settings, t);
+  // Expert is offered only where its network plays (the standard rules, four seats); where the
+  // rules or the number of opponents change so that it does not, Hard takes its place, said.
+  const expert = cpuForm.level.querySelector('option[value=expert]');
+  const offerExpert = () => {
+    const plays = expertPlays(chosenRules(), Number(cpuForm.opponents.value) + 1);
+    expert.disabled = !plays;
+    expert.dataset.t = plays ? 'level.expert' : 'level.expertOnly';
+    expert.textContent = t(expert.dataset.t);
+    if (plays || cpuForm.level.value !== 'expert') return;
+    cpuForm.level.value = 'hard';
+    $('level-note').textContent = t('level.expertReplaced');
+  };
+  // The note goes once the person picks a level of their own.
+  cpuForm.level.addEventListener('change', () => { $('level-note').textContent = ''; });
+  offerExpert();
   const follow = () => {
+    offerExpert();
     settings = { opponents: Number(cpuForm.opponents.value), level: cpuForm.level.value, rules: chosenRules() };
     $('play-now-what').textContent = settingsText(settings, t);
   };

@@ -38,11 +38,30 @@ export function homePreset(language) {
 export function playSettings(language) {
   try {
     const saved = JSON.parse(localStorage.getItem(SETTINGS_KEY));
-    if (saved?.rules?.preset && saved.opponents && saved.level) return saved;
+    if (saved?.rules?.preset && saved.opponents && saved.level) return playableSettings(saved);
   } catch {
     // Settings that do not read are forgotten.
   }
   return { opponents: 3, level: 'medium', rules: { preset: homePreset(language) } };
+}
+
+/**
+ * Whether `expert` plays a game of `rules` with `seats` seats: its network knows the standard
+ * rules without house rules, with four seats (docs/cpu-players.md). Elsewhere it is not offered,
+ * rather than offered and played as `hard`.
+ */
+export function expertPlays(rules, seats) {
+  const { preset, ...changes } = typeof rules === 'string' ? { preset: rules } : rules;
+  return preset === 'qdan' && !Object.keys(changes).length && seats === 4;
+}
+
+/**
+ * `settings` with a level that plays them: `hard` in place of an `expert` that does not (settings
+ * remembered before the rules or the number of opponents changed).
+ */
+export function playableSettings(settings) {
+  const fits = settings.level !== 'expert' || expertPlays(settings.rules, settings.opponents + 1);
+  return fits ? settings : { ...settings, level: 'hard' };
 }
 
 /** Remembers the settings of a game against the CPU, for the next Play. */

@@ -16,6 +16,8 @@ export default {
   'level.medium': 'Medium',
   'level.hard': 'Hard',
   'level.expert': 'Expert',
+  'level.expertOnly': 'Expert (standard rules, 4 players only)',
+  'level.expertReplaced': 'Expert plays only the standard rules with 4 players and no house rules: Hard is chosen instead.',
   'preset.qdan': 'Standard rules (default)',
   'preset.classic': 'Classic',
   'preset.vietnamese': 'Vietnamese (cờ cá ngựa)',

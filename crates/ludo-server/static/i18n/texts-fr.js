@@ -16,6 +16,8 @@ export default {
   'level.medium': 'Moyen',
   'level.hard': 'Difficile',
   'level.expert': 'Expert',
+  'level.expertOnly': 'Expert (règles standard, 4 joueurs seulement)',
+  'level.expertReplaced': 'Expert ne joue qu’aux règles standard, à 4 joueurs et sans règles locales : Difficile est choisi à la place.',
   'preset.qdan': 'Règles standard (par défaut)',
   'preset.classic': 'Classique',
   'preset.vietnamese': 'Vietnamien (cờ cá ngựa)',

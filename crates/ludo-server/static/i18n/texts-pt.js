@@ -16,6 +16,8 @@ export default {
   'level.medium': 'Médio',
   'level.hard': 'Difícil',
   'level.expert': 'Especialista',
+  'level.expertOnly': 'Especialista (só regras padrão, 4 jogadores)',
+  'level.expertReplaced': 'O Especialista só joga com as regras padrão, 4 jogadores e sem regras locais: foi escolhido o Difícil.',
   'preset.qdan': 'Regras padrão (por omissão)',
   'preset.classic': 'Clássico',
   'preset.vietnamese': 'Vietnamita (cờ cá ngựa)',

@@ -16,6 +16,8 @@ export default {
   'level.medium': 'Vừa',
   'level.hard': 'Khó',
   'level.expert': 'Chuyên gia',
+  'level.expertOnly': 'Chuyên gia (chỉ luật tiêu chuẩn, 4 người chơi)',
+  'level.expertReplaced': 'Chuyên gia chỉ chơi luật tiêu chuẩn với 4 người chơi và không có luật riêng: đã chọn Khó thay thế.',
   'preset.qdan': 'Luật tiêu chuẩn',
   'preset.classic': 'Cổ điển',
   'preset.vietnamese': 'Cờ cá ngựa Việt Nam (mặc định)',

@@ -5,7 +5,7 @@
 import { COLOURS } from '../game/board.js';
 import { rememberMe } from '../home/ranked.js';
 import { forgetRoom, rememberRoom } from './rejoin.js';
-import { rulesText } from '../home/home.js';
+import { expertPlays, rulesText } from '../home/home.js';
 import { ratingText } from '../records/records.js';
 import { Table } from '../game/table.js';
 import * as sound from '../game/sound.js';
@@ -685,8 +685,13 @@ export class OnlineRoom {
     const level = document.createElement('select');
     level.setAttribute('aria-label', `${t('home.level')} (${t(`seat.${colour}`)})`);
     level.className = 'cpu-level';
+    // Expert only under the rules its network knows (the standard rules, four seats).
+    const expert = expertPlays(this.room.settings.rules, COLOURS.length);
+    const chosen = this.cpuLevel === 'expert' && !expert ? 'hard' : this.cpuLevel ?? 'medium';
     for (const name of ['random', 'easy', 'medium', 'hard', 'expert']) {
-      level.append(new Option(t(`level.${name}`), name, false, name === (this.cpuLevel ?? 'medium')));
+      const option = new Option(t(`level.${name}`), name, false, name === chosen);
+      if (name === 'expert' && !expert) Object.assign(option, { disabled: true, textContent: t('level.expertOnly') });
+      level.append(option);
     }
     level.onchange = () => { this.cpuLevel = level.value; };
     const add = document.createElement('button');
