@@ -46,20 +46,222 @@ const VIETNAMESE = {
 };
 const VIETNAMESE_PIECE = { ludo: 'quân', horse: 'ngựa' };
 
-/** Facts that must say what each preset's options do (English texts). */
+/**
+ * Facts that must say what each preset's options do, in every language: per fact, per language, a
+ * pattern holding the fact's key claim in the players' words (which squares are safe, what gives
+ * another throw, who starts, how places are decided…), so that a translation stating something
+ * else fails. Where the false claim is the true one negated, the pattern refuses the negation too:
+ * `^(?!.*no)` before "another throw" (a capture that gives no extra throw is another preset's rule).
+ */
 const TRUE_FOR = {
-  qdan: { safe: /start is a safe square/, star: /star/, 'capture-throw': /gives another throw/,
-    blockade: /blockade.*neither pass it nor land/, 'first-player': /first player at the table/,
-    places: /placed by pieces finished, then pieces out of the base, then total progress/,
-    'no-move': /even a 6/, 'three-in-a-row': /three in a row end the turn/, exit: /a 6 brings/,
-    'board-shape': /cross .*whatever the number of players/, 'owner-marks': /○.*□.*△.*✚.*base.*home column/ },
-  classic: { safe: /no safe squares/, 'capture-throw': /no extra throw/, passing: /No piece may pass an opponent/,
-    'first-player': /highest throw starts/, places: /play on/, 'no-move': /except a 6: you throw again/ },
-  vietnamese: { dice: /two dice/, exit: /1 or 6 on either die or any double.*uses the throw/,
-    total: /total of both dice.*cannot be split/, bonus: /double gives another throw/,
-    passing: /No horse may jump any other horse, yours or an opponent’s/, safe: /no safe squares/,
-    stacking: /may not land on your own horse/, 'home-column': /deepest free cell.*6, then 5, 4 and 3.*exact total/,
-    winner: /four horses home/, friendly: /more than two players.*never rated/, 'faq-bigger': /^Can.*No:/s },
+  qdan: {
+    safe: {
+      en: /Each start is a safe square: no piece can be captured there/,
+      fr: /Chaque départ est une case sûre : aucune pièce ne peut y être capturée/,
+      pt: /Cada saída é uma casa segura: nenhuma peça pode ser capturada ali/,
+      ru: /Каждый старт — безопасная клетка: там фишку нельзя сбить/,
+      vi: /Mỗi ô xuất phát là ô an toàn: không quân nào bị đá ở đó/,
+    },
+    // "So is": a safe square too, the eighth square on from every start.
+    star: {
+      en: /So is the star, eight squares further on from each start/,
+      fr: /étoile, huit cases après chaque départ, est aussi une case sûre/,
+      pt: /estrela, oito casas depois de cada saída, também é uma casa segura/,
+      ru: /Звезда — восьмая клетка после каждого старта — тоже безопасная клетка/,
+      vi: /Ô sao, cách mỗi ô xuất phát tám ô, cũng là ô an toàn/,
+    },
+    'capture-throw': {
+      en: /^(?!.*(\b(no|not|never)\b|n[’']t\b)).*capture gives another throw/,
+      fr: /^(?!.*\b(ne|pas|jamais)\b).*capture donne un nouveau lancer/,
+      pt: /^(?!.*(não|nunca|nenhum)).*captura dá outro lançamento/i,
+      ru: /^(?!.*(?<![а-яё])(не|нет|ни)(?![а-яё])).*сбитую фишку дают ещё бросок/i,
+      vi: /^(?!.*không).*Đá được quân thì được gieo thêm/,
+    },
+    blockade: {
+      en: /Two or more pieces of one colour .*blockade: opponents can neither pass it nor land on it/,
+      fr: /Deux pièces ou plus d’une même couleur .*barrage : .*adversaires ne peuvent ni le dépasser ni s’y arrêter/,
+      pt: /Duas ou mais peças da mesma cor .*bloqueio: os adversários não o podem ultrapassar nem parar nele/,
+      ru: /Две или больше фишек одного цвета .*блокаду: соперники не могут ни пройти через неё, ни встать на неё/,
+      vi: /Hai quân cùng màu trở lên .*hàng rào: đối thủ không được vượt qua, cũng không được dừng vào đó/,
+    },
+    // Who sits first, not who throws highest.
+    'first-player': {
+      en: /The first player at the table starts/,
+      fr: /Le premier joueur à la table commence/,
+      pt: /Começa o primeiro jogador à mesa/,
+      ru: /Начинает первый игрок за столом/,
+      vi: /Người ngồi đầu bàn đi trước/,
+    },
+    // The game ends at the first to finish; the others are placed in that order of criteria.
+    places: {
+      en: /game ends there; .*placed by pieces finished, then pieces out of the base, then total progress/,
+      fr: /partie s’arrête là ; .*classés par pièces arrivées, puis .*sorties de la base, puis par chemin parcouru/,
+      pt: /partida acaba aí; .*por peças na chegada, depois por peças fora da base, depois pelo caminho percorrido/,
+      ru: /игра заканчивается; .*по числу фишек на финише, затем по числу фишек вне базы, затем по пройденному пути/,
+      vi: /Ván kết thúc ở đó; .*theo số quân đã về đích, rồi số quân đã ra khỏi chuồng, rồi tổng quãng đường/,
+    },
+    'no-move': {
+      en: /no possible move ends the turn, even a 6/,
+      fr: /sans coup possible termine le tour, même un 6/,
+      pt: /sem jogada possível acaba a vez, mesmo um 6/,
+      ru: /ходить нечем, заканчивает ход, даже если выпало 6/,
+      vi: /không đi được nước nào thì hết lượt, kể cả khi gieo được 6/,
+    },
+    'three-in-a-row': {
+      en: /three in a row end the turn, with no move on the third/,
+      fr: /troisième fois d’affilée, le tour s’arrête aussitôt, sans coup joué/,
+      pt: /terceira vez seguida, a vez acaba logo, sem jogada/,
+      ru: /три таких броска подряд заканчивают ход: третьим не ходят/,
+      vi: /ba lần liên tiếp thì mất lượt, lần thứ ba không được đi/,
+    },
+    // A 6, and nothing else, brings a piece out; the throw is spent on it.
+    exit: {
+      en: /^Throwing a 6 brings a piece out of the base onto your start; that uses the throw/,
+      fr: /^Avec un 6, vous sortez une pièce de la base sur votre départ ; ce lancer ne sert qu’à cela/,
+      pt: /^Com um 6, tiras uma peça da base para a tua saída; esse lançamento serve só para isso/,
+      ru: /^Если выпало 6, фишка выходит с базы на ваш старт; на это уходит весь бросок/,
+      vi: /^Gieo được 6 thì đưa một quân ra khỏi chuồng lên ô xuất phát; lần gieo đó dùng hết/,
+    },
+    'board-shape': {
+      en: /stays a cross with four arms whatever the number of players/,
+      fr: /reste une croix à quatre branches quel que soit le nombre de joueurs/,
+      pt: /é sempre uma cruz de quatro braços, seja qual for o número de jogadores/,
+      ru: /всегда остаётся крестом с четырьмя лучами, сколько бы ни было игроков/,
+      vi: /luôn là hình chữ thập bốn nhánh, dù có bao nhiêu người chơi/,
+    },
+    // Each colour with its own mark, on its pieces, its base and its home column.
+    'owner-marks': {
+      en: /yellow ○, blue □, red △, green ✚\. .*pieces .*base .*home column/,
+      fr: /jaune ○, bleu □, rouge △, vert ✚\. .*pièces, sur sa base et sur son couloir d’arrivée/,
+      pt: /amarelo ○, azul □, vermelho △, verde ✚\. .*peças .*base e o corredor de chegada/,
+      ru: /жёлтый ○, синий □, красный △, зелёный ✚\. .*на фишках, на базе и на финишной дорожке/,
+      vi: /vàng ○, xanh dương □, đỏ △, xanh lá ✚\. .*trên quân, trên chuồng và trên đường về đích/,
+    },
+  },
+  classic: {
+    safe: {
+      en: /There are no safe squares: a piece can be captured on any square/,
+      fr: /Il n’y a aucune case sûre : une pièce peut être capturée sur n’importe quelle case/,
+      pt: /Não há casas seguras: uma peça pode ser capturada em qualquer casa/,
+      ru: /Безопасных клеток нет: фишку можно сбить на любой клетке/,
+      vi: /Không có ô an toàn: quân có thể bị đá ở bất kỳ ô nào/,
+    },
+    'capture-throw': {
+      en: /capture gives no extra throw/,
+      fr: /capture ne donne pas de nouveau lancer/,
+      pt: /captura não dá outro lançamento/,
+      ru: /сбитую фишку ещё бросок не дают/,
+      vi: /Đá được quân không được gieo thêm/,
+    },
+    // Not even a single piece may be passed; your own never block.
+    passing: {
+      en: /No piece may pass an opponent’s piece, alone or not: .*Your own pieces never block you/,
+      fr: /Aucune pièce ne peut dépasser une pièce adverse, seule ou non : .*propres pièces ne vous bloquent jamais/,
+      pt: /Nenhuma peça pode ultrapassar uma peça adversária, sozinha ou não: .*As tuas peças nunca te bloqueiam/,
+      ru: /Обгонять чужие фишки нельзя — ни одиночную, ни несколько .*Свои фишки вам никогда не мешают/,
+      vi: /Không quân nào được vượt qua quân đối thủ, dù một hay nhiều: .*Quân của bạn không bao giờ chặn bạn/,
+    },
+    'first-player': {
+      en: /the highest throw starts, and players tied for it throw again/,
+      fr: /celui qui fait le plus haut lancer commence, et les ex æquo relancent/,
+      pt: /começa quem tirar o número mais alto, e os empatados lançam novamente/,
+      ru: /начинает тот, у кого бросок выше, а при ничьей эти игроки бросают снова/,
+      vi: /ai gieo cao nhất đi trước, ai bằng nhau thì gieo lại/,
+    },
+    // The game goes on after the first to finish, and the order of finishing places the others.
+    places: {
+      en: /others play on for the next places, in the order they finish, until one is left/,
+      fr: /continuent pour les places suivantes, dans l’ordre où ils finissent, jusqu’à ce qu’il n’en reste qu’un/,
+      pt: /outros continuam a jogar pelos lugares seguintes, pela ordem em que acabam, até restar um/,
+      ru: /Остальные играют дальше за следующие места в порядке финиша, пока не останется один/,
+      vi: /còn lại chơi tiếp để giành các hạng sau, theo thứ tự về đích, đến khi chỉ còn một người/,
+    },
+    'no-move': {
+      en: /no possible move ends the turn, except a 6: you throw again/,
+      fr: /sans coup possible termine le tour, sauf un 6 : vous relancez/,
+      pt: /sem jogada possível acaba a vez, exceto um 6: lanças novamente/,
+      ru: /ходить нечем, заканчивает ход — кроме случая, когда выпало 6: тогда вы бросаете снова/,
+      vi: /không đi được nước nào thì hết lượt, trừ khi gieo được 6: bạn gieo tiếp/,
+    },
+  },
+  vietnamese: {
+    dice: { en: /two dice/, fr: /deux dés/, pt: /dois dados/, ru: /два кубика/, vi: /hai xúc xắc/ },
+    // A 1 or a 6 on either die, or any double, brings a horse out; the throw is spent on it.
+    exit: {
+      en: /^Throwing a 1 or 6 on either die or any double brings a horse out of the base.*; that uses the throw/,
+      fr: /^Avec un 1 ou 6 sur l’un des dés ou n’importe quel double, vous sortez un cheval.*ne sert qu’à cela/,
+      pt: /^Com um 1 ou 6 num dos dados ou qualquer duplo, tiras um cavalo da base.*serve só para isso/,
+      ru: /^Если выпало 1 или 6 хотя бы на одном кубике или любой дубль, конь выходит с базы.*уходит весь бросок/,
+      vi: /^Gieo được 1 hoặc 6 ở một trong hai xúc xắc hoặc một đôi bất kỳ thì đưa một con ngựa ra.*dùng hết/,
+    },
+    // One horse moves the sum, the dice are not split, and a move that can be made must be.
+    total: {
+      en: /one horse moves the total of both dice: the dice cannot be split .*you must move one/,
+      fr: /un seul cheval avance du total des deux dés : on ne partage pas les dés .*vous devez en jouer un/,
+      pt: /um só cavalo avança o total dos dois dados: os dados não se dividem .*tens de mover um/,
+      ru: /один конь идёт на сумму двух кубиков: делить кубики между конями нельзя\. .*ходить обязательно/,
+      vi: /một con ngựa đi bằng tổng hai xúc xắc: không được chia xúc xắc .*thì phải đi/,
+    },
+    bonus: {
+      en: /^(?!.*(\b(no|not|never)\b|n[’']t\b)).*double gives another throw/,
+      fr: /^(?!.*\b(ne|pas|jamais)\b).*double donne un nouveau lancer/,
+      pt: /^(?!.*(não|nunca|nenhum)).*duplo dá outro lançamento/i,
+      ru: /^(?!.*(?<![а-яё])(не|нет|ни)(?![а-яё])).*выпало дубль, вы получаете ещё бросок/i,
+      vi: /^(?!.*không).*được đôi thì được gieo thêm/,
+    },
+    // No jumping at all: over your own horses as well as an opponent's.
+    passing: {
+      en: /No horse may jump any other horse, yours or an opponent’s/,
+      fr: /Aucun cheval ne peut sauter un autre cheval, le vôtre ou un adverse/,
+      pt: /Nenhum cavalo pode saltar outro cavalo, teu ou adversário/,
+      ru: /Ни один конь не может перепрыгнуть другого коня, своего или чужого/,
+      vi: /Không ngựa nào được nhảy qua ngựa khác, dù của mình hay của đối thủ/,
+    },
+    safe: {
+      en: /There are no safe squares: a horse can be captured on any square/,
+      fr: /Il n’y a aucune case sûre : un cheval peut être capturé sur n’importe quelle case/,
+      pt: /Não há casas seguras: um cavalo pode ser capturado em qualquer casa/,
+      ru: /Безопасных клеток нет: коня можно сбить на любой клетке/,
+      vi: /Không có ô an toàn: ngựa có thể bị đá ở bất kỳ ô nào/,
+    },
+    stacking: {
+      en: /You may not land on your own horse: .*never share a square/,
+      fr: /Vous ne pouvez pas vous arrêter sur votre propre cheval : .*ne partagent jamais une case/,
+      pt: /Não podes parar sobre um cavalo teu: .*nunca partilham uma casa/,
+      ru: /На своего коня вставать нельзя: .*никогда не стоят на одной клетке/,
+      vi: /Không được dừng vào ô có ngựa mình: .*không bao giờ đứng chung một ô/,
+    },
+    // After a full lap, the deepest free cell, filled from 6 down to 3, by the exact total.
+    'home-column': {
+      en: /full lap .*to the deepest free cell: the first to cell 6, then 5, 4 and 3\. .*exact total/,
+      fr: /tour complet, .*case libre la plus profonde : le premier sur la case 6, puis 5, 4 et 3\. .*total exact/,
+      pt: /volta completa, .*casa livre mais funda: o primeiro para a casa 6, depois 5, 4 e 3\. .*total exato/,
+      ru: /полный круг, .*самую дальнюю свободную клетку: первый — на клетку 6, затем 5, 4 и 3\. .*точная сумма/,
+      vi: /hết một vòng, .*ô trống sâu nhất: con đầu tiên vào ô 6, rồi 5, 4 và 3\. .*đúng tổng/,
+    },
+    winner: {
+      en: /The first to bring four horses home wins/,
+      fr: /Le premier à rentrer ses quatre chevaux gagne/,
+      pt: /Ganha o primeiro a levar os quatro cavalos para casa/,
+      ru: /Побеждает тот, кто первым приведёт домой четырёх коней/,
+      vi: /Ai đưa đủ bốn con ngựa về đích trước thì thắng/,
+    },
+    friendly: {
+      en: /more than two players are friendly: they are never rated/,
+      fr: /plus de deux joueurs sont amicales : elles ne sont jamais classées/,
+      pt: /mais de dois jogadores são amigáveis: nunca contam para a classificação/,
+      ru: /на троих и на четверых — товарищеские: рейтинговыми они не бывают/,
+      vi: /hơn hai người chơi là ván giao hữu: không bao giờ tính điểm xếp hạng/,
+    },
+    // The question, then its answer: no, only the exact total brings a horse home.
+    'faq-bigger': {
+      en: /\?\s*No: a horse needs the exact total/,
+      fr: /\?\s*Non : un cheval a besoin du total exact/,
+      pt: /\?\s*Não: um cavalo precisa do total exato/,
+      ru: /\?\s*Нет: коню нужна точная сумма/,
+      vi: /\?\s*Không: ngựa phải gieo đúng tổng/,
+    },
+  },
 };
 
 
@@ -183,10 +385,10 @@ for (const preset of PRESETS) {
       } else if (board === 'ludo') {
         assert.ok(lower(await page.textContent('[data-fact=pieces]')).includes(lower(TERMS.piece[language])));
       }
-      if (language === 'en') {
-        for (const [fact, pattern] of Object.entries(TRUE_FOR[preset])) {
-          assert.match(await page.textContent(`#rules-page [data-fact="${fact}"]`), pattern, fact);
-        }
+      // Each fact states what is true of the preset, in every language: a translation saying otherwise fails.
+      for (const [fact, patterns] of Object.entries(TRUE_FOR[preset])) {
+        assert.ok(patterns[language], `${fact} has a ${language} pattern`);
+        assert.match(await page.textContent(`#rules-page [data-fact="${fact}"]`), patterns[language], fact);
       }
       // Numbers and marks are the same in every language.
       assert.match(await page.textContent('[data-fact=players]'), /2.*4.*20/);
