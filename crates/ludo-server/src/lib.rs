@@ -29,6 +29,7 @@ pub mod rating;
 mod room;
 mod routes;
 mod serve;
+mod settings;
 mod store;
 mod strict_json;
 
