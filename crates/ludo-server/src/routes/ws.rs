@@ -75,7 +75,7 @@ async fn upgrade(
     headers: axum::http::HeaderMap,
 ) -> Response {
     if !super::origin::allowed(&headers, &state.allowed_origins) {
-        return axum::response::IntoResponse::into_response((
+        return axum::response::IntoResponse::into_response(super::error::HttpError::Plain(
             axum::http::StatusCode::FORBIDDEN,
             "this origin may not open a WebSocket here",
         ));
