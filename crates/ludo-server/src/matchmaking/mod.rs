@@ -111,10 +111,7 @@ async fn run(
     store: Store,
     params: Params,
 ) {
-    let shared = rooms
-        .cluster()
-        .cloned()
-        .map(|c| shared::Shared::new(c, store.clone()));
+    let shared = rooms.cluster().cloned().map(shared::Shared::new);
     if let Some(shared) = &shared {
         shared.forget_earlier_searches().await;
     }

@@ -18,7 +18,7 @@ use super::pool::{Params, Seeker, SizeWish};
 use super::{Looking, Waiting, open_tables, tell, told_elsewhere};
 use crate::protocol::ServerMsg;
 use crate::room::{Cluster, Rooms};
-use crate::store::{SharedSeeker, Store, StoreResult};
+use crate::store::{ClusterStore, SharedSeeker, StoreResult};
 
 /// The role of the node that forms the tables.
 const ROLE: &str = "matchmaker";
@@ -26,11 +26,12 @@ const ROLE: &str = "matchmaker";
 /// This node's side of the shared searches.
 pub(super) struct Shared {
     cluster: Cluster,
-    store: Store,
+    store: ClusterStore,
 }
 
 impl Shared {
-    pub(super) fn new(cluster: Cluster, store: Store) -> Shared {
+    pub(super) fn new(cluster: Cluster) -> Shared {
+        let store = cluster.shared.clone();
         Shared { cluster, store }
     }
 

@@ -124,7 +124,7 @@ pub fn spawn(
         stopping: context.stopping,
         superseded: false,
     };
-    let (code, store) = (room.code.clone(), room.store.clone());
+    let code = room.code.clone();
     tokio::spawn(async move {
         super::supervise::supervise(
             code.clone(),
@@ -136,7 +136,7 @@ pub fn spawn(
         .await;
         // The room acts no more: its lease can go.
         if let Some(grant) = grant {
-            super::leases::release(&store, code, grant).await;
+            super::leases::release(code, grant).await;
         }
     });
     RoomHandle { commands }

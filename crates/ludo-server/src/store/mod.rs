@@ -1,6 +1,7 @@
 //! Storage behind an interface: a [`Backend`] (an SQLite file or a PostgreSQL server) runs on a
 //! thread of its own, and the async [`Store`] handle sends it jobs and awaits their results.
 
+mod cluster;
 #[cfg(test)]
 mod group_tests;
 mod postgres;
@@ -18,6 +19,7 @@ use ludo_fair::{Action, Record};
 use ludo_rules::Colour;
 use tokio::sync::{mpsc, oneshot};
 
+pub use cluster::{Claim, Cluster, ClusterStore, Renewal, SharedSeeker};
 pub use postgres::PostgresBackend;
 #[cfg(any(test, feature = "testing"))]
 pub use postgres::TestDatabase;
@@ -59,12 +61,6 @@ impl fmt::Display for StoreError {
 }
 
 impl std::error::Error for StoreError {}
-
-impl StoreError {
-    fn no_leases() -> StoreError {
-        StoreError("leases need a database several servers share (PostgreSQL)".to_owned())
-    }
-}
 
 /// Shorthand for storage results.
 pub type StoreResult<T> = Result<T, StoreError>;
@@ -252,128 +248,11 @@ pub trait Backend: Send + 'static {
         Ok(())
     }
 
-    /// Claims room `room` for node `node` for `ttl_ms` milliseconds (by the database's clock):
-    /// granted when nobody holds it, its lease ran out, or `node` holds it already. Otherwise
-    /// the holder is asked to hand it over (see [`Backend::renew_leases`]) and named.
-    ///
-    /// Only a database several nodes share keeps leases; the default refuses.
-    fn claim_room(&mut self, room: &str, node: &str, ttl_ms: i64) -> StoreResult<Claim> {
-        let _ = (room, node, ttl_ms);
-        Err(StoreError::no_leases())
+    /// The state the nodes sharing this database keep together (leases, searches, listings), if
+    /// several nodes can share it: PostgreSQL only.
+    fn cluster(&mut self) -> Option<&mut dyn Cluster> {
+        None
     }
-    /// Extends the leases `node` still holds among `rooms` by `ttl_ms` from now; the rooms kept,
-    /// and among them those another node has asked for.
-    fn renew_leases(&mut self, node: &str, rooms: &[String], ttl_ms: i64) -> StoreResult<Renewal> {
-        let _ = (node, rooms, ttl_ms);
-        Err(StoreError::no_leases())
-    }
-    /// The rooms `node` holds that another node asked for.
-    fn asked_rooms(&mut self, node: &str) -> StoreResult<Vec<String>> {
-        let _ = node;
-        Err(StoreError::no_leases())
-    }
-    /// Gives up `node`'s lease on `room` if it is still the one granted as `token`.
-    fn release_room(&mut self, room: &str, node: &str, token: i64) -> StoreResult<()> {
-        let _ = (room, node, token);
-        Err(StoreError::no_leases())
-    }
-    /// Gives up every lease of `node` (a node stopping).
-    fn release_all(&mut self, node: &str) -> StoreResult<()> {
-        let _ = node;
-        Err(StoreError::no_leases())
-    }
-    /// Every room with a game not yet over that no node holds: code and state.
-    fn unheld_rooms_in_play(&mut self) -> StoreResult<Vec<(String, String)>> {
-        Err(StoreError::no_leases())
-    }
-    /// Takes on `role` (a job one node at a time does for all) for `ttl_ms`, or keeps it:
-    /// whether `node` holds it now.
-    fn claim_role(&mut self, role: &str, node: &str, ttl_ms: i64) -> StoreResult<bool> {
-        let _ = (role, node, ttl_ms);
-        Err(StoreError::no_leases())
-    }
-    /// Adds a ranked search, replacing any other of the same identity.
-    fn put_seeker(&mut self, seeker: &SharedSeeker) -> StoreResult<()> {
-        let _ = seeker;
-        Err(StoreError::no_leases())
-    }
-    /// Takes a ranked search away (its connection closed, or its player was told their table).
-    fn remove_seeker(&mut self, ticket: &str) -> StoreResult<()> {
-        let _ = ticket;
-        Err(StoreError::no_leases())
-    }
-    /// Notes that `node` still holds its seekers' connections, forgets searches whose node has
-    /// not said so for `stale_ms`, and returns every search left.
-    fn seekers(&mut self, node: &str, stale_ms: i64) -> StoreResult<Vec<SharedSeeker>> {
-        let _ = (node, stale_ms);
-        Err(StoreError::no_leases())
-    }
-    /// Replaces the public tables `node` lists with `listings` (code and JSON), and drops those
-    /// of nodes that have not replaced theirs for `stale_ms`.
-    fn publish_listings(
-        &mut self,
-        node: &str,
-        listings: &[(String, String)],
-        stale_ms: i64,
-    ) -> StoreResult<()> {
-        let _ = (node, listings, stale_ms);
-        Err(StoreError::no_leases())
-    }
-    /// Every node's public tables, as the JSON each published.
-    fn listings(&mut self) -> StoreResult<Vec<String>> {
-        Err(StoreError::no_leases())
-    }
-    /// Gives the searches `tickets` the table in room `room`, of `seats` seats.
-    fn seat_seekers(&mut self, tickets: &[String], room: &str, seats: usize) -> StoreResult<()> {
-        let _ = (tickets, room, seats);
-        Err(StoreError::no_leases())
-    }
-}
-
-/// A ranked search as every node sees it (see [`Backend::seekers`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct SharedSeeker {
-    /// The node and its connection: `node/connection`.
-    pub ticket: String,
-    /// The node holding the seeker's connection.
-    pub node: String,
-    /// The identity's public id.
-    pub identity: String,
-    /// The display name.
-    pub name: String,
-    /// The rating under the rules asked for.
-    pub rating: f64,
-    /// The rules asked for, by name.
-    pub preset: String,
-    /// The table size asked for; 0 for any.
-    pub size: u8,
-    /// The network address the search came from.
-    pub address: String,
-    /// When it began (Unix milliseconds).
-    pub since: i64,
-    /// The table formed for it, once there is one: its room and seats.
-    pub table: Option<(String, usize)>,
-}
-
-/// The answer to [`Backend::claim_room`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Claim {
-    /// The room is the claimant's until its lease runs out; `token` names this grant.
-    Granted {
-        /// Names this grant, so that releasing it never releases a later one.
-        token: i64,
-    },
-    /// Another node holds the room; it has been asked to hand it over.
-    HeldBy(String),
-}
-
-/// The answer to [`Backend::renew_leases`].
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Renewal {
-    /// The rooms whose leases were extended; the others are lost.
-    pub kept: Vec<String>,
-    /// Among those kept, the rooms another node asked for.
-    pub wanted: Vec<String>,
 }
 
 /// Work for the storage thread: it runs, then says whether its writes are to be kept and how
@@ -415,12 +294,21 @@ fn failed_on_purpose<T>(_: Option<String>) -> StoreResult<T> {
 #[derive(Clone)]
 pub struct Store {
     jobs: mpsc::UnboundedSender<Job>,
+    /// Whether the backend keeps the nodes' shared state ([`Backend::cluster`]).
+    shared: bool,
 }
 
 impl Store {
     /// Starts the storage thread over `backend`. The thread ends when every handle is dropped.
-    pub fn start(backend: impl Backend) -> Store {
-        Store::spawn(move || Ok(backend), |_| ())
+    pub fn start(mut backend: impl Backend) -> Store {
+        let shared = backend.cluster().is_some();
+        Store::spawn(move || Ok(backend), shared, |_| ())
+    }
+
+    /// The nodes' shared state, if the database keeps it (PostgreSQL): only then can several
+    /// nodes serve one database.
+    pub fn cluster(&self) -> Option<ClusterStore> {
+        self.shared.then(|| ClusterStore::over(self.clone()))
     }
 
     /// Opens the database `db` names ([`Database::of`]) on a new storage thread, bringing its
@@ -435,8 +323,10 @@ impl Store {
             let _ = ready.send(outcome);
         };
         let store = match Database::of(db) {
-            Database::Sqlite(path) => Store::spawn(move || SqliteBackend::open(&path), tell),
-            Database::Postgres(url) => Store::spawn(move || PostgresBackend::connect(&url), tell),
+            Database::Sqlite(path) => Store::spawn(move || SqliteBackend::open(&path), false, tell),
+            Database::Postgres(url) => {
+                Store::spawn(move || PostgresBackend::connect(&url), true, tell)
+            }
         };
         opened
             .await
@@ -444,10 +334,12 @@ impl Store {
         Ok(store)
     }
 
-    /// Starts the storage thread: it makes its backend with `open`, says how that went through
-    /// `ready`, and then runs jobs until every handle is dropped.
+    /// Starts the storage thread: it makes its backend with `open` (one that keeps the nodes'
+    /// shared state if `shared`), says how that went through `ready`, and then runs jobs until
+    /// every handle is dropped.
     fn spawn<B: Backend>(
         open: impl FnOnce() -> StoreResult<B> + Send + 'static,
+        shared: bool,
         ready: impl FnOnce(StoreResult<()>) + Send + 'static,
     ) -> Store {
         let (jobs, mut queue) = mpsc::unbounded_channel::<Job>();
@@ -473,7 +365,7 @@ impl Store {
                 }
             })
             .expect("the storage thread starts");
-        Store { jobs }
+        Store { jobs, shared }
     }
 
     /// Runs `work` on the storage thread and waits for its result.

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use super::PostgresBackend;
 use crate::store::suite::{new_game, with_people};
-use crate::store::{Backend, Claim, Forgetting, Forgotten, TestDatabase};
+use crate::store::{Backend, Claim, Cluster, Forgetting, Forgotten, TestDatabase};
 
 /// Two nodes' backends on a fresh database with rooms `R1` and `R2` stored.
 fn two_nodes() -> Option<(TestDatabase, PostgresBackend, PostgresBackend)> {

@@ -6,7 +6,7 @@ use postgres::Client;
 use super::connection::{Context, Failure};
 use crate::store::{Claim, Renewal};
 
-/// See [`crate::store::Backend::claim_room`].
+/// See [`crate::store::Cluster::claim_room`].
 pub(super) fn claim(
     db: &mut Client,
     room: &str,
@@ -43,7 +43,7 @@ pub(super) fn claim(
     }
 }
 
-/// See [`crate::store::Backend::renew_leases`].
+/// See [`crate::store::Cluster::renew_leases`].
 pub(super) fn renew(
     db: &mut Client,
     node: &str,
@@ -69,7 +69,7 @@ pub(super) fn renew(
     Ok(renewal)
 }
 
-/// See [`crate::store::Backend::asked_rooms`].
+/// See [`crate::store::Cluster::asked_rooms`].
 pub(super) fn asked(db: &mut Client, node: &str) -> Result<Vec<String>, Failure> {
     db.query(
         "SELECT room FROM room_leases WHERE node = $1 AND wanted_by IS NOT NULL",
@@ -79,7 +79,7 @@ pub(super) fn asked(db: &mut Client, node: &str) -> Result<Vec<String>, Failure>
     .context("reading requests for rooms")
 }
 
-/// See [`crate::store::Backend::release_room`].
+/// See [`crate::store::Cluster::release_room`].
 pub(super) fn release(db: &mut Client, room: &str, node: &str, token: i64) -> Result<(), Failure> {
     db.execute(
         "DELETE FROM room_leases WHERE room = $1 AND node = $2 AND token = $3",
@@ -89,14 +89,14 @@ pub(super) fn release(db: &mut Client, room: &str, node: &str, token: i64) -> Re
     .context("releasing a room")
 }
 
-/// See [`crate::store::Backend::release_all`].
+/// See [`crate::store::Cluster::release_all`].
 pub(super) fn release_all(db: &mut Client, node: &str) -> Result<(), Failure> {
     db.execute("DELETE FROM room_leases WHERE node = $1", &[&node])
         .map(|_| ())
         .context("releasing rooms")
 }
 
-/// See [`crate::store::Backend::unheld_rooms_in_play`].
+/// See [`crate::store::Cluster::unheld_rooms_in_play`].
 pub(super) fn unheld_in_play(db: &mut Client) -> Result<Vec<(String, String)>, Failure> {
     db.query(
         "SELECT code, state FROM rooms r

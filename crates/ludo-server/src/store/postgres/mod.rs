@@ -27,8 +27,8 @@ use postgres::{Client, GenericClient};
 use super::failed_on_purpose;
 use super::rows::{GameRow, json_fail};
 use super::{
-    Backend, Claim, Forgetting, Forgotten, Leader, NewGame, PlayerProfile, RatingChange, Renewal,
-    SharedSeeker, StoreError, StoreResult, StoredGame,
+    Backend, Claim, Cluster, Forgetting, Forgotten, Leader, NewGame, PlayerProfile, RatingChange,
+    Renewal, SharedSeeker, StoreError, StoreResult, StoredGame,
 };
 use connection::{Connection, Context, Failure};
 #[cfg(any(test, feature = "testing"))]
@@ -341,6 +341,12 @@ impl Backend for PostgresBackend {
         self.connection.run(|db| forgetting::forget(db, what))
     }
 
+    fn cluster(&mut self) -> Option<&mut dyn Cluster> {
+        Some(self)
+    }
+}
+
+impl Cluster for PostgresBackend {
     fn claim_room(&mut self, room: &str, node: &str, ttl_ms: i64) -> StoreResult<Claim> {
         self.connection
             .run(|db| leases::claim(db, room, node, ttl_ms))
