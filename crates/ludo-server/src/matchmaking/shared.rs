@@ -36,7 +36,7 @@ impl Shared {
     }
 
     /// A seeker's ticket among every node's: `node/connection`.
-    fn ticket(&self, connection: u64) -> String {
+    fn ticket(&self, connection: crate::ids::ConnectionId) -> String {
         format!("{}/{connection}", self.cluster.node)
     }
 
@@ -90,7 +90,7 @@ impl Shared {
     }
 
     /// Takes a search away.
-    pub(super) async fn remove(&self, connection: u64) {
+    pub(super) async fn remove(&self, connection: crate::ids::ConnectionId) {
         let ticket = self.ticket(connection);
         if let Err(error) = self.store.run(move |b| b.remove_seeker(&ticket)).await {
             tracing::warn!(%error, "a ranked search could not be taken away; it is forgotten soon");
@@ -173,7 +173,7 @@ impl Shared {
             };
             let tickets: Vec<String> = table.iter().map(|&i| all[open[i]].ticket.clone()).collect();
             for &i in &table {
-                all[open[i]].table = Some((room.clone(), *seats));
+                all[open[i]].table = Some((room.to_string(), *seats));
             }
             let (room, seats) = (room.clone(), *seats);
             self.store
@@ -200,7 +200,7 @@ impl Shared {
                 }) => {
                     let msg = ServerMsg::Matched {
                         link: format!("/r/{room}"),
-                        room: room.clone(),
+                        room: room.as_str().into(),
                         seats: *seats,
                     };
                     tell(&w.out, &msg);

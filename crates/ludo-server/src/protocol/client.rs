@@ -14,7 +14,7 @@ pub enum ClientMsg {
     /// The first message on a connection: who this device is, and which room.
     Hello {
         /// The room's code.
-        room: String,
+        room: crate::ids::RoomCode,
         /// The device's secret, kept by the browser; identifies the person.
         device: String,
         /// The display name.

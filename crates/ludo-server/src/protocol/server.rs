@@ -55,7 +55,7 @@ pub enum ServerMsg {
     /// A ranked table was formed: join this room (your seat is taken; the game has started).
     Matched {
         /// The room's code.
-        room: String,
+        room: crate::ids::RoomCode,
         /// Its invitation link.
         link: String,
         /// How many seats the table has.

@@ -138,7 +138,7 @@ const LOOKUP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 async fn lookup(
     State(state): State<AppState>,
     super::client_address::ClientAddress(address): super::client_address::ClientAddress,
-    Path(code): Path<String>,
+    Path(code): Path<crate::ids::RoomCode>,
 ) -> Result<Json<crate::protocol::RoomView>, HttpError> {
     let now = std::time::Instant::now();
     if !state.per_address.may_look_up(address, now) {

@@ -404,7 +404,7 @@ async fn close(sink: &mut SplitSink<WebSocket, Message>, frame: Option<(u16, &'s
 
 async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAddr) {
     let limits = state.limits;
-    let conn = state.next_conn.fetch_add(1, Ordering::Relaxed);
+    let conn = crate::ids::ConnectionId::next(&state.next_conn);
     state.metrics.connections.fetch_add(1, Ordering::Relaxed);
     let (sink, mut stream) = socket.split();
     let (out, outbox) = Outbox::bounded(limits.outbox_messages, limits.outbox_bytes);
