@@ -74,7 +74,7 @@ impl Shared {
         let seeker = SharedSeeker {
             ticket: self.ticket(w.ticket),
             node: self.cluster.node.to_string(),
-            identity: w.identity.to_string(),
+            identity: w.identity.clone(),
             name: w.name.clone(),
             rating: w.rating,
             preset: w.preset.name().to_owned(),
@@ -164,7 +164,7 @@ impl Shared {
                     waited: Duration::from_millis(u64::try_from(now - s.since).unwrap_or(0)),
                     address: s.address.parse().unwrap_or(IpAddr::from([0, 0, 0, 0])),
                 };
-                Some((seeker, s.identity.as_str().into(), s.name.clone()))
+                Some((seeker, s.identity.clone(), s.name.clone()))
             })
             .collect();
         for (table, msg) in open_tables(&seekers, rooms, params, rng).await {
@@ -173,7 +173,7 @@ impl Shared {
             };
             let tickets: Vec<String> = table.iter().map(|&i| all[open[i]].ticket.clone()).collect();
             for &i in &table {
-                all[open[i]].table = Some((room.to_string(), *seats));
+                all[open[i]].table = Some((room.clone(), *seats));
             }
             let (room, seats) = (room.clone(), *seats);
             self.store
@@ -200,7 +200,7 @@ impl Shared {
                 }) => {
                     let msg = ServerMsg::Matched {
                         link: format!("/r/{room}"),
-                        room: room.as_str().into(),
+                        room: room.clone(),
                         seats: *seats,
                     };
                     tell(&w.out, &msg);

@@ -19,6 +19,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::{Command, Rooms};
+use crate::ids::RoomCode;
 use crate::store::{Claim, ClusterStore, StoreResult};
 
 /// This node's place among the nodes sharing the database.
@@ -79,7 +80,11 @@ impl Rooms {
         let until = Instant::now() + cluster.handover_wait();
         loop {
             let claim = {
-                let (code, node, term) = (code.to_owned(), cluster.node.clone(), cluster.term_ms());
+                let (code, node, term) = (
+                    RoomCode::from(code),
+                    cluster.node.clone(),
+                    cluster.term_ms(),
+                );
                 cluster
                     .shared
                     .run(move |c| c.claim_room(&code, &node, term))
@@ -155,10 +160,10 @@ impl Rooms {
     }
 
     /// The codes of the rooms this node serves.
-    fn held(&self) -> Vec<String> {
+    fn held(&self) -> Vec<RoomCode> {
         super::lock(&self.context.registry)
             .keys()
-            .map(ToString::to_string)
+            .cloned()
             .collect()
     }
 
@@ -176,7 +181,7 @@ impl Rooms {
                 .run(move |c| c.renew_leases(&node, &rooms, term))
                 .await?
         };
-        let lost: Vec<String> = held
+        let lost: Vec<RoomCode> = held
             .into_iter()
             .filter(|code| !renewal.kept.contains(code))
             .collect();
@@ -193,7 +198,7 @@ impl Rooms {
 
     /// Stops these rooms' actors: they act no more, close their connections and give their
     /// leases up.
-    fn stop_serving(&self, codes: &[String]) {
+    fn stop_serving(&self, codes: &[RoomCode]) {
         let mut registry = super::lock(&self.context.registry);
         for code in codes {
             if let Some(handle) = registry.remove(code.as_str()) {

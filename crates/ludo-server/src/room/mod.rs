@@ -431,7 +431,7 @@ impl Rooms {
             None => None,
         };
         let latest = {
-            let code = code.to_owned();
+            let code = RoomCode::from(code);
             self.context
                 .store
                 .run(move |b| b.latest_game(&code))
@@ -628,15 +628,18 @@ impl Rooms {
     /// What `work` returns, or an error when the storage thread is gone.
     pub async fn with_rooms_in_use<T: Send + 'static>(
         &self,
-        work: impl FnOnce(&mut dyn Backend, Vec<String>) -> StoreResult<T> + Send + 'static,
+        work: impl FnOnce(&mut dyn Backend, Vec<RoomCode>) -> StoreResult<T> + Send + 'static,
     ) -> StoreResult<T> {
         let (registry, loading) = (self.context.registry.clone(), self.loading.clone());
         self.context
             .store
             .run(move |backend| {
-                let mut in_use: Vec<String> =
-                    lock(&registry).keys().map(ToString::to_string).collect();
-                in_use.extend(lock_loading(&loading).keys().cloned());
+                let mut in_use: Vec<RoomCode> = lock(&registry).keys().cloned().collect();
+                in_use.extend(
+                    lock_loading(&loading)
+                        .keys()
+                        .map(|code| RoomCode::from(code.as_str())),
+                );
                 work(backend, in_use)
             })
             .await

@@ -58,7 +58,7 @@ struct GameExport {
 
 async fn game(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<crate::ids::GameId>,
 ) -> Result<Json<GameExport>, HttpError> {
     let lookup = id.clone();
     let stored = state
@@ -120,7 +120,7 @@ async fn leaderboard(
 
 async fn player(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<crate::ids::IdentityId>,
 ) -> Result<Json<PlayerProfile>, HttpError> {
     state
         .store

@@ -92,7 +92,7 @@ async fn create(
     settings.check().map_err(HttpError::BadRequest)?;
     let code = state
         .rooms
-        .create(host.as_str().into(), name, settings)
+        .create(host.clone(), name, settings)
         .await
         .map_err(HttpError::internal)?;
     let link = format!("/r/{code}");

@@ -137,7 +137,7 @@ pub async fn identify(
     address: std::net::IpAddr,
     device: &str,
     name: &str,
-) -> Result<String, IdentifyError> {
+) -> Result<crate::ids::IdentityId, IdentifyError> {
     let fits = (16..=128).contains(&device.len()) && device.bytes().all(|b| b.is_ascii_graphic());
     if !fits {
         return Err(IdentifyError::BadDevice(
@@ -162,7 +162,7 @@ pub async fn identify(
     }
     let (name, new_id, now) = (
         name.to_owned(),
-        crate::ids::random_code(10),
+        crate::ids::IdentityId::from(crate::ids::random_code(10)),
         crate::ids::now_ms(),
     );
     state
@@ -261,7 +261,7 @@ async fn identity_of(
     name: &str,
 ) -> Option<crate::ids::IdentityId> {
     match identify(state, address, device, name).await {
-        Ok(identity) => Some(identity.into()),
+        Ok(identity) => Some(identity),
         Err(e) => {
             if let IdentifyError::Store(e) = &e {
                 tracing::error!(error = %e, "identifying a device failed");

@@ -5,6 +5,7 @@
 //! the server reaches it through a [`ClusterStore`], which it has only then.
 
 use super::{Store, StoreError, StoreResult};
+use crate::ids::{IdentityId, RoomCode};
 
 /// The nodes' shared state, as one backend keeps it. Every call runs on the storage thread, one
 /// at a time, like [`Backend`](super::Backend)'s.
@@ -12,18 +13,19 @@ pub trait Cluster {
     /// Claims room `room` for node `node` for `ttl_ms` milliseconds (by the database's clock):
     /// granted when nobody holds it, its lease ran out, or `node` holds it already. Otherwise
     /// the holder is asked to hand it over (see [`Cluster::renew_leases`]) and named.
-    fn claim_room(&mut self, room: &str, node: &str, ttl_ms: i64) -> StoreResult<Claim>;
+    fn claim_room(&mut self, room: &RoomCode, node: &str, ttl_ms: i64) -> StoreResult<Claim>;
     /// Extends the leases `node` still holds among `rooms` by `ttl_ms` from now; the rooms kept,
     /// and among them those another node has asked for.
-    fn renew_leases(&mut self, node: &str, rooms: &[String], ttl_ms: i64) -> StoreResult<Renewal>;
+    fn renew_leases(&mut self, node: &str, rooms: &[RoomCode], ttl_ms: i64)
+    -> StoreResult<Renewal>;
     /// The rooms `node` holds that another node asked for.
-    fn asked_rooms(&mut self, node: &str) -> StoreResult<Vec<String>>;
+    fn asked_rooms(&mut self, node: &str) -> StoreResult<Vec<RoomCode>>;
     /// Gives up `node`'s lease on `room` if it is still the one granted as `token`.
-    fn release_room(&mut self, room: &str, node: &str, token: i64) -> StoreResult<()>;
+    fn release_room(&mut self, room: &RoomCode, node: &str, token: i64) -> StoreResult<()>;
     /// Gives up every lease of `node` (a node stopping).
     fn release_all(&mut self, node: &str) -> StoreResult<()>;
     /// Every room with a game not yet over that no node holds: code and state.
-    fn unheld_rooms_in_play(&mut self) -> StoreResult<Vec<(String, String)>>;
+    fn unheld_rooms_in_play(&mut self) -> StoreResult<Vec<(RoomCode, String)>>;
     /// Takes on `role` (a job one node at a time does for all) for `ttl_ms`, or keeps it:
     /// whether `node` holds it now.
     fn claim_role(&mut self, role: &str, node: &str, ttl_ms: i64) -> StoreResult<bool>;
@@ -39,13 +41,18 @@ pub trait Cluster {
     fn publish_listings(
         &mut self,
         node: &str,
-        listings: &[(String, String)],
+        listings: &[(RoomCode, String)],
         stale_ms: i64,
     ) -> StoreResult<()>;
     /// Every node's public tables, as the JSON each published.
     fn listings(&mut self) -> StoreResult<Vec<String>>;
     /// Gives the searches `tickets` the table in room `room`, of `seats` seats.
-    fn seat_seekers(&mut self, tickets: &[String], room: &str, seats: usize) -> StoreResult<()>;
+    fn seat_seekers(
+        &mut self,
+        tickets: &[String],
+        room: &RoomCode,
+        seats: usize,
+    ) -> StoreResult<()>;
 }
 
 /// A ranked search as every node sees it (see [`Cluster::seekers`]).
@@ -56,7 +63,7 @@ pub struct SharedSeeker {
     /// The node holding the seeker's connection.
     pub node: String,
     /// The identity's public id.
-    pub identity: String,
+    pub identity: IdentityId,
     /// The display name.
     pub name: String,
     /// The rating under the rules asked for.
@@ -70,7 +77,7 @@ pub struct SharedSeeker {
     /// When it began (Unix milliseconds).
     pub since: i64,
     /// The table formed for it, once there is one: its room and seats.
-    pub table: Option<(String, usize)>,
+    pub table: Option<(RoomCode, usize)>,
 }
 
 /// The answer to [`Cluster::claim_room`].
@@ -89,9 +96,9 @@ pub enum Claim {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Renewal {
     /// The rooms whose leases were extended; the others are lost.
-    pub kept: Vec<String>,
+    pub kept: Vec<RoomCode>,
     /// Among those kept, the rooms another node asked for.
-    pub wanted: Vec<String>,
+    pub wanted: Vec<RoomCode>,
 }
 
 /// The async handle to the nodes' shared state, on the storage thread: made only over a backend

@@ -4,6 +4,7 @@
 mod cluster;
 #[cfg(test)]
 mod group_tests;
+mod ids;
 mod postgres;
 mod records;
 mod rows;
@@ -18,6 +19,8 @@ use std::path::{Path, PathBuf};
 use ludo_fair::{Action, Record};
 use ludo_rules::Colour;
 use tokio::sync::{mpsc, oneshot};
+
+use crate::ids::{GameId, IdentityId, RoomCode};
 
 pub use cluster::{Claim, Cluster, ClusterStore, Renewal, SharedSeeker};
 pub use postgres::PostgresBackend;
@@ -69,15 +72,15 @@ pub type StoreResult<T> = Result<T, StoreError>;
 #[derive(Clone, Debug)]
 pub struct NewGame {
     /// The game's id.
-    pub id: String,
+    pub id: GameId,
     /// The room it is played in.
-    pub room: String,
+    pub room: RoomCode,
     /// The record so far: rules, seats, commitment (no actions yet, no seed shown).
     pub record: Record,
     /// Who plays each seat, as JSON.
     pub players: String,
     /// The people at the table: seat, identity and display name.
-    pub people: Vec<(Colour, String, String)>,
+    pub people: Vec<(Colour, IdentityId, String)>,
     /// Whether the game counts for ratings.
     pub ranked: bool,
     /// The secret dice seed, as hex.
@@ -90,9 +93,9 @@ pub struct NewGame {
 #[derive(Clone, Debug)]
 pub struct StoredGame {
     /// The game's id.
-    pub id: String,
+    pub id: GameId,
     /// The room it was played in.
-    pub room: String,
+    pub room: RoomCode,
     /// Rules, seats, commitment, the seed (secret while the game goes on) and every action.
     pub record: Record,
     /// Who played each seat, as JSON.
@@ -137,9 +140,9 @@ pub struct Forgetting {
     pub rooms_updated_before: Option<i64>,
     /// The identities held by this node's connections: marked seen `now`, so no node forgets
     /// them.
-    pub identities_in_use: Vec<String>,
+    pub identities_in_use: Vec<IdentityId>,
     /// The rooms in this node's memory or being loaded into it: kept.
-    pub rooms_in_use: Vec<String>,
+    pub rooms_in_use: Vec<RoomCode>,
     /// At most this many identities are deleted, and this many rooms deleted and this many
     /// emptied, in one call, which holds the storage thread that much at most; a call that
     /// reaches the limit leaves the rest to the next.
@@ -164,22 +167,28 @@ pub trait Backend: Send + 'static {
         secret_hash: &str,
         name: &str,
         now: i64,
-    ) -> StoreResult<Option<String>>;
+    ) -> StoreResult<Option<IdentityId>>;
     /// The identity of a device secret's hash, created with `new_id` and `name` if unknown; the
     /// name is updated if known. Either way it is marked seen `now`.
     fn identify(
         &mut self,
         secret_hash: &str,
         name: &str,
-        new_id: &str,
+        new_id: &IdentityId,
         now: i64,
-    ) -> StoreResult<String>;
+    ) -> StoreResult<IdentityId>;
     /// Creates or replaces a room's state (a room saved is not forgotten any more, if it was).
-    fn save_room(&mut self, code: &str, host: &str, state: &str, now: i64) -> StoreResult<()>;
+    fn save_room(
+        &mut self,
+        code: &RoomCode,
+        host: &IdentityId,
+        state: &str,
+        now: i64,
+    ) -> StoreResult<()>;
     /// A room's state, if the room exists and is not forgotten.
-    fn room(&mut self, code: &str) -> StoreResult<Option<String>>;
+    fn room(&mut self, code: &RoomCode) -> StoreResult<Option<String>>;
     /// Every room with a game not yet over: code and state.
-    fn rooms_in_play(&mut self) -> StoreResult<Vec<(String, String)>>;
+    fn rooms_in_play(&mut self) -> StoreResult<Vec<(RoomCode, String)>>;
     /// Records a new game.
     fn create_game(&mut self, game: &NewGame) -> StoreResult<()>;
     /// Appends action `number` of a game, with `stand_in`, why the CPU played it for the seat's
@@ -188,7 +197,7 @@ pub trait Backend: Send + 'static {
     /// database itself refuses a second action at one number, so a game can never fork.
     fn append_action(
         &mut self,
-        game: &str,
+        game: &GameId,
         number: u64,
         seat: Colour,
         action: &Action,
@@ -200,21 +209,21 @@ pub trait Backend: Send + 'static {
     /// already finished changes nothing and returns its changes again.
     fn finish_game(
         &mut self,
-        game: &str,
+        game: &GameId,
         places: &BTreeMap<Colour, u8>,
         at: i64,
     ) -> StoreResult<Vec<RatingChange>>;
     /// A game with every action, if it exists.
-    fn game(&mut self, id: &str) -> StoreResult<Option<StoredGame>>;
+    fn game(&mut self, id: &GameId) -> StoreResult<Option<StoredGame>>;
     /// The latest game of a room (being played or over), if any.
-    fn latest_game(&mut self, room: &str) -> StoreResult<Option<StoredGame>>;
+    fn latest_game(&mut self, room: &RoomCode) -> StoreResult<Option<StoredGame>>;
     /// The rating of an identity in a ruleset family, and its rated games so far (the starting
     /// rating and 0 if it has none).
-    fn rating(&mut self, identity: &str, family: &str) -> StoreResult<(f64, u32)>;
+    fn rating(&mut self, identity: &IdentityId, family: &str) -> StoreResult<(f64, u32)>;
     /// The best-rated players of a ruleset family, at most `limit`.
     fn leaderboard(&mut self, family: &str, limit: u32) -> StoreResult<Vec<Leader>>;
     /// A player's ratings, rating history, recent finished games and statistics.
-    fn profile(&mut self, identity: &str) -> StoreResult<Option<PlayerProfile>>;
+    fn profile(&mut self, identity: &IdentityId) -> StoreResult<Option<PlayerProfile>>;
     /// Forgets what nobody uses, as `what` says, in one transaction: first the rooms (each
     /// deleted, or emptied and marked forgotten if games name it), then the identities that
     /// nothing stored names any more, up to its limit. Running it again, or on another node at
@@ -462,12 +471,12 @@ mod tests {
         let store = Store::start(sqlite::SqliteBackend::open(&dir.path().join("t.db")).unwrap());
         let failed = store
             .run(|b| -> StoreResult<()> {
-                b.room("ROOM")?;
+                b.room(&"ROOM".into())?;
                 panic!("a job fails");
             })
             .await;
         assert!(failed.is_err(), "the caller is told: {failed:?}");
-        let room = store.run(|b| b.room("ROOM")).await;
+        let room = store.run(|b| b.room(&"ROOM".into())).await;
         assert!(
             matches!(room, Ok(None)),
             "the storage thread goes on: {room:?}"

@@ -4,6 +4,7 @@
 use postgres::Client;
 
 use super::connection::{Context, Failure};
+use crate::ids::RoomCode;
 use crate::store::{Claim, Renewal};
 
 /// See [`crate::store::Cluster::claim_room`].
@@ -47,7 +48,7 @@ pub(super) fn claim(
 pub(super) fn renew(
     db: &mut Client,
     node: &str,
-    rooms: &[String],
+    rooms: &[RoomCode],
     ttl_ms: i64,
 ) -> Result<Renewal, Failure> {
     let rows = db
@@ -60,7 +61,7 @@ pub(super) fn renew(
         .context("renewing leases")?;
     let mut renewal = Renewal::default();
     for row in rows {
-        let room: String = row.try_get(0).context("renewing leases")?;
+        let room: RoomCode = row.try_get(0).context("renewing leases")?;
         if row.try_get::<_, bool>(1).context("renewing leases")? {
             renewal.wanted.push(room.clone());
         }
@@ -70,7 +71,7 @@ pub(super) fn renew(
 }
 
 /// See [`crate::store::Cluster::asked_rooms`].
-pub(super) fn asked(db: &mut Client, node: &str) -> Result<Vec<String>, Failure> {
+pub(super) fn asked(db: &mut Client, node: &str) -> Result<Vec<RoomCode>, Failure> {
     db.query(
         "SELECT room FROM room_leases WHERE node = $1 AND wanted_by IS NOT NULL",
         &[&node],
@@ -97,7 +98,7 @@ pub(super) fn release_all(db: &mut Client, node: &str) -> Result<(), Failure> {
 }
 
 /// See [`crate::store::Cluster::unheld_rooms_in_play`].
-pub(super) fn unheld_in_play(db: &mut Client) -> Result<Vec<(String, String)>, Failure> {
+pub(super) fn unheld_in_play(db: &mut Client) -> Result<Vec<(RoomCode, String)>, Failure> {
     db.query(
         "SELECT code, state FROM rooms r
          WHERE EXISTS (SELECT 1 FROM games g WHERE g.room = r.code AND g.finished_at IS NULL)

@@ -87,7 +87,7 @@ pub(super) fn all(
     rows.iter()
         .map(|r| {
             let size: i16 = r.try_get(6)?;
-            let room: Option<String> = r.try_get(9)?;
+            let room: Option<crate::ids::RoomCode> = r.try_get(9)?;
             let seats: Option<i16> = r.try_get(10)?;
             Ok(SharedSeeker {
                 ticket: r.try_get(0)?,
@@ -126,7 +126,7 @@ pub(super) fn seat(
 pub(super) fn publish_listings(
     db: &mut Client,
     node: &str,
-    listings: &[(String, String)],
+    listings: &[(crate::ids::RoomCode, String)],
     stale_ms: i64,
 ) -> Result<(), Failure> {
     let mut tx = db.transaction().context("publishing public tables")?;
