@@ -9,8 +9,8 @@
 //!   name, quick phrases by id).
 //!
 //! The settings a table plays under, and the rules they follow, are the table's, not the wire's:
-//! they live in [`crate::settings`] and are re-exported here, as the name policy is from
-//! [`crate::names`].
+//! they live in `src/settings.rs` and are re-exported here, as the name policy is from
+//! `src/names.rs`.
 
 pub mod client;
 pub mod levels;
