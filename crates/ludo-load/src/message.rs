@@ -1,6 +1,6 @@
 //! The server's messages as this tool reads and writes them: of what comes in, only the fields
 //! it uses, borrowed from the message's text (the rest is skipped, never built); what goes out,
-//! written straight to text. See `crates/ludo-server/src/protocol.rs` and `docs/protocol.md`.
+//! written straight to text. See `crates/ludo-server/src/protocol/` and `docs/protocol.md`.
 
 use std::borrow::Cow;
 use std::fmt;

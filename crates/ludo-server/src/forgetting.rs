@@ -30,8 +30,8 @@ impl IdentitiesInUse {
     }
 
     /// Every identity held now.
-    pub fn all(&self) -> Vec<String> {
-        self.lock().keys().cloned().collect()
+    pub fn all(&self) -> Vec<crate::ids::IdentityId> {
+        self.lock().keys().map(|id| id.as_str().into()).collect()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
@@ -100,7 +100,7 @@ impl Periods {
     }
 
     /// What a round at `now` (Unix milliseconds) forgets, keeping these identities in use.
-    pub fn at(&self, now: i64, identities_in_use: Vec<String>) -> Forgetting {
+    pub fn at(&self, now: i64, identities_in_use: Vec<crate::ids::IdentityId>) -> Forgetting {
         let before = |period: Duration| {
             now.saturating_sub(i64::try_from(period.as_millis()).unwrap_or(i64::MAX))
         };
@@ -206,7 +206,7 @@ mod tests {
             every: Duration::from_secs(3600),
         };
         let now = 100 * 86_400_000;
-        let what = periods.at(now, vec!["ana".to_owned()]);
+        let what = periods.at(now, vec!["ana".into()]);
         assert_eq!(what.identities_made_before, Some(now - 86_400_000));
         assert_eq!(what.seen_before, now - 2 * 3_600_000);
         assert_eq!(what.rooms_updated_before, Some(now - 30 * 86_400_000));

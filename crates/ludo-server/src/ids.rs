@@ -1,4 +1,9 @@
-//! Unguessable ids: room codes, game ids, identity ids; and device secrets turned into hashes.
+//! Every id the server passes around, each a type of its own: the unguessable ones (room codes,
+//! game ids, identity ids), which are strings on the wire and in storage and are read from them
+//! once, where they arrive (a message, an HTTP path, a stored row); a connection's number; and
+//! device secrets turned into hashes.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -76,6 +81,24 @@ id_type!(
     /// A game's id, as in `/api/games/<id>`.
     GameId
 );
+
+/// A WebSocket connection's number, unique on this node while it runs: what a room and the
+/// matchmaker know a connection by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ConnectionId(u64);
+
+impl ConnectionId {
+    /// The next connection's number, from this node's count of connections so far.
+    pub fn next(count: &AtomicU64) -> ConnectionId {
+        ConnectionId(count.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+impl std::fmt::Display for ConnectionId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
 
 /// Letters and digits that cannot be mistaken for one another when read aloud or typed.
 const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";

@@ -30,6 +30,7 @@ pub mod rating;
 mod room;
 mod routes;
 mod serve;
+mod settings;
 mod store;
 mod strict_json;
 
@@ -171,13 +172,10 @@ impl Application {
             no_shows: matchmaking::no_shows::NoShows::default(),
             ranked_same_address: config.match_same_address,
             stopping: stopping.clone(),
-            cluster: matches!(
-                store::Database::of(&config.db),
-                store::Database::Postgres(_)
-            )
-            .then(|| room::Cluster {
+            cluster: store.cluster().map(|shared| room::Cluster {
                 node: config.node_name().into(),
                 term: Duration::from_millis(config.lease_ms.max(30)),
+                shared,
             }),
         })
         .await

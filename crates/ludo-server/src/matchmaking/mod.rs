@@ -9,7 +9,7 @@ pub mod no_shows;
 pub mod pool;
 mod shared;
 
-use crate::ids::IdentityId;
+use crate::ids::{ConnectionId, IdentityId};
 use crate::protocol::RefusalCode;
 use std::collections::HashMap;
 use std::time::Instant;
@@ -26,12 +26,12 @@ use pool::{Params, Seeker, SizeWish};
 /// A request to the matchmaker.
 enum Request {
     Seek(Waiting),
-    Cancel { ticket: u64 },
+    Cancel { ticket: ConnectionId },
 }
 
 /// Someone waiting for a ranked game.
 struct Waiting {
-    ticket: u64,
+    ticket: ConnectionId,
     identity: crate::ids::IdentityId,
     name: String,
     rating: f64,
@@ -49,7 +49,7 @@ struct Waiting {
 /// A seeker's request, before the matchmaker takes it.
 pub struct Seek {
     /// The connection's number: the ticket that cancels the request.
-    pub ticket: u64,
+    pub ticket: ConnectionId,
     /// The identity's public id.
     pub identity: crate::ids::IdentityId,
     /// The display name.
@@ -96,7 +96,7 @@ impl Matchmaker {
     }
 
     /// Takes a request off the waiting list (its connection closed).
-    pub fn cancel(&self, ticket: u64) {
+    pub fn cancel(&self, ticket: ConnectionId) {
         let _ = self.requests.send(Request::Cancel { ticket });
     }
 }
@@ -111,10 +111,7 @@ async fn run(
     store: Store,
     params: Params,
 ) {
-    let shared = rooms
-        .cluster()
-        .cloned()
-        .map(|c| shared::Shared::new(c, store.clone()));
+    let shared = rooms.cluster().cloned().map(shared::Shared::new);
     if let Some(shared) = &shared {
         shared.forget_earlier_searches().await;
     }
@@ -247,7 +244,7 @@ async fn open_tables(
             Ok(code) => {
                 let msg = ServerMsg::Matched {
                     link: format!("/r/{code}"),
-                    room: code.to_string(),
+                    room: code,
                     seats: table.len(),
                 };
                 opened.push((table, msg));

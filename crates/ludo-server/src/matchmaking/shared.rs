@@ -18,7 +18,7 @@ use super::pool::{Params, Seeker, SizeWish};
 use super::{Looking, Waiting, open_tables, tell, told_elsewhere};
 use crate::protocol::ServerMsg;
 use crate::room::{Cluster, Rooms};
-use crate::store::{SharedSeeker, Store, StoreResult};
+use crate::store::{ClusterStore, SharedSeeker, StoreResult};
 
 /// The role of the node that forms the tables.
 const ROLE: &str = "matchmaker";
@@ -26,16 +26,17 @@ const ROLE: &str = "matchmaker";
 /// This node's side of the shared searches.
 pub(super) struct Shared {
     cluster: Cluster,
-    store: Store,
+    store: ClusterStore,
 }
 
 impl Shared {
-    pub(super) fn new(cluster: Cluster, store: Store) -> Shared {
+    pub(super) fn new(cluster: Cluster) -> Shared {
+        let store = cluster.shared.clone();
         Shared { cluster, store }
     }
 
     /// A seeker's ticket among every node's: `node/connection`.
-    fn ticket(&self, connection: u64) -> String {
+    fn ticket(&self, connection: crate::ids::ConnectionId) -> String {
         format!("{}/{connection}", self.cluster.node)
     }
 
@@ -73,7 +74,7 @@ impl Shared {
         let seeker = SharedSeeker {
             ticket: self.ticket(w.ticket),
             node: self.cluster.node.to_string(),
-            identity: w.identity.to_string(),
+            identity: w.identity.clone(),
             name: w.name.clone(),
             rating: w.rating,
             preset: w.preset.name().to_owned(),
@@ -89,7 +90,7 @@ impl Shared {
     }
 
     /// Takes a search away.
-    pub(super) async fn remove(&self, connection: u64) {
+    pub(super) async fn remove(&self, connection: crate::ids::ConnectionId) {
         let ticket = self.ticket(connection);
         if let Err(error) = self.store.run(move |b| b.remove_seeker(&ticket)).await {
             tracing::warn!(%error, "a ranked search could not be taken away; it is forgotten soon");
@@ -163,7 +164,7 @@ impl Shared {
                     waited: Duration::from_millis(u64::try_from(now - s.since).unwrap_or(0)),
                     address: s.address.parse().unwrap_or(IpAddr::from([0, 0, 0, 0])),
                 };
-                Some((seeker, s.identity.as_str().into(), s.name.clone()))
+                Some((seeker, s.identity.clone(), s.name.clone()))
             })
             .collect();
         for (table, msg) in open_tables(&seekers, rooms, params, rng).await {

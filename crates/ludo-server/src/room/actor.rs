@@ -3,7 +3,7 @@
 //! sender's turn, their clock has not run out, the version is current, the rules allow it),
 //! stores the action, then broadcasts.
 
-use crate::ids::{IdentityId, RoomCode};
+use crate::ids::{ConnectionId, IdentityId, RoomCode};
 use crate::protocol::RefusalCode;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -38,7 +38,7 @@ struct Room {
     store: Store,
     timing: Timing,
     metrics: Arc<crate::Metrics>,
-    conns: HashMap<u64, Conn>,
+    conns: HashMap<ConnectionId, Conn>,
     live: Option<Live>,
     /// When each seated person went away (absent from the map: connected, or never came).
     away_since: HashMap<IdentityId, Instant>,
@@ -124,7 +124,7 @@ pub fn spawn(
         stopping: context.stopping,
         superseded: false,
     };
-    let (code, store) = (room.code.clone(), room.store.clone());
+    let code = room.code.clone();
     tokio::spawn(async move {
         super::supervise::supervise(
             code.clone(),
@@ -136,7 +136,7 @@ pub fn spawn(
         .await;
         // The room acts no more: its lease can go.
         if let Some(grant) = grant {
-            super::leases::release(&store, code, grant).await;
+            super::leases::release(code, grant).await;
         }
     });
     RoomHandle { commands }
@@ -273,7 +273,7 @@ impl Room {
     }
 
     /// One request of a joined connection; a refusal changes nothing.
-    async fn request(&mut self, conn: u64, msg: ClientMsg) -> Result<(), Refusal> {
+    async fn request(&mut self, conn: ConnectionId, msg: ClientMsg) -> Result<(), Refusal> {
         let identity = self
             .conns
             .get(&conn)
@@ -391,7 +391,11 @@ impl Room {
     /// Carries a decision out: stores the table as it says (refused, and nothing changed, if
     /// it must be stored and cannot be), applies it, tells (`asking`: the connection whose
     /// request or arrival it answers, if any), then does what follows.
-    async fn carry_out(&mut self, asking: Option<u64>, decision: Decision) -> Result<(), Refusal> {
+    async fn carry_out(
+        &mut self,
+        asking: Option<ConnectionId>,
+        decision: Decision,
+    ) -> Result<(), Refusal> {
         let Decision {
             state,
             rematch,
@@ -458,7 +462,7 @@ impl Room {
     }
 
     /// Tells what a decision says to tell; `asking` as for [`Room::carry_out`].
-    fn tell(&self, asking: Option<u64>, told: Tell) {
+    fn tell(&self, asking: Option<ConnectionId>, told: Tell) {
         match told {
             Tell::Left { seat, freed } => self.broadcast(&ServerMsg::Left { seat, freed }),
             Tell::Declined { seat } => self.broadcast(&ServerMsg::Declined { seat }),
@@ -510,7 +514,12 @@ impl Room {
     }
 
     /// A quick phrase, shown to everyone in the room: a known id, within the sender's allowance.
-    fn say(&mut self, conn: u64, identity: &IdentityId, phrase: &str) -> Result<(), Refusal> {
+    fn say(
+        &mut self,
+        conn: ConnectionId,
+        identity: &IdentityId,
+        phrase: &str,
+    ) -> Result<(), Refusal> {
         use super::phrases::Speaker;
         let seat = self.seat_of(identity);
         let address = self.conns.get(&conn).map(|c| c.address);
@@ -844,7 +853,7 @@ impl Room {
         Some(live.view(deadline))
     }
 
-    fn send(&self, conn: u64, msg: &ServerMsg) {
+    fn send(&self, conn: ConnectionId, msg: &ServerMsg) {
         if let Some(c) = self.conns.get(&conn) {
             let _ = c.out.send(Text::from(msg.to_json()));
         }
@@ -858,7 +867,7 @@ impl Room {
     }
 
     /// Sends chatter to everyone but `except` (see [`super::Outbox::offer`]).
-    fn broadcast_chatter(&self, msg: &ServerMsg, except: Option<u64>) {
+    fn broadcast_chatter(&self, msg: &ServerMsg, except: Option<ConnectionId>) {
         let text = Text::from(msg.to_json());
         for (&id, c) in &self.conns {
             if Some(id) != except {
@@ -872,7 +881,7 @@ impl Room {
         self.publish();
     }
 
-    fn broadcast_room_except(&self, except: Option<u64>) {
+    fn broadcast_room_except(&self, except: Option<ConnectionId>) {
         self.publish();
         let text = Text::from(ServerMsg::Room { room: self.view() }.to_json());
         for (&id, c) in &self.conns {

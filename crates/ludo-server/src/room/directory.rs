@@ -154,12 +154,12 @@ impl Directory {
 
     /// Every entry, each with its room's code and as JSON (the listing and its addresses, see
     /// [`read_published`]): what this node publishes.
-    pub fn published(&self) -> Vec<(String, String)> {
+    pub fn published(&self) -> Vec<(crate::ids::RoomCode, String)> {
         self.entries()
             .values()
             .map(|l| {
                 let text = serde_json::to_string(&(l, &l.addresses)).expect("a listing serialises");
-                (l.code.to_string(), text)
+                (l.code.clone(), text)
             })
             .collect()
     }

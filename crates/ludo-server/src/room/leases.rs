@@ -19,7 +19,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::{Command, Rooms};
-use crate::store::{Claim, StoreResult};
+use crate::ids::RoomCode;
+use crate::store::{Claim, ClusterStore, StoreResult};
 
 /// This node's place among the nodes sharing the database.
 #[derive(Clone, Debug)]
@@ -28,6 +29,8 @@ pub struct Cluster {
     pub node: Arc<str>,
     /// How long a lease lasts unrenewed.
     pub term: Duration,
+    /// The state the nodes share in the database.
+    pub shared: ClusterStore,
 }
 
 impl Cluster {
@@ -77,10 +80,14 @@ impl Rooms {
         let until = Instant::now() + cluster.handover_wait();
         loop {
             let claim = {
-                let (code, node, term) = (code.to_owned(), cluster.node.clone(), cluster.term_ms());
-                self.context
-                    .store
-                    .run(move |b| b.claim_room(&code, &node, term))
+                let (code, node, term) = (
+                    RoomCode::from(code),
+                    cluster.node.clone(),
+                    cluster.term_ms(),
+                );
+                cluster
+                    .shared
+                    .run(move |c| c.claim_room(&code, &node, term))
                     .await?
             };
             match claim {
@@ -142,7 +149,7 @@ impl Rooms {
     /// Between renewals: hands over at once the rooms another node asked for.
     async fn hand_over_asked(&self, cluster: &Cluster) {
         let node = cluster.node.clone();
-        match self.context.store.run(move |b| b.asked_rooms(&node)).await {
+        match cluster.shared.run(move |c| c.asked_rooms(&node)).await {
             Ok(asked) if !asked.is_empty() => {
                 tracing::info!(rooms = ?asked, "rooms asked for by another node; handed over");
                 self.stop_serving(&asked);
@@ -153,10 +160,10 @@ impl Rooms {
     }
 
     /// The codes of the rooms this node serves.
-    fn held(&self) -> Vec<String> {
+    fn held(&self) -> Vec<RoomCode> {
         super::lock(&self.context.registry)
             .keys()
-            .map(ToString::to_string)
+            .cloned()
             .collect()
     }
 
@@ -169,12 +176,12 @@ impl Rooms {
         }
         let renewal = {
             let (node, term, rooms) = (cluster.node.clone(), cluster.term_ms(), held.clone());
-            self.context
-                .store
-                .run(move |b| b.renew_leases(&node, &rooms, term))
+            cluster
+                .shared
+                .run(move |c| c.renew_leases(&node, &rooms, term))
                 .await?
         };
-        let lost: Vec<String> = held
+        let lost: Vec<RoomCode> = held
             .into_iter()
             .filter(|code| !renewal.kept.contains(code))
             .collect();
@@ -191,7 +198,7 @@ impl Rooms {
 
     /// Stops these rooms' actors: they act no more, close their connections and give their
     /// leases up.
-    fn stop_serving(&self, codes: &[String]) {
+    fn stop_serving(&self, codes: &[RoomCode]) {
         let mut registry = super::lock(&self.context.registry);
         for code in codes {
             if let Some(handle) = registry.remove(code.as_str()) {
@@ -202,7 +209,7 @@ impl Rooms {
 
     /// Loads the rooms with a game being played that nobody holds (their node died).
     async fn take_over(&self, cluster: &Cluster) -> StoreResult<()> {
-        let orphans = self.context.store.run(|b| b.unheld_rooms_in_play()).await?;
+        let orphans = cluster.shared.run(|c| c.unheld_rooms_in_play()).await?;
         for (code, state) in orphans {
             if self.bring_back(&code, &state, false).await?.is_ok() {
                 tracing::info!(room = %code, node = %cluster.node, "took over a room nobody served");
@@ -239,9 +246,9 @@ impl Rooms {
     async fn publish_listings(&self, cluster: &Cluster) -> StoreResult<()> {
         let (node, term) = (cluster.node.clone(), cluster.term_ms());
         let listings = self.context.directory.published();
-        self.context
-            .store
-            .run(move |b| b.publish_listings(&node, &listings, term))
+        cluster
+            .shared
+            .run(move |c| c.publish_listings(&node, &listings, term))
             .await
     }
 
@@ -254,10 +261,10 @@ impl Rooms {
         kind: super::directory::Kind,
         page: usize,
     ) -> StoreResult<super::directory::Page> {
-        if self.context.cluster.is_none() {
+        let Some(cluster) = &self.context.cluster else {
             return Ok(self.context.directory.page(kind, page));
-        }
-        let texts = self.context.store.run(|b| b.listings()).await?;
+        };
+        let texts = cluster.shared.run(|c| c.listings()).await?;
         let entries = texts
             .iter()
             .filter_map(|text| super::directory::read_published(text))
@@ -273,18 +280,18 @@ impl Rooms {
         let Some(cluster) = self.context.cluster.clone() else {
             return Ok(());
         };
-        self.context
-            .store
-            .run(move |b| b.release_all(&cluster.node))
-            .await
+        let node = cluster.node.clone();
+        cluster.shared.run(move |c| c.release_all(&node)).await
     }
 }
 
 /// Gives up `grant`'s lease on `code` (its room has stopped).
-pub(super) async fn release(store: &crate::store::Store, code: crate::ids::RoomCode, grant: Grant) {
-    let node = grant.cluster.node.clone();
-    let released = store
-        .run(move |b| b.release_room(&code, &node, grant.token))
+pub(super) async fn release(code: crate::ids::RoomCode, grant: Grant) {
+    let (node, token) = (grant.cluster.node.clone(), grant.token);
+    let released = grant
+        .cluster
+        .shared
+        .run(move |c| c.release_room(&code, &node, token))
         .await;
     if let Err(error) = released {
         tracing::warn!(%error, "a lease could not be given up; it runs out by itself");

@@ -83,14 +83,14 @@ impl Live {
             actions: Vec::new(),
         };
         let new = NewGame {
-            id: id.to_string(),
-            room: room.to_owned(),
+            id: id.clone(),
+            room: room.into(),
             record: record.clone(),
             players: serde_json::to_string(&players).expect("players serialise"),
             people: players
                 .iter()
                 .filter_map(|(&seat, o)| match o {
-                    Occupant::Person { id, name } => Some((seat, id.to_string(), name.clone())),
+                    Occupant::Person { id, name } => Some((seat, id.clone(), name.clone())),
                     Occupant::Cpu { .. } => None,
                 })
                 .collect(),
@@ -141,7 +141,7 @@ impl Live {
         }
         let now = Instant::now();
         Ok(Live {
-            id: stored.id.into(),
+            id: stored.id,
             seed,
             game,
             record,

@@ -227,7 +227,7 @@ pub enum Command {
     /// A connection joins (after `hello`).
     Join {
         /// The connection's number.
-        conn: u64,
+        conn: crate::ids::ConnectionId,
         /// The identity's public id.
         identity: crate::ids::IdentityId,
         /// The display name.
@@ -240,7 +240,7 @@ pub enum Command {
     /// A connection closed.
     Leave {
         /// The connection's number.
-        conn: u64,
+        conn: crate::ids::ConnectionId,
     },
     /// The table as everyone sees it.
     View {
@@ -250,7 +250,7 @@ pub enum Command {
     /// A message from a joined connection.
     Client {
         /// The connection's number.
-        conn: u64,
+        conn: crate::ids::ConnectionId,
         /// The message.
         msg: ClientMsg,
         /// The client's id for the request, echoed in its refusal.
@@ -431,7 +431,7 @@ impl Rooms {
             None => None,
         };
         let latest = {
-            let code = code.to_owned();
+            let code = RoomCode::from(code);
             self.context
                 .store
                 .run(move |b| b.latest_game(&code))
@@ -460,7 +460,7 @@ impl Rooms {
     ///
     /// # Errors
     /// When storage cannot be read.
-    pub async fn exists(&self, code: &str) -> StoreResult<bool> {
+    pub async fn exists(&self, code: &RoomCode) -> StoreResult<bool> {
         if lock(&self.context.registry).contains_key(code) {
             return Ok(true);
         }
@@ -480,7 +480,7 @@ impl Rooms {
     /// When the stored room cannot be read.
     pub async fn send(
         &self,
-        code: &str,
+        code: &RoomCode,
         command: Command,
     ) -> StoreResult<Result<RoomHandle, Unsent>> {
         let _loading = Loading::start(&self.loading, code);
@@ -519,7 +519,7 @@ impl Rooms {
     ///
     /// # Errors
     /// When storage cannot be read.
-    pub async fn view(&self, code: &str) -> StoreResult<Option<crate::protocol::RoomView>> {
+    pub async fn view(&self, code: &RoomCode) -> StoreResult<Option<crate::protocol::RoomView>> {
         if self.context.cluster.is_some() && self.in_memory(code).is_none() {
             let stored = {
                 let code = code.to_owned();
@@ -628,15 +628,18 @@ impl Rooms {
     /// What `work` returns, or an error when the storage thread is gone.
     pub async fn with_rooms_in_use<T: Send + 'static>(
         &self,
-        work: impl FnOnce(&mut dyn Backend, Vec<String>) -> StoreResult<T> + Send + 'static,
+        work: impl FnOnce(&mut dyn Backend, Vec<RoomCode>) -> StoreResult<T> + Send + 'static,
     ) -> StoreResult<T> {
         let (registry, loading) = (self.context.registry.clone(), self.loading.clone());
         self.context
             .store
             .run(move |backend| {
-                let mut in_use: Vec<String> =
-                    lock(&registry).keys().map(ToString::to_string).collect();
-                in_use.extend(lock_loading(&loading).keys().cloned());
+                let mut in_use: Vec<RoomCode> = lock(&registry).keys().cloned().collect();
+                in_use.extend(
+                    lock_loading(&loading)
+                        .keys()
+                        .map(|code| RoomCode::from(code.as_str())),
+                );
                 work(backend, in_use)
             })
             .await

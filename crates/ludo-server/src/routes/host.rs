@@ -19,6 +19,8 @@ use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use super::error::HttpError;
+
 /// The host names answered to, lower case, without ports; `None` for any.
 #[derive(Clone, Debug)]
 pub struct Hosts(Option<Arc<[String]>>);
@@ -71,11 +73,11 @@ pub async fn only_known_hosts(
         .get(header::HOST)
         .map(|value| value.to_str().unwrap_or(""));
     match host {
-        Some(host) if !hosts.answers(host) => (
+        Some(host) if !hosts.answers(host) => HttpError::Plain(
             StatusCode::MISDIRECTED_REQUEST,
             "this server does not answer to that host name",
         )
-            .into_response(),
+        .into_response(),
         _ => next.run(request).await,
     }
 }

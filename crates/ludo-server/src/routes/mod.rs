@@ -1,6 +1,7 @@
 //! Every route of the server, each module exposing its own `router()`.
 
 mod client_address;
+mod error;
 mod health;
 pub mod host;
 mod origin;

@@ -12,6 +12,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
+use super::error::HttpError;
 use crate::AppState;
 use crate::content_type::content_type;
 
@@ -51,7 +52,7 @@ async fn rules_page(
     headers: HeaderMap,
 ) -> Response {
     if preset.parse::<ludo_rules::Preset>().is_err() {
-        return (StatusCode::NOT_FOUND, "no such rules").into_response();
+        return HttpError::Plain(StatusCode::NOT_FOUND, "no such rules").into_response();
     }
     file(&state, "/index.html", &headers)
 }
@@ -174,7 +175,7 @@ fn accepts(headers: &HeaderMap, coding: &str) -> bool {
 /// One built-in file, compressed as the browser accepts; 404 for anything else.
 fn asset(path: &str, headers: &HeaderMap) -> Response {
     let Some(index) = generated::ASSETS.iter().position(|(p, ..)| *p == path) else {
-        return (StatusCode::NOT_FOUND, "not found").into_response();
+        return HttpError::Plain(StatusCode::NOT_FOUND, "not found").into_response();
     };
     let (_, content_type, raw, gzipped, brotli) = generated::ASSETS[index];
     let (body, coding) = if accepts(headers, "br") {

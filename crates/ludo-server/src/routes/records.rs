@@ -4,11 +4,9 @@
 //! the replay viewer read it as it is) plus who played, when each action came, the places and
 //! the rating changes. The dice seed appears only once the game is over.
 
-use crate::protocol::RefusalCode;
 use std::collections::BTreeMap;
 
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
 use ludo_fair::Record;
@@ -16,8 +14,9 @@ use ludo_rules::{Colour, Preset};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::rooms::AppError;
+use super::error::HttpError;
 use crate::AppState;
+use crate::protocol::{Refusal, RefusalCode};
 use crate::store::{Leader, PlayerProfile, RatingChange};
 
 /// How many players a leaderboard shows.
@@ -59,20 +58,16 @@ struct GameExport {
 
 async fn game(
     State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> Result<Json<GameExport>, AppError> {
+    Path(id): Path<crate::ids::GameId>,
+) -> Result<Json<GameExport>, HttpError> {
     let lookup = id.clone();
     let stored = state
         .store
         .run(move |b| b.game(&lookup))
         .await
-        .map_err(AppError::internal)?
+        .map_err(HttpError::internal)?
         .ok_or_else(|| {
-            AppError::new(
-                StatusCode::NOT_FOUND,
-                RefusalCode::NoSuchGame,
-                "no such game",
-            )
+            HttpError::NotFound(Refusal::new(RefusalCode::NoSuchGame, "no such game"))
         })?;
     let mut record = stored.record;
     if stored.finished_at.is_none() {
@@ -81,7 +76,7 @@ async fn game(
     }
     Ok(Json(GameExport {
         record,
-        players: serde_json::from_str(&stored.players).map_err(AppError::internal)?,
+        players: serde_json::from_str(&stored.players).map_err(HttpError::internal)?,
         ranked: stored.ranked,
         started_at: stored.started_at,
         finished_at: stored.finished_at,
@@ -102,22 +97,21 @@ struct Leaderboard {
 async fn leaderboard(
     State(state): State<AppState>,
     Path(rules): Path<String>,
-) -> Result<Json<Leaderboard>, AppError> {
+) -> Result<Json<Leaderboard>, HttpError> {
     let preset = Preset::ALL
         .into_iter()
         .find(|p| p.name() == rules)
         .ok_or_else(|| {
-            AppError::new(
-                StatusCode::NOT_FOUND,
+            HttpError::NotFound(Refusal::new(
                 RefusalCode::NoSuchRules,
                 "rules: qdan, classic or vietnamese",
-            )
+            ))
         })?;
     let players = state
         .store
         .run(move |b| b.leaderboard(preset.name(), LEADERBOARD_SIZE))
         .await
-        .map_err(AppError::internal)?;
+        .map_err(HttpError::internal)?;
     Ok(Json(Leaderboard {
         rules: preset,
         players,
@@ -126,19 +120,15 @@ async fn leaderboard(
 
 async fn player(
     State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> Result<Json<PlayerProfile>, AppError> {
+    Path(id): Path<crate::ids::IdentityId>,
+) -> Result<Json<PlayerProfile>, HttpError> {
     state
         .store
         .run(move |b| b.profile(&id))
         .await
-        .map_err(AppError::internal)?
+        .map_err(HttpError::internal)?
         .map(Json)
         .ok_or_else(|| {
-            AppError::new(
-                StatusCode::NOT_FOUND,
-                RefusalCode::NoSuchPlayer,
-                "no such player",
-            )
+            HttpError::NotFound(Refusal::new(RefusalCode::NoSuchPlayer, "no such player"))
         })
 }

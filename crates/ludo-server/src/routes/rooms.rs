@@ -1,16 +1,15 @@
 //! The small HTTP API for rooms: create one, look one up, list the public ones.
 
-use crate::protocol::RefusalCode;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 
+use super::error::HttpError;
 use crate::AppState;
-use crate::protocol::{EngineFault, Refusal, Settings, check_name, read_rules};
+use crate::protocol::{Refusal, RefusalCode, Settings, check_name, read_rules};
 
 /// The room routes.
 pub fn router() -> Router<AppState> {
@@ -18,58 +17,6 @@ pub fn router() -> Router<AppState> {
         .route("/api/rooms", post(create))
         .route("/api/rooms/{code}", get(lookup))
         .route("/api/tables/{kind}", get(tables))
-}
-
-/// A refusal or failure, answered as `{"code": …, "message": …}`, with `"engine": {"code",
-/// "params", "option"}` when the rules engine refused.
-pub struct AppError {
-    status: StatusCode,
-    code: RefusalCode,
-    message: String,
-    engine: Option<EngineFault>,
-}
-
-impl AppError {
-    /// An error with this status, code and message.
-    pub fn new(status: StatusCode, code: RefusalCode, message: impl Into<String>) -> AppError {
-        AppError {
-            status,
-            code,
-            message: message.into(),
-            engine: None,
-        }
-    }
-
-    /// A refusal as a `400 Bad Request`, with the engine's reason if it has one.
-    pub fn bad_request(refusal: Refusal) -> AppError {
-        AppError {
-            status: StatusCode::BAD_REQUEST,
-            code: refusal.code,
-            message: refusal.message,
-            engine: refusal.engine,
-        }
-    }
-
-    /// A failure on our side: logged, answered without details.
-    pub fn internal(error: impl std::fmt::Display) -> AppError {
-        tracing::error!(%error, "a request failed");
-        AppError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            RefusalCode::Internal,
-            "something went wrong on our side",
-        )
-    }
-}
-
-impl IntoResponse for AppError {
-    fn into_response(self) -> Response {
-        let mut body = json!({ "code": self.code, "message": self.message });
-        if let Some(engine) = self.engine {
-            body["engine"] = json!(engine);
-        }
-        let body = Json(body);
-        (self.status, body).into_response()
-    }
 }
 
 /// The most bytes a `POST /api/rooms` body may have: a room with every option set and the longest
@@ -106,36 +53,34 @@ async fn create(
     State(state): State<AppState>,
     super::client_address::ClientAddress(address): super::client_address::ClientAddress,
     request: axum::extract::Request,
-) -> Result<(StatusCode, Json<serde_json::Value>), AppError> {
+) -> Result<(StatusCode, Json<serde_json::Value>), HttpError> {
     if !state
         .per_address
         .allows(crate::per_address::Ask::Room, address)
     {
-        return Err(AppError::new(
-            StatusCode::TOO_MANY_REQUESTS,
+        return Err(HttpError::TooMany(Refusal::new(
             RefusalCode::RateLimited,
             "too many rooms created from this address; wait a minute",
-        ));
+        )));
     }
     let room = read_new_room(request).await?;
     let name = check_name(&room.name)
-        .map_err(|e| AppError::new(StatusCode::BAD_REQUEST, RefusalCode::BadName, e))?;
+        .map_err(|e| HttpError::BadRequest(Refusal::new(RefusalCode::BadName, e)))?;
     let rules = match &room.rules {
-        Some(json) => read_rules(json.get()).map_err(AppError::bad_request)?,
+        Some(json) => read_rules(json.get()).map_err(HttpError::BadRequest)?,
         None => Default::default(),
     };
-    crate::protocol::check_clock(room.clock).map_err(AppError::bad_request)?;
+    crate::protocol::check_clock(room.clock).map_err(HttpError::BadRequest)?;
     let host = crate::routes::ws::identify(&state, address, &room.device, &name)
         .await
         .map_err(|e| {
             use crate::routes::ws::IdentifyError;
-            let status = match &e {
-                IdentifyError::Store(e) => return AppError::internal(e),
-                IdentifyError::TooMany => StatusCode::TOO_MANY_REQUESTS,
-                IdentifyError::BadDevice(_) => StatusCode::BAD_REQUEST,
+            let refused = match &e {
+                IdentifyError::Store(e) => return HttpError::internal(e),
+                IdentifyError::TooMany => HttpError::TooMany,
+                IdentifyError::BadDevice(_) => HttpError::BadRequest,
             };
-            let refusal = e.refusal().expect("the client's fault has a refusal");
-            AppError::new(status, refusal.code, refusal.message)
+            refused(e.refusal().expect("the client's fault has a refusal"))
         })?;
     let settings = Settings {
         rules,
@@ -144,12 +89,12 @@ async fn create(
         rotate: room.rotate,
         public: room.public,
     };
-    settings.check().map_err(AppError::bad_request)?;
+    settings.check().map_err(HttpError::BadRequest)?;
     let code = state
         .rooms
-        .create(host.as_str().into(), name, settings)
+        .create(host.clone(), name, settings)
         .await
-        .map_err(AppError::internal)?;
+        .map_err(HttpError::internal)?;
     let link = format!("/r/{code}");
     Ok((
         StatusCode::CREATED,
@@ -159,9 +104,9 @@ async fn create(
 
 /// Reads a `POST /api/rooms` body: JSON (by its `Content-Type`) of at most
 /// [`NEW_ROOM_MAX_BYTES`], read into a [`NewRoom`].
-async fn read_new_room(request: axum::extract::Request) -> Result<NewRoom, AppError> {
+async fn read_new_room(request: axum::extract::Request) -> Result<NewRoom, HttpError> {
     let bad =
-        |message: String| AppError::new(StatusCode::BAD_REQUEST, RefusalCode::BadMessage, message);
+        |message: String| HttpError::BadRequest(Refusal::new(RefusalCode::BadMessage, message));
     let is_json = request
         .headers()
         .get(axum::http::header::CONTENT_TYPE)
@@ -169,20 +114,18 @@ async fn read_new_room(request: axum::extract::Request) -> Result<NewRoom, AppEr
         .and_then(|value| value.split(';').next())
         .is_some_and(|mime| mime.trim().eq_ignore_ascii_case("application/json"));
     if !is_json {
-        return Err(AppError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        return Err(HttpError::NotJson(Refusal::new(
             RefusalCode::BadMessage,
             "Expected request with `Content-Type: application/json`",
-        ));
+        )));
     }
     let body = axum::body::to_bytes(request.into_body(), NEW_ROOM_MAX_BYTES)
         .await
         .map_err(|_| {
-            AppError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
+            HttpError::TooLarge(Refusal::new(
                 RefusalCode::TooLarge,
                 format!("a new room's request is at most {NEW_ROOM_MAX_BYTES} bytes"),
-            )
+            ))
         })?;
     serde_json::from_slice(&body).map_err(|e| bad(e.to_string()))
 }
@@ -195,36 +138,29 @@ const LOOKUP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 async fn lookup(
     State(state): State<AppState>,
     super::client_address::ClientAddress(address): super::client_address::ClientAddress,
-    Path(code): Path<String>,
-) -> Result<Json<crate::protocol::RoomView>, AppError> {
+    Path(code): Path<crate::ids::RoomCode>,
+) -> Result<Json<crate::protocol::RoomView>, HttpError> {
     let now = std::time::Instant::now();
     if !state.per_address.may_look_up(address, now) {
-        let refusal = super::ws::too_many_codes_tried();
-        return Err(AppError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            refusal.code,
-            refusal.message,
-        ));
+        return Err(HttpError::TooMany(super::ws::too_many_codes_tried()));
     }
     // A room whose storage is stuck (a frozen disk) answers after its write; the lookup does not
     // wait for it.
     let view = tokio::time::timeout(LOOKUP_TIMEOUT, state.rooms.view(&code))
         .await
         .map_err(|_| {
-            AppError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
+            HttpError::Busy(Refusal::new(
                 RefusalCode::Internal,
                 "the room is busy; try again in a moment",
-            )
+            ))
         })?
-        .map_err(AppError::internal)?;
+        .map_err(HttpError::internal)?;
     let Some(view) = view else {
         state.per_address.missed_code(address, now);
-        return Err(AppError::new(
-            StatusCode::NOT_FOUND,
+        return Err(HttpError::NotFound(Refusal::new(
             RefusalCode::NoSuchRoom,
             "no such room",
-        ));
+        )));
     };
     Ok(Json(view))
 }
@@ -244,30 +180,24 @@ async fn tables(
     State(state): State<AppState>,
     Path(kind): Path<String>,
     query: Result<axum::extract::Query<TablesQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<crate::room::directory::Page>, AppError> {
+) -> Result<Json<crate::room::directory::Page>, HttpError> {
     use crate::room::directory::Kind;
     let kind = match kind.as_str() {
         "open" => Kind::Open,
         "playing" => Kind::Playing,
         _ => {
-            return Err(AppError::new(
-                StatusCode::NOT_FOUND,
+            return Err(HttpError::NotFound(Refusal::new(
                 RefusalCode::BadMessage,
                 "the lists are /api/tables/open and /api/tables/playing",
-            ));
+            )));
         }
     };
-    let axum::extract::Query(query) = query.map_err(|e| {
-        AppError::new(
-            StatusCode::BAD_REQUEST,
-            RefusalCode::BadMessage,
-            e.body_text(),
-        )
-    })?;
+    let axum::extract::Query(query) = query
+        .map_err(|e| HttpError::BadRequest(Refusal::new(RefusalCode::BadMessage, e.body_text())))?;
     state
         .rooms
         .tables(kind, query.page)
         .await
         .map(Json)
-        .map_err(AppError::internal)
+        .map_err(HttpError::internal)
 }

@@ -17,7 +17,7 @@ use axum::body::Body;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use hyper::upgrade::{OnUpgrade, Upgraded};
 use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
@@ -25,6 +25,8 @@ use tokio::time::{Instant, Sleep};
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
 use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
+
+use super::error::HttpError;
 
 pub use tokio_tungstenite::tungstenite::Message;
 pub use tokio_tungstenite::tungstenite::protocol::CloseFrame;
@@ -42,21 +44,13 @@ pub struct Upgrade {
     on_upgrade: OnUpgrade,
 }
 
-/// A request that is not a WebSocket handshake: answered `400` (or `426` for another version).
-#[derive(Debug)]
-pub struct NotAHandshake(StatusCode, &'static str);
-
-impl IntoResponse for NotAHandshake {
-    fn into_response(self) -> Response {
-        (self.0, self.1).into_response()
-    }
-}
-
 impl<S: Send + Sync> FromRequestParts<S> for Upgrade {
-    type Rejection = NotAHandshake;
+    /// A request that is not a WebSocket handshake: answered `400` (or `426` for another
+    /// version), in plain text.
+    type Rejection = HttpError;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        let bad = |why| NotAHandshake(StatusCode::BAD_REQUEST, why);
+        let bad = |why| HttpError::Plain(StatusCode::BAD_REQUEST, why);
         if parts.method != Method::GET {
             return Err(bad("a WebSocket is opened with GET"));
         }
@@ -66,7 +60,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Upgrade {
             return Err(bad("this address takes WebSocket connections only"));
         }
         if !has_token(&parts.headers, header::SEC_WEBSOCKET_VERSION, "13") {
-            return Err(NotAHandshake(
+            return Err(HttpError::Plain(
                 StatusCode::UPGRADE_REQUIRED,
                 "WebSocket version 13 only",
             ));

@@ -75,7 +75,7 @@ async fn upgrade(
     headers: axum::http::HeaderMap,
 ) -> Response {
     if !super::origin::allowed(&headers, &state.allowed_origins) {
-        return axum::response::IntoResponse::into_response((
+        return axum::response::IntoResponse::into_response(super::error::HttpError::Plain(
             axum::http::StatusCode::FORBIDDEN,
             "this origin may not open a WebSocket here",
         ));
@@ -137,7 +137,7 @@ pub async fn identify(
     address: std::net::IpAddr,
     device: &str,
     name: &str,
-) -> Result<String, IdentifyError> {
+) -> Result<crate::ids::IdentityId, IdentifyError> {
     let fits = (16..=128).contains(&device.len()) && device.bytes().all(|b| b.is_ascii_graphic());
     if !fits {
         return Err(IdentifyError::BadDevice(
@@ -162,7 +162,7 @@ pub async fn identify(
     }
     let (name, new_id, now) = (
         name.to_owned(),
-        crate::ids::random_code(10),
+        crate::ids::IdentityId::from(crate::ids::random_code(10)),
         crate::ids::now_ms(),
     );
     state
@@ -261,7 +261,7 @@ async fn identity_of(
     name: &str,
 ) -> Option<crate::ids::IdentityId> {
     match identify(state, address, device, name).await {
-        Ok(identity) => Some(identity.into()),
+        Ok(identity) => Some(identity),
         Err(e) => {
             if let IdentifyError::Store(e) = &e {
                 tracing::error!(error = %e, "identifying a device failed");
@@ -404,7 +404,7 @@ async fn close(sink: &mut SplitSink<WebSocket, Message>, frame: Option<(u16, &'s
 
 async fn connection(socket: WebSocket, state: AppState, address: std::net::IpAddr) {
     let limits = state.limits;
-    let conn = state.next_conn.fetch_add(1, Ordering::Relaxed);
+    let conn = crate::ids::ConnectionId::next(&state.next_conn);
     state.metrics.connections.fetch_add(1, Ordering::Relaxed);
     let (sink, mut stream) = socket.split();
     let (out, outbox) = Outbox::bounded(limits.outbox_messages, limits.outbox_bytes);

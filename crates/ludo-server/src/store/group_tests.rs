@@ -12,6 +12,7 @@ use ludo_rules::Colour;
 
 use super::sqlite::SqliteBackend;
 use super::*;
+use crate::ids::{GameId, IdentityId, RoomCode};
 
 /// SQLite, counting the groups it commits, and failing every commit while told to.
 struct Probe {
@@ -21,19 +22,36 @@ struct Probe {
 }
 
 impl Backend for Probe {
-    fn known_identity(&mut self, hash: &str, name: &str, now: i64) -> StoreResult<Option<String>> {
+    fn known_identity(
+        &mut self,
+        hash: &str,
+        name: &str,
+        now: i64,
+    ) -> StoreResult<Option<IdentityId>> {
         self.db.known_identity(hash, name, now)
     }
-    fn identify(&mut self, hash: &str, name: &str, id: &str, now: i64) -> StoreResult<String> {
+    fn identify(
+        &mut self,
+        hash: &str,
+        name: &str,
+        id: &IdentityId,
+        now: i64,
+    ) -> StoreResult<IdentityId> {
         self.db.identify(hash, name, id, now)
     }
-    fn save_room(&mut self, code: &str, host: &str, state: &str, now: i64) -> StoreResult<()> {
+    fn save_room(
+        &mut self,
+        code: &RoomCode,
+        host: &IdentityId,
+        state: &str,
+        now: i64,
+    ) -> StoreResult<()> {
         self.db.save_room(code, host, state, now)
     }
-    fn room(&mut self, code: &str) -> StoreResult<Option<String>> {
+    fn room(&mut self, code: &RoomCode) -> StoreResult<Option<String>> {
         self.db.room(code)
     }
-    fn rooms_in_play(&mut self) -> StoreResult<Vec<(String, String)>> {
+    fn rooms_in_play(&mut self) -> StoreResult<Vec<(RoomCode, String)>> {
         self.db.rooms_in_play()
     }
     fn create_game(&mut self, game: &NewGame) -> StoreResult<()> {
@@ -41,7 +59,7 @@ impl Backend for Probe {
     }
     fn append_action(
         &mut self,
-        game: &str,
+        game: &GameId,
         number: u64,
         seat: Colour,
         action: &Action,
@@ -53,25 +71,25 @@ impl Backend for Probe {
     }
     fn finish_game(
         &mut self,
-        game: &str,
+        game: &GameId,
         places: &BTreeMap<Colour, u8>,
         at: i64,
     ) -> StoreResult<Vec<RatingChange>> {
         self.db.finish_game(game, places, at)
     }
-    fn game(&mut self, id: &str) -> StoreResult<Option<StoredGame>> {
+    fn game(&mut self, id: &GameId) -> StoreResult<Option<StoredGame>> {
         self.db.game(id)
     }
-    fn latest_game(&mut self, room: &str) -> StoreResult<Option<StoredGame>> {
+    fn latest_game(&mut self, room: &RoomCode) -> StoreResult<Option<StoredGame>> {
         self.db.latest_game(room)
     }
-    fn rating(&mut self, identity: &str, family: &str) -> StoreResult<(f64, u32)> {
+    fn rating(&mut self, identity: &IdentityId, family: &str) -> StoreResult<(f64, u32)> {
         self.db.rating(identity, family)
     }
     fn leaderboard(&mut self, family: &str, limit: u32) -> StoreResult<Vec<Leader>> {
         self.db.leaderboard(family, limit)
     }
-    fn profile(&mut self, identity: &str) -> StoreResult<Option<PlayerProfile>> {
+    fn profile(&mut self, identity: &IdentityId) -> StoreResult<Option<PlayerProfile>> {
         self.db.profile(identity)
     }
     fn forget(&mut self, what: &Forgetting) -> StoreResult<Forgotten> {
@@ -115,7 +133,7 @@ fn setup() -> Setup {
     let fail_commits = Arc::new(AtomicBool::new(false));
     let mut db = SqliteBackend::open(&dir.path().join("t.db")).unwrap();
     // Every room has a host.
-    db.identify("secret", "Ana", "ana", 0).unwrap();
+    db.identify("secret", "Ana", &"ana".into(), 0).unwrap();
     let store = Store::start(Probe {
         db,
         commits: commits.clone(),
@@ -151,12 +169,12 @@ fn spawn_job(
 }
 
 fn save(store: &Store, code: &str) -> tokio::task::JoinHandle<StoreResult<()>> {
-    let code = code.to_owned();
-    spawn_job(store, move |b| b.save_room(&code, "ana", "{}", 1))
+    let code = RoomCode::from(code);
+    spawn_job(store, move |b| b.save_room(&code, &"ana".into(), "{}", 1))
 }
 
 async fn rooms(store: &Store, codes: &[&str]) -> Vec<bool> {
-    let codes: Vec<String> = codes.iter().map(|&c| c.to_owned()).collect();
+    let codes: Vec<RoomCode> = codes.iter().map(|&c| c.into()).collect();
     store
         .run(move |b| {
             codes
@@ -192,7 +210,7 @@ async fn a_job_that_fails_in_a_group_undoes_only_its_own_writes() {
     let (a, failing, c) = while_busy(&s.store, async {
         let a = save(&s.store, "A");
         let failing = spawn_job(&s.store, |b| {
-            b.save_room("B", "ana", "{}", 1)?;
+            b.save_room(&"B".into(), &"ana".into(), "{}", 1)?;
             Err(StoreError("the second half failed".to_owned()))
         });
         let c = save(&s.store, "C");
@@ -213,7 +231,7 @@ async fn a_job_that_panics_in_a_group_fails_alone() {
     let (a, panicking, c) = while_busy(&s.store, async {
         let a = save(&s.store, "A");
         let panicking = spawn_job(&s.store, |b| {
-            b.save_room("B", "ana", "{}", 1)?;
+            b.save_room(&"B".into(), &"ana".into(), "{}", 1)?;
             panic!("a job fails");
         });
         let c = save(&s.store, "C");

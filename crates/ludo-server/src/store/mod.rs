@@ -1,8 +1,10 @@
 //! Storage behind an interface: a [`Backend`] (an SQLite file or a PostgreSQL server) runs on a
 //! thread of its own, and the async [`Store`] handle sends it jobs and awaits their results.
 
+mod cluster;
 #[cfg(test)]
 mod group_tests;
+mod ids;
 mod postgres;
 mod records;
 mod rows;
@@ -18,6 +20,9 @@ use ludo_fair::{Action, Record};
 use ludo_rules::Colour;
 use tokio::sync::{mpsc, oneshot};
 
+use crate::ids::{GameId, IdentityId, RoomCode};
+
+pub use cluster::{Claim, Cluster, ClusterStore, Renewal, SharedSeeker};
 pub use postgres::PostgresBackend;
 #[cfg(any(test, feature = "testing"))]
 pub use postgres::TestDatabase;
@@ -60,12 +65,6 @@ impl fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {}
 
-impl StoreError {
-    fn no_leases() -> StoreError {
-        StoreError("leases need a database several servers share (PostgreSQL)".to_owned())
-    }
-}
-
 /// Shorthand for storage results.
 pub type StoreResult<T> = Result<T, StoreError>;
 
@@ -73,15 +72,15 @@ pub type StoreResult<T> = Result<T, StoreError>;
 #[derive(Clone, Debug)]
 pub struct NewGame {
     /// The game's id.
-    pub id: String,
+    pub id: GameId,
     /// The room it is played in.
-    pub room: String,
+    pub room: RoomCode,
     /// The record so far: rules, seats, commitment (no actions yet, no seed shown).
     pub record: Record,
     /// Who plays each seat, as JSON.
     pub players: String,
     /// The people at the table: seat, identity and display name.
-    pub people: Vec<(Colour, String, String)>,
+    pub people: Vec<(Colour, IdentityId, String)>,
     /// Whether the game counts for ratings.
     pub ranked: bool,
     /// The secret dice seed, as hex.
@@ -94,9 +93,9 @@ pub struct NewGame {
 #[derive(Clone, Debug)]
 pub struct StoredGame {
     /// The game's id.
-    pub id: String,
+    pub id: GameId,
     /// The room it was played in.
-    pub room: String,
+    pub room: RoomCode,
     /// Rules, seats, commitment, the seed (secret while the game goes on) and every action.
     pub record: Record,
     /// Who played each seat, as JSON.
@@ -141,9 +140,9 @@ pub struct Forgetting {
     pub rooms_updated_before: Option<i64>,
     /// The identities held by this node's connections: marked seen `now`, so no node forgets
     /// them.
-    pub identities_in_use: Vec<String>,
+    pub identities_in_use: Vec<IdentityId>,
     /// The rooms in this node's memory or being loaded into it: kept.
-    pub rooms_in_use: Vec<String>,
+    pub rooms_in_use: Vec<RoomCode>,
     /// At most this many identities are deleted, and this many rooms deleted and this many
     /// emptied, in one call, which holds the storage thread that much at most; a call that
     /// reaches the limit leaves the rest to the next.
@@ -168,22 +167,28 @@ pub trait Backend: Send + 'static {
         secret_hash: &str,
         name: &str,
         now: i64,
-    ) -> StoreResult<Option<String>>;
+    ) -> StoreResult<Option<IdentityId>>;
     /// The identity of a device secret's hash, created with `new_id` and `name` if unknown; the
     /// name is updated if known. Either way it is marked seen `now`.
     fn identify(
         &mut self,
         secret_hash: &str,
         name: &str,
-        new_id: &str,
+        new_id: &IdentityId,
         now: i64,
-    ) -> StoreResult<String>;
+    ) -> StoreResult<IdentityId>;
     /// Creates or replaces a room's state (a room saved is not forgotten any more, if it was).
-    fn save_room(&mut self, code: &str, host: &str, state: &str, now: i64) -> StoreResult<()>;
+    fn save_room(
+        &mut self,
+        code: &RoomCode,
+        host: &IdentityId,
+        state: &str,
+        now: i64,
+    ) -> StoreResult<()>;
     /// A room's state, if the room exists and is not forgotten.
-    fn room(&mut self, code: &str) -> StoreResult<Option<String>>;
+    fn room(&mut self, code: &RoomCode) -> StoreResult<Option<String>>;
     /// Every room with a game not yet over: code and state.
-    fn rooms_in_play(&mut self) -> StoreResult<Vec<(String, String)>>;
+    fn rooms_in_play(&mut self) -> StoreResult<Vec<(RoomCode, String)>>;
     /// Records a new game.
     fn create_game(&mut self, game: &NewGame) -> StoreResult<()>;
     /// Appends action `number` of a game, with `stand_in`, why the CPU played it for the seat's
@@ -192,7 +197,7 @@ pub trait Backend: Send + 'static {
     /// database itself refuses a second action at one number, so a game can never fork.
     fn append_action(
         &mut self,
-        game: &str,
+        game: &GameId,
         number: u64,
         seat: Colour,
         action: &Action,
@@ -204,21 +209,21 @@ pub trait Backend: Send + 'static {
     /// already finished changes nothing and returns its changes again.
     fn finish_game(
         &mut self,
-        game: &str,
+        game: &GameId,
         places: &BTreeMap<Colour, u8>,
         at: i64,
     ) -> StoreResult<Vec<RatingChange>>;
     /// A game with every action, if it exists.
-    fn game(&mut self, id: &str) -> StoreResult<Option<StoredGame>>;
+    fn game(&mut self, id: &GameId) -> StoreResult<Option<StoredGame>>;
     /// The latest game of a room (being played or over), if any.
-    fn latest_game(&mut self, room: &str) -> StoreResult<Option<StoredGame>>;
+    fn latest_game(&mut self, room: &RoomCode) -> StoreResult<Option<StoredGame>>;
     /// The rating of an identity in a ruleset family, and its rated games so far (the starting
     /// rating and 0 if it has none).
-    fn rating(&mut self, identity: &str, family: &str) -> StoreResult<(f64, u32)>;
+    fn rating(&mut self, identity: &IdentityId, family: &str) -> StoreResult<(f64, u32)>;
     /// The best-rated players of a ruleset family, at most `limit`.
     fn leaderboard(&mut self, family: &str, limit: u32) -> StoreResult<Vec<Leader>>;
     /// A player's ratings, rating history, recent finished games and statistics.
-    fn profile(&mut self, identity: &str) -> StoreResult<Option<PlayerProfile>>;
+    fn profile(&mut self, identity: &IdentityId) -> StoreResult<Option<PlayerProfile>>;
     /// Forgets what nobody uses, as `what` says, in one transaction: first the rooms (each
     /// deleted, or emptied and marked forgotten if games name it), then the identities that
     /// nothing stored names any more, up to its limit. Running it again, or on another node at
@@ -252,128 +257,11 @@ pub trait Backend: Send + 'static {
         Ok(())
     }
 
-    /// Claims room `room` for node `node` for `ttl_ms` milliseconds (by the database's clock):
-    /// granted when nobody holds it, its lease ran out, or `node` holds it already. Otherwise
-    /// the holder is asked to hand it over (see [`Backend::renew_leases`]) and named.
-    ///
-    /// Only a database several nodes share keeps leases; the default refuses.
-    fn claim_room(&mut self, room: &str, node: &str, ttl_ms: i64) -> StoreResult<Claim> {
-        let _ = (room, node, ttl_ms);
-        Err(StoreError::no_leases())
+    /// The state the nodes sharing this database keep together (leases, searches, listings), if
+    /// several nodes can share it: PostgreSQL only.
+    fn cluster(&mut self) -> Option<&mut dyn Cluster> {
+        None
     }
-    /// Extends the leases `node` still holds among `rooms` by `ttl_ms` from now; the rooms kept,
-    /// and among them those another node has asked for.
-    fn renew_leases(&mut self, node: &str, rooms: &[String], ttl_ms: i64) -> StoreResult<Renewal> {
-        let _ = (node, rooms, ttl_ms);
-        Err(StoreError::no_leases())
-    }
-    /// The rooms `node` holds that another node asked for.
-    fn asked_rooms(&mut self, node: &str) -> StoreResult<Vec<String>> {
-        let _ = node;
-        Err(StoreError::no_leases())
-    }
-    /// Gives up `node`'s lease on `room` if it is still the one granted as `token`.
-    fn release_room(&mut self, room: &str, node: &str, token: i64) -> StoreResult<()> {
-        let _ = (room, node, token);
-        Err(StoreError::no_leases())
-    }
-    /// Gives up every lease of `node` (a node stopping).
-    fn release_all(&mut self, node: &str) -> StoreResult<()> {
-        let _ = node;
-        Err(StoreError::no_leases())
-    }
-    /// Every room with a game not yet over that no node holds: code and state.
-    fn unheld_rooms_in_play(&mut self) -> StoreResult<Vec<(String, String)>> {
-        Err(StoreError::no_leases())
-    }
-    /// Takes on `role` (a job one node at a time does for all) for `ttl_ms`, or keeps it:
-    /// whether `node` holds it now.
-    fn claim_role(&mut self, role: &str, node: &str, ttl_ms: i64) -> StoreResult<bool> {
-        let _ = (role, node, ttl_ms);
-        Err(StoreError::no_leases())
-    }
-    /// Adds a ranked search, replacing any other of the same identity.
-    fn put_seeker(&mut self, seeker: &SharedSeeker) -> StoreResult<()> {
-        let _ = seeker;
-        Err(StoreError::no_leases())
-    }
-    /// Takes a ranked search away (its connection closed, or its player was told their table).
-    fn remove_seeker(&mut self, ticket: &str) -> StoreResult<()> {
-        let _ = ticket;
-        Err(StoreError::no_leases())
-    }
-    /// Notes that `node` still holds its seekers' connections, forgets searches whose node has
-    /// not said so for `stale_ms`, and returns every search left.
-    fn seekers(&mut self, node: &str, stale_ms: i64) -> StoreResult<Vec<SharedSeeker>> {
-        let _ = (node, stale_ms);
-        Err(StoreError::no_leases())
-    }
-    /// Replaces the public tables `node` lists with `listings` (code and JSON), and drops those
-    /// of nodes that have not replaced theirs for `stale_ms`.
-    fn publish_listings(
-        &mut self,
-        node: &str,
-        listings: &[(String, String)],
-        stale_ms: i64,
-    ) -> StoreResult<()> {
-        let _ = (node, listings, stale_ms);
-        Err(StoreError::no_leases())
-    }
-    /// Every node's public tables, as the JSON each published.
-    fn listings(&mut self) -> StoreResult<Vec<String>> {
-        Err(StoreError::no_leases())
-    }
-    /// Gives the searches `tickets` the table in room `room`, of `seats` seats.
-    fn seat_seekers(&mut self, tickets: &[String], room: &str, seats: usize) -> StoreResult<()> {
-        let _ = (tickets, room, seats);
-        Err(StoreError::no_leases())
-    }
-}
-
-/// A ranked search as every node sees it (see [`Backend::seekers`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct SharedSeeker {
-    /// The node and its connection: `node/connection`.
-    pub ticket: String,
-    /// The node holding the seeker's connection.
-    pub node: String,
-    /// The identity's public id.
-    pub identity: String,
-    /// The display name.
-    pub name: String,
-    /// The rating under the rules asked for.
-    pub rating: f64,
-    /// The rules asked for, by name.
-    pub preset: String,
-    /// The table size asked for; 0 for any.
-    pub size: u8,
-    /// The network address the search came from.
-    pub address: String,
-    /// When it began (Unix milliseconds).
-    pub since: i64,
-    /// The table formed for it, once there is one: its room and seats.
-    pub table: Option<(String, usize)>,
-}
-
-/// The answer to [`Backend::claim_room`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Claim {
-    /// The room is the claimant's until its lease runs out; `token` names this grant.
-    Granted {
-        /// Names this grant, so that releasing it never releases a later one.
-        token: i64,
-    },
-    /// Another node holds the room; it has been asked to hand it over.
-    HeldBy(String),
-}
-
-/// The answer to [`Backend::renew_leases`].
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Renewal {
-    /// The rooms whose leases were extended; the others are lost.
-    pub kept: Vec<String>,
-    /// Among those kept, the rooms another node asked for.
-    pub wanted: Vec<String>,
 }
 
 /// Work for the storage thread: it runs, then says whether its writes are to be kept and how
@@ -415,12 +303,21 @@ fn failed_on_purpose<T>(_: Option<String>) -> StoreResult<T> {
 #[derive(Clone)]
 pub struct Store {
     jobs: mpsc::UnboundedSender<Job>,
+    /// Whether the backend keeps the nodes' shared state ([`Backend::cluster`]).
+    shared: bool,
 }
 
 impl Store {
     /// Starts the storage thread over `backend`. The thread ends when every handle is dropped.
-    pub fn start(backend: impl Backend) -> Store {
-        Store::spawn(move || Ok(backend), |_| ())
+    pub fn start(mut backend: impl Backend) -> Store {
+        let shared = backend.cluster().is_some();
+        Store::spawn(move || Ok(backend), shared, |_| ())
+    }
+
+    /// The nodes' shared state, if the database keeps it (PostgreSQL): only then can several
+    /// nodes serve one database.
+    pub fn cluster(&self) -> Option<ClusterStore> {
+        self.shared.then(|| ClusterStore::over(self.clone()))
     }
 
     /// Opens the database `db` names ([`Database::of`]) on a new storage thread, bringing its
@@ -435,8 +332,10 @@ impl Store {
             let _ = ready.send(outcome);
         };
         let store = match Database::of(db) {
-            Database::Sqlite(path) => Store::spawn(move || SqliteBackend::open(&path), tell),
-            Database::Postgres(url) => Store::spawn(move || PostgresBackend::connect(&url), tell),
+            Database::Sqlite(path) => Store::spawn(move || SqliteBackend::open(&path), false, tell),
+            Database::Postgres(url) => {
+                Store::spawn(move || PostgresBackend::connect(&url), true, tell)
+            }
         };
         opened
             .await
@@ -444,10 +343,12 @@ impl Store {
         Ok(store)
     }
 
-    /// Starts the storage thread: it makes its backend with `open`, says how that went through
-    /// `ready`, and then runs jobs until every handle is dropped.
+    /// Starts the storage thread: it makes its backend with `open` (one that keeps the nodes'
+    /// shared state if `shared`), says how that went through `ready`, and then runs jobs until
+    /// every handle is dropped.
     fn spawn<B: Backend>(
         open: impl FnOnce() -> StoreResult<B> + Send + 'static,
+        shared: bool,
         ready: impl FnOnce(StoreResult<()>) + Send + 'static,
     ) -> Store {
         let (jobs, mut queue) = mpsc::unbounded_channel::<Job>();
@@ -473,7 +374,7 @@ impl Store {
                 }
             })
             .expect("the storage thread starts");
-        Store { jobs }
+        Store { jobs, shared }
     }
 
     /// Runs `work` on the storage thread and waits for its result.
@@ -570,12 +471,12 @@ mod tests {
         let store = Store::start(sqlite::SqliteBackend::open(&dir.path().join("t.db")).unwrap());
         let failed = store
             .run(|b| -> StoreResult<()> {
-                b.room("ROOM")?;
+                b.room(&"ROOM".into())?;
                 panic!("a job fails");
             })
             .await;
         assert!(failed.is_err(), "the caller is told: {failed:?}");
-        let room = store.run(|b| b.room("ROOM")).await;
+        let room = store.run(|b| b.room(&"ROOM".into())).await;
         assert!(
             matches!(room, Ok(None)),
             "the storage thread goes on: {room:?}"

@@ -38,8 +38,8 @@ pub(super) fn family_of(rules_json: &str) -> StoreResult<&'static str> {
 
 /// A game's row as stored (JSON as text), before it is read into a [`super::StoredGame`].
 pub(super) struct GameRow {
-    pub id: String,
-    pub room: String,
+    pub id: crate::ids::GameId,
+    pub room: crate::ids::RoomCode,
     pub rules: String,
     pub seats: String,
     pub players: String,
@@ -69,7 +69,7 @@ impl GameRow {
             }
         }
         let record = Record {
-            game_id: self.id.clone(),
+            game_id: self.id.to_string(),
             rules: serde_json::from_str::<Rules>(&self.rules)
                 .map_err(json_fail("a game's rules"))?,
             seats: serde_json::from_str::<Vec<Colour>>(&self.seats)

@@ -72,8 +72,8 @@ pub(super) fn new_game(id: &str, ranked: bool, people: &[(Colour, &str)]) -> New
         })
         .collect();
     NewGame {
-        id: id.to_owned(),
-        room: "ROOM".to_owned(),
+        id: id.into(),
+        room: "ROOM".into(),
         record: Record {
             game_id: id.to_owned(),
             rules: Rules::preset(Preset::Classic),
@@ -85,7 +85,7 @@ pub(super) fn new_game(id: &str, ranked: bool, people: &[(Colour, &str)]) -> New
         players: serde_json::to_string(&players).unwrap(),
         people: people
             .iter()
-            .map(|(c, who)| (*c, (*who).to_owned(), (*who).to_owned()))
+            .map(|(c, who)| (*c, (*who).into(), (*who).to_owned()))
             .collect(),
         ranked,
         seed: "0".repeat(64),
@@ -97,10 +97,12 @@ pub(super) fn new_game(id: &str, ranked: bool, people: &[(Colour, &str)]) -> New
 pub(super) fn with_people(backend: &mut dyn Backend, identities: &[&str]) {
     for who in identities {
         backend
-            .identify(&format!("hash-{who}"), who, who, 0)
+            .identify(&format!("hash-{who}"), who, &(*who).into(), 0)
             .unwrap();
     }
-    backend.save_room("ROOM", identities[0], "{}", 0).unwrap();
+    backend
+        .save_room(&"ROOM".into(), &identities[0].into(), "{}", 0)
+        .unwrap();
 }
 
 /// Plays a ranked two-seat game `id` to its end: `winner` in yellow first, `loser` in red second.
@@ -108,7 +110,7 @@ fn ranked_win(backend: &mut dyn Backend, id: &str, winner: &str, loser: &str, at
     let people = [(Colour::Yellow, winner), (Colour::Red, loser)];
     backend.create_game(&new_game(id, true, &people)).unwrap();
     let places = BTreeMap::from([(Colour::Yellow, 1), (Colour::Red, 2)]);
-    backend.finish_game(id, &places, at).unwrap();
+    backend.finish_game(&id.into(), &places, at).unwrap();
 }
 
 fn finishing_a_ranked_game_rates_its_players_once(backend: &mut dyn Backend) {
@@ -121,16 +123,25 @@ fn finishing_a_ranked_game_rates_its_players_once(backend: &mut dyn Backend) {
         ))
         .unwrap();
     let places = BTreeMap::from([(Colour::Yellow, 2), (Colour::Red, 1)]);
-    let changes = backend.finish_game("G1", &places, 5).unwrap();
+    let changes = backend.finish_game(&"G1".into(), &places, 5).unwrap();
     assert_eq!(changes.len(), 2);
     let bo = changes.iter().find(|c| c.id == "bo").unwrap();
     assert_eq!((bo.before, bo.after, bo.place), (1500.0, 1532.0, 1));
     // A second finish (after a restart, say) changes nothing and reports the same changes.
-    assert_eq!(backend.finish_game("G1", &places, 9).unwrap(), changes);
-    assert_eq!(backend.rating("bo", "classic").unwrap(), (1532.0, 1));
-    assert_eq!(backend.rating("ana", "classic").unwrap(), (1468.0, 1));
-    assert_eq!(backend.rating("ana", "qdan").unwrap(), (1500.0, 0));
-    let stored = backend.game("G1").unwrap().unwrap();
+    assert_eq!(
+        backend.finish_game(&"G1".into(), &places, 9).unwrap(),
+        changes
+    );
+    assert_eq!(
+        backend.rating(&"bo".into(), "classic").unwrap(),
+        (1532.0, 1)
+    );
+    assert_eq!(
+        backend.rating(&"ana".into(), "classic").unwrap(),
+        (1468.0, 1)
+    );
+    assert_eq!(backend.rating(&"ana".into(), "qdan").unwrap(), (1500.0, 0));
+    let stored = backend.game(&"G1".into()).unwrap().unwrap();
     assert!(stored.ranked);
     assert_eq!(stored.places, places);
     assert_eq!(stored.finished_at, Some(5));
@@ -147,8 +158,13 @@ fn finishing_a_friendly_game_rates_nobody_but_counts_in_statistics(backend: &mut
         ))
         .unwrap();
     let places = BTreeMap::from([(Colour::Yellow, 1), (Colour::Red, 2)]);
-    assert!(backend.finish_game("G1", &places, 5).unwrap().is_empty());
-    let ana = backend.profile("ana").unwrap().unwrap();
+    assert!(
+        backend
+            .finish_game(&"G1".into(), &places, 5)
+            .unwrap()
+            .is_empty()
+    );
+    let ana = backend.profile(&"ana".into()).unwrap().unwrap();
     assert!(ana.ratings.is_empty() && ana.history.is_empty());
     assert_eq!((ana.stats.games, ana.stats.wins), (1, 1));
     assert_eq!(ana.stats.places, [1, 0, 0, 0]);
@@ -158,18 +174,28 @@ fn finishing_a_friendly_game_rates_nobody_but_counts_in_statistics(backend: &mut
 
 fn identifying_a_known_device_keeps_its_id_and_takes_its_new_name(backend: &mut dyn Backend) {
     assert_eq!(
-        backend.identify("hash-a", "Ana", "id-a", 1).unwrap(),
+        backend
+            .identify("hash-a", "Ana", &"id-a".into(), 1)
+            .unwrap(),
         "id-a"
     );
-    assert_eq!(backend.identify("hash-b", "Bo", "id-b", 2).unwrap(), "id-b");
+    assert_eq!(
+        backend.identify("hash-b", "Bo", &"id-b".into(), 2).unwrap(),
+        "id-b"
+    );
     // The same device again, offered a fresh id: it keeps its own, under its new name.
     assert_eq!(
-        backend.identify("hash-a", "Anna", "id-x", 3).unwrap(),
+        backend
+            .identify("hash-a", "Anna", &"id-x".into(), 3)
+            .unwrap(),
         "id-a"
     );
-    assert_eq!(backend.profile("id-a").unwrap().unwrap().name, "Anna");
-    assert_eq!(backend.profile("id-b").unwrap().unwrap().name, "Bo");
-    assert!(backend.profile("id-x").unwrap().is_none());
+    assert_eq!(
+        backend.profile(&"id-a".into()).unwrap().unwrap().name,
+        "Anna"
+    );
+    assert_eq!(backend.profile(&"id-b".into()).unwrap().unwrap().name, "Bo");
+    assert!(backend.profile(&"id-x".into()).unwrap().is_none());
     // Looked up without making one: a known device is renamed, an unknown one is not made.
     assert_eq!(
         backend
@@ -178,38 +204,48 @@ fn identifying_a_known_device_keeps_its_id_and_takes_its_new_name(backend: &mut 
             .as_deref(),
         Some("id-b")
     );
-    assert_eq!(backend.profile("id-b").unwrap().unwrap().name, "Bob");
+    assert_eq!(
+        backend.profile(&"id-b".into()).unwrap().unwrap().name,
+        "Bob"
+    );
     assert_eq!(backend.known_identity("hash-new", "Cy", 5).unwrap(), None);
 }
 
 fn a_saved_room_comes_back_as_saved_and_a_new_save_replaces_it(backend: &mut dyn Backend) {
     with_people(backend, &["ana"]);
-    assert_eq!(backend.room("ROOM").unwrap().as_deref(), Some("{}"));
-    assert_eq!(backend.room("OTHER").unwrap(), None);
+    assert_eq!(backend.room(&"ROOM".into()).unwrap().as_deref(), Some("{}"));
+    assert_eq!(backend.room(&"OTHER".into()).unwrap(), None);
     let state = r#"{"seats":{"yellow":"ana"},"name":"Ünïcode ✓"}"#;
-    backend.save_room("ROOM", "ana", state, 5).unwrap();
-    assert_eq!(backend.room("ROOM").unwrap().as_deref(), Some(state));
+    backend
+        .save_room(&"ROOM".into(), &"ana".into(), state, 5)
+        .unwrap();
+    assert_eq!(
+        backend.room(&"ROOM".into()).unwrap().as_deref(),
+        Some(state)
+    );
 }
 
 fn only_rooms_with_a_game_not_yet_over_are_in_play(backend: &mut dyn Backend) {
     with_people(backend, &["ana", "bo"]);
     for (code, state) in [("PLAY", "{\"p\":1}"), ("DONE", "{\"d\":1}"), ("IDLE", "{}")] {
-        backend.save_room(code, "ana", state, 1).unwrap();
+        backend
+            .save_room(&code.into(), &"ana".into(), state, 1)
+            .unwrap();
     }
     let people = [(Colour::Yellow, "ana"), (Colour::Red, "bo")];
     for (id, room) in [("G1", "PLAY"), ("G2", "DONE"), ("G3", "PLAY")] {
         let game = NewGame {
-            room: room.to_owned(),
+            room: room.into(),
             ..new_game(id, false, &people)
         };
         backend.create_game(&game).unwrap();
     }
     let places = BTreeMap::from([(Colour::Yellow, 1), (Colour::Red, 2)]);
-    backend.finish_game("G1", &places, 5).unwrap();
-    backend.finish_game("G2", &places, 5).unwrap();
+    backend.finish_game(&"G1".into(), &places, 5).unwrap();
+    backend.finish_game(&"G2".into(), &places, 5).unwrap();
     assert_eq!(
         backend.rooms_in_play().unwrap(),
-        [("PLAY".to_owned(), "{\"p\":1}".to_owned())]
+        [("PLAY".into(), "{\"p\":1}".to_owned())]
     );
 }
 
@@ -223,10 +259,17 @@ fn a_stored_game_comes_back_with_its_record_actions_times_and_stand_ins(backend:
     for (number, (action, stand_in)) in actions.iter().zip(stand_ins).enumerate() {
         let at = 100 + number as i64;
         backend
-            .append_action("G1", number as u64, Colour::Yellow, action, stand_in, at)
+            .append_action(
+                &"G1".into(),
+                number as u64,
+                Colour::Yellow,
+                action,
+                stand_in,
+                at,
+            )
             .unwrap();
     }
-    let stored = backend.game("G1").unwrap().unwrap();
+    let stored = backend.game(&"G1".into()).unwrap().unwrap();
     assert_eq!((stored.id.as_str(), stored.room.as_str()), ("G1", "ROOM"));
     assert_eq!(stored.record.actions, actions);
     assert_eq!(stored.action_times, [100, 101, 102]);
@@ -248,18 +291,18 @@ fn an_action_at_a_number_already_stored_is_refused_and_the_first_kept(backend: &
         .create_game(&new_game("G1", false, &people))
         .unwrap();
     backend
-        .append_action("G1", 0, Colour::Yellow, &Action::Move(1), None, 10)
+        .append_action(&"G1".into(), 0, Colour::Yellow, &Action::Move(1), None, 10)
         .unwrap();
-    let again = backend.append_action("G1", 0, Colour::Red, &Action::Move(2), None, 11);
+    let again = backend.append_action(&"G1".into(), 0, Colour::Red, &Action::Move(2), None, 11);
     assert!(
         matches!(again, Ok(false)),
         "a second action 0 is not stored: {again:?}"
     );
     // The backend goes on, and the game holds the first action only.
     backend
-        .append_action("G1", 1, Colour::Red, &Action::Move(3), None, 12)
+        .append_action(&"G1".into(), 1, Colour::Red, &Action::Move(3), None, 12)
         .unwrap();
-    let stored = backend.game("G1").unwrap().unwrap();
+    let stored = backend.game(&"G1".into()).unwrap().unwrap();
     assert_eq!(stored.record.actions, [Action::Move(1), Action::Move(3)]);
     assert_eq!(stored.action_times, [10, 12]);
 }
@@ -268,7 +311,9 @@ fn the_latest_game_of_a_room_is_the_last_started_and_on_a_tie_the_last_created(
     backend: &mut dyn Backend,
 ) {
     with_people(backend, &["ana", "bo"]);
-    backend.save_room("OTHER", "ana", "{}", 0).unwrap();
+    backend
+        .save_room(&"OTHER".into(), &"ana".into(), "{}", 0)
+        .unwrap();
     let people = [(Colour::Yellow, "ana"), (Colour::Red, "bo")];
     // Ids in an order unlike creation's, so nothing but the start time and creation decides.
     for (id, room, started_at) in [
@@ -279,16 +324,24 @@ fn the_latest_game_of_a_room_is_the_last_started_and_on_a_tie_the_last_created(
         ("G0", "OTHER", 50),
     ] {
         let game = NewGame {
-            room: room.to_owned(),
+            room: room.into(),
             started_at,
             ..new_game(id, false, &people)
         };
         backend.create_game(&game).unwrap();
     }
-    assert_eq!(backend.latest_game("ROOM").unwrap().unwrap().id, "G1");
-    assert_eq!(backend.latest_game("OTHER").unwrap().unwrap().id, "G0");
-    backend.save_room("EMPTY", "ana", "{}", 0).unwrap();
-    assert!(backend.latest_game("EMPTY").unwrap().is_none());
+    assert_eq!(
+        backend.latest_game(&"ROOM".into()).unwrap().unwrap().id,
+        "G1"
+    );
+    assert_eq!(
+        backend.latest_game(&"OTHER".into()).unwrap().unwrap().id,
+        "G0"
+    );
+    backend
+        .save_room(&"EMPTY".into(), &"ana".into(), "{}", 0)
+        .unwrap();
+    assert!(backend.latest_game(&"EMPTY".into()).unwrap().is_none());
 }
 
 fn the_leaderboard_ranks_a_family_by_rating_and_stops_at_its_limit(backend: &mut dyn Backend) {
@@ -304,7 +357,7 @@ fn the_leaderboard_ranks_a_family_by_rating_and_stops_at_its_limit(backend: &mut
     assert!(board.iter().all(|l| l.provisional));
     assert_eq!(
         (board[0].rating, board[0].games),
-        backend.rating("ana", "classic").unwrap()
+        backend.rating(&"ana".into(), "classic").unwrap()
     );
     assert_eq!(backend.leaderboard("classic", 2).unwrap(), board[..2]);
     assert!(backend.leaderboard("qdan", 10).unwrap().is_empty());
@@ -321,9 +374,9 @@ fn a_profile_lists_ratings_history_recent_games_and_statistics(backend: &mut dyn
     game.players = players.to_string();
     backend.create_game(&game).unwrap();
     let places = BTreeMap::from([(Colour::Yellow, 2), (Colour::Red, 3), (Colour::Green, 1)]);
-    backend.finish_game("G2", &places, 20).unwrap();
+    backend.finish_game(&"G2".into(), &places, 20).unwrap();
 
-    let ana = backend.profile("ana").unwrap().unwrap();
+    let ana = backend.profile(&"ana".into()).unwrap().unwrap();
     assert_eq!((ana.id.as_str(), ana.name.as_str()), ("ana", "ana"));
     assert_eq!(ana.ratings.len(), 1);
     assert_eq!(
@@ -384,13 +437,20 @@ fn a_game_the_cpu_finished_for_someone_who_left_is_marked_so_on_the_pages(
     ];
     for (number, (seat, stand_in)) in plays.into_iter().enumerate() {
         backend
-            .append_action("G1", number as u64, seat, &Action::Move(0), stand_in, 10)
+            .append_action(
+                &"G1".into(),
+                number as u64,
+                seat,
+                &Action::Move(0),
+                stand_in,
+                10,
+            )
             .unwrap();
     }
     let places = BTreeMap::from([(Colour::Red, 1), (Colour::Yellow, 2)]);
-    backend.finish_game("G1", &places, 20).unwrap();
+    backend.finish_game(&"G1".into(), &places, 20).unwrap();
     for who in ["ana", "bo"] {
-        let page = backend.profile(who).unwrap().unwrap();
+        let page = backend.profile(&who.into()).unwrap().unwrap();
         let seats = &page.recent[0].seats;
         let left: Vec<(Colour, bool)> = seats.iter().map(|s| (s.seat, s.left)).collect();
         assert_eq!(
@@ -402,14 +462,17 @@ fn a_game_the_cpu_finished_for_someone_who_left_is_marked_so_on_the_pages(
 }
 
 fn nothing_is_found_for_an_unknown_game_room_or_player(backend: &mut dyn Backend) {
-    assert!(backend.game("NONE").unwrap().is_none());
-    assert!(backend.latest_game("NONE").unwrap().is_none());
-    assert!(backend.room("NONE").unwrap().is_none());
-    assert!(backend.profile("NONE").unwrap().is_none());
+    assert!(backend.game(&"NONE".into()).unwrap().is_none());
+    assert!(backend.latest_game(&"NONE".into()).unwrap().is_none());
+    assert!(backend.room(&"NONE".into()).unwrap().is_none());
+    assert!(backend.profile(&"NONE".into()).unwrap().is_none());
     assert!(backend.rooms_in_play().unwrap().is_empty());
-    assert_eq!(backend.rating("NONE", "classic").unwrap(), (1500.0, 0));
+    assert_eq!(
+        backend.rating(&"NONE".into(), "classic").unwrap(),
+        (1500.0, 0)
+    );
     let places = BTreeMap::from([(Colour::Yellow, 1)]);
-    assert!(backend.finish_game("NONE", &places, 1).is_err());
+    assert!(backend.finish_game(&"NONE".into(), &places, 1).is_err());
 }
 
 /// When the forgetting tests forget.
@@ -422,8 +485,8 @@ fn forgetting(identities_in_use: &[&str], rooms_in_use: &[&str]) -> Forgetting {
         identities_made_before: Some(100),
         seen_before: 100,
         rooms_updated_before: Some(100),
-        identities_in_use: identities_in_use.iter().map(|&id| id.to_owned()).collect(),
-        rooms_in_use: rooms_in_use.iter().map(|&code| code.to_owned()).collect(),
+        identities_in_use: identities_in_use.iter().map(|&id| id.into()).collect(),
+        rooms_in_use: rooms_in_use.iter().map(|&code| code.into()).collect(),
         limit: 1_000,
     }
 }
@@ -446,7 +509,7 @@ fn seating(host: &str, people: &[&str]) -> String {
 
 /// Whether an identity is stored.
 fn known(backend: &mut dyn Backend, id: &str) -> bool {
-    backend.profile(id).unwrap().is_some()
+    backend.profile(&id.into()).unwrap().is_some()
 }
 
 fn identities_seen_at_no_table_and_in_no_game_are_forgotten_and_their_devices_come_back_new(
@@ -463,16 +526,21 @@ fn identities_seen_at_no_table_and_in_no_game_are_forgotten_and_their_devices_co
     ];
     for (who, made) in people {
         backend
-            .identify(&format!("hash-{who}"), who, who, made)
+            .identify(&format!("hash-{who}"), who, &who.into(), made)
             .unwrap();
     }
     backend
-        .save_room("ROOM", "host", &seating("host", &["seated"]), 900)
+        .save_room(
+            &"ROOM".into(),
+            &"host".into(),
+            &seating("host", &["seated"]),
+            900,
+        )
         .unwrap();
     let game = new_game("G1", false, &[(Colour::Yellow, "player")]);
     backend.create_game(&game).unwrap();
     backend
-        .finish_game("G1", &BTreeMap::from([(Colour::Yellow, 1)]), 950)
+        .finish_game(&"G1".into(), &BTreeMap::from([(Colour::Yellow, 1)]), 950)
         .unwrap();
     // A device that said hello again a moment ago.
     backend
@@ -506,7 +574,7 @@ fn identities_seen_at_no_table_and_in_no_game_are_forgotten_and_their_devices_co
     // The forgotten device, back, is a new identity; a kept one is still itself.
     assert_eq!(
         backend
-            .identify("hash-watcher", "watcher", "watcher-2", 1_100)
+            .identify("hash-watcher", "watcher", &"watcher-2".into(), 1_100)
             .unwrap(),
         "watcher-2"
     );
@@ -531,14 +599,16 @@ fn finished_rooms_untouched_for_the_period_are_forgotten_and_their_games_stay_re
         ("FRESH", 500),
         ("LOADED", 10),
     ] {
-        backend.save_room(code, "ana", &state, saved).unwrap();
+        backend
+            .save_room(&code.into(), &"ana".into(), &state, saved)
+            .unwrap();
     }
     let people = [(Colour::Yellow, "ana"), (Colour::Red, "bo")];
     let places = BTreeMap::from([(Colour::Yellow, 1), (Colour::Red, 2)]);
     backend.create_game(&new_game("G1", true, &people)).unwrap();
-    backend.finish_game("G1", &places, 20).unwrap();
+    backend.finish_game(&"G1".into(), &places, 20).unwrap();
     let in_play = NewGame {
-        room: "PLAY".to_owned(),
+        room: "PLAY".into(),
         ..new_game("G2", false, &people)
     };
     backend.create_game(&in_play).unwrap();
@@ -553,42 +623,53 @@ fn finished_rooms_untouched_for_the_period_are_forgotten_and_their_games_stay_re
         ("FRESH", true),
         ("LOADED", true),
     ] {
-        assert_eq!(backend.room(code).unwrap().is_some(), found, "{code}");
+        assert_eq!(
+            backend.room(&code.into()).unwrap().is_some(),
+            found,
+            "{code}"
+        );
     }
     // The forgotten room's game is whole, on its own and on its players' pages.
-    let game = backend.game("G1").unwrap().unwrap();
+    let game = backend.game(&"G1".into()).unwrap().unwrap();
     assert_eq!((game.room.as_str(), game.finished_at), ("ROOM", Some(20)));
     assert_eq!(game.ratings.len(), 2);
-    let ana = backend.profile("ana").unwrap().unwrap();
+    let ana = backend.profile(&"ana".into()).unwrap().unwrap();
     assert_eq!(ana.recent[0].id, "G1");
     assert_eq!(ana.history.len(), 1);
     assert_eq!(
         backend.rooms_in_play().unwrap(),
-        [("PLAY".to_owned(), state.clone())]
+        [("PLAY".into(), state.clone())]
     );
     assert_eq!(
         backend.forget(&forgetting(&[], &["LOADED"])).unwrap(),
         Forgotten::default()
     );
     // A room saved again (by a node that still had it in memory) is found again.
-    backend.save_room("ROOM", "ana", &state, 1_100).unwrap();
-    assert_eq!(backend.room("ROOM").unwrap(), Some(state));
+    backend
+        .save_room(&"ROOM".into(), &"ana".into(), &state, 1_100)
+        .unwrap();
+    assert_eq!(backend.room(&"ROOM".into()).unwrap(), Some(state));
 }
 
 fn an_identity_only_a_forgotten_room_named_is_forgotten_with_it(backend: &mut dyn Backend) {
     for who in ["host", "sitter", "elsewhere"] {
         backend
-            .identify(&format!("hash-{who}"), who, who, 0)
+            .identify(&format!("hash-{who}"), who, &who.into(), 0)
             .unwrap();
     }
     backend
-        .save_room("OLD", "host", &seating("host", &["host", "sitter"]), 10)
+        .save_room(
+            &"OLD".into(),
+            &"host".into(),
+            &seating("host", &["host", "sitter"]),
+            10,
+        )
         .unwrap();
     // A room not forgotten keeps whoever sits in it.
     backend
         .save_room(
-            "NEW",
-            "elsewhere",
+            &"NEW".into(),
+            &"elsewhere".into(),
             &seating("elsewhere", &["elsewhere", "sitter"]),
             500,
         )
@@ -610,17 +691,19 @@ fn without_periods_nothing_is_forgotten_but_identities_in_use_are_marked_seen(
 ) {
     for who in ["idle", "connected"] {
         backend
-            .identify(&format!("hash-{who}"), who, who, 0)
+            .identify(&format!("hash-{who}"), who, &who.into(), 0)
             .unwrap();
     }
-    backend.save_room("ROOM", "idle", "{}", 0).unwrap();
+    backend
+        .save_room(&"ROOM".into(), &"idle".into(), "{}", 0)
+        .unwrap();
     let nothing = Forgetting {
         identities_made_before: None,
         rooms_updated_before: None,
         ..forgetting(&["connected"], &[])
     };
     assert_eq!(backend.forget(&nothing).unwrap(), Forgotten::default());
-    assert!(backend.room("ROOM").unwrap().is_some());
+    assert!(backend.room(&"ROOM".into()).unwrap().is_some());
     // Seen at NOW, the connected identity outlives the next forgetting; the idle one does not.
     let forgotten = backend
         .forget(&Forgetting {
@@ -643,18 +726,22 @@ fn without_periods_nothing_is_forgotten_but_identities_in_use_are_marked_seen(
 fn forgetting_stops_at_its_limit_and_the_next_call_goes_on(backend: &mut dyn Backend) {
     for who in ["ana", "bo", "cy"] {
         backend
-            .identify(&format!("hash-{who}"), who, who, 0)
+            .identify(&format!("hash-{who}"), who, &who.into(), 0)
             .unwrap();
     }
-    backend.save_room("ROOM", "ana", "{}", 0).unwrap();
+    backend
+        .save_room(&"ROOM".into(), &"ana".into(), "{}", 0)
+        .unwrap();
     for code in ["R1", "R2", "R3"] {
-        backend.save_room(code, "ana", "{}", 10).unwrap();
+        backend
+            .save_room(&code.into(), &"ana".into(), "{}", 10)
+            .unwrap();
     }
     let mut game = new_game("G1", false, &[(Colour::Yellow, "ana")]);
     for code in ["R1", "R2"] {
-        game.id = format!("G-{code}");
-        game.record.game_id = game.id.clone();
-        game.room = code.to_owned();
+        game.id = format!("G-{code}").into();
+        game.record.game_id = game.id.to_string();
+        game.room = code.into();
         backend.create_game(&game).unwrap();
         backend
             .finish_game(&game.id, &BTreeMap::from([(Colour::Yellow, 1)]), 20)

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use super::PostgresBackend;
 use crate::store::suite::{new_game, with_people};
-use crate::store::{Backend, Claim, Forgetting, Forgotten, TestDatabase};
+use crate::store::{Backend, Claim, Cluster, Forgetting, Forgotten, TestDatabase};
 
 /// Two nodes' backends on a fresh database with rooms `R1` and `R2` stored.
 fn two_nodes() -> Option<(TestDatabase, PostgresBackend, PostgresBackend)> {
@@ -13,7 +13,7 @@ fn two_nodes() -> Option<(TestDatabase, PostgresBackend, PostgresBackend)> {
     let b = PostgresBackend::connect(db.url()).unwrap();
     with_people(&mut a, &["ana", "bo"]);
     for room in ["R1", "R2"] {
-        a.save_room(room, "ana", "{}", 0).unwrap();
+        a.save_room(&room.into(), &"ana".into(), "{}", 0).unwrap();
     }
     Some((db, a, b))
 }
@@ -30,16 +30,16 @@ fn a_room_held_by_one_node_is_refused_to_another_until_its_lease_runs_out() {
     let Some((_db, mut a, mut b)) = two_nodes() else {
         return;
     };
-    granted(a.claim_room("R1", "a", 300).unwrap());
+    granted(a.claim_room(&"R1".into(), "a", 300).unwrap());
     assert_eq!(
-        b.claim_room("R1", "b", 300).unwrap(),
+        b.claim_room(&"R1".into(), "b", 300).unwrap(),
         Claim::HeldBy("a".into())
     );
     // Its holder may claim it again, and another room is free.
-    granted(a.claim_room("R1", "a", 300).unwrap());
-    granted(b.claim_room("R2", "b", 300).unwrap());
+    granted(a.claim_room(&"R1".into(), "a", 300).unwrap());
+    granted(b.claim_room(&"R2".into(), "b", 300).unwrap());
     std::thread::sleep(Duration::from_millis(400));
-    granted(b.claim_room("R1", "b", 300).unwrap());
+    granted(b.claim_room(&"R1".into(), "b", 300).unwrap());
     // The first holder has lost it: renewing keeps only what it still holds.
     let renewal = a.renew_leases("a", &["R1".into()], 300).unwrap();
     assert!(renewal.kept.is_empty(), "{renewal:?}");
@@ -50,7 +50,7 @@ fn a_renewed_lease_outlives_its_first_term() {
     let Some((_db, mut a, mut b)) = two_nodes() else {
         return;
     };
-    granted(a.claim_room("R1", "a", 300).unwrap());
+    granted(a.claim_room(&"R1".into(), "a", 300).unwrap());
     for _ in 0..4 {
         std::thread::sleep(Duration::from_millis(150));
         let renewal = a
@@ -59,7 +59,7 @@ fn a_renewed_lease_outlives_its_first_term() {
         assert_eq!(renewal.kept, ["R1"], "only what it holds is renewed");
     }
     assert_eq!(
-        b.claim_room("R1", "b", 300).unwrap(),
+        b.claim_room(&"R1".into(), "b", 300).unwrap(),
         Claim::HeldBy("a".into())
     );
 }
@@ -69,10 +69,10 @@ fn a_node_asked_for_a_room_learns_it_at_its_next_renewal_and_releasing_frees_it(
     let Some((_db, mut a, mut b)) = two_nodes() else {
         return;
     };
-    let token = granted(a.claim_room("R1", "a", 5000).unwrap());
-    granted(a.claim_room("R2", "a", 5000).unwrap());
+    let token = granted(a.claim_room(&"R1".into(), "a", 5000).unwrap());
+    granted(a.claim_room(&"R2".into(), "a", 5000).unwrap());
     assert_eq!(
-        b.claim_room("R1", "b", 5000).unwrap(),
+        b.claim_room(&"R1".into(), "b", 5000).unwrap(),
         Claim::HeldBy("a".into())
     );
     let renewal = a
@@ -81,8 +81,8 @@ fn a_node_asked_for_a_room_learns_it_at_its_next_renewal_and_releasing_frees_it(
     assert_eq!(renewal.wanted, ["R1"]);
     assert_eq!(a.asked_rooms("a").unwrap(), ["R1"]);
     assert!(b.asked_rooms("b").unwrap().is_empty());
-    a.release_room("R1", "a", token).unwrap();
-    granted(b.claim_room("R1", "b", 5000).unwrap());
+    a.release_room(&"R1".into(), "a", token).unwrap();
+    granted(b.claim_room(&"R1".into(), "b", 5000).unwrap());
     // Nobody asks for it any more once it is granted.
     assert!(
         b.renew_leases("b", &["R1".into()], 5000)
@@ -97,17 +97,17 @@ fn releasing_an_old_grant_leaves_the_newer_one() {
     let Some((_db, mut a, mut b)) = two_nodes() else {
         return;
     };
-    let old = granted(a.claim_room("R1", "a", 300).unwrap());
+    let old = granted(a.claim_room(&"R1".into(), "a", 300).unwrap());
     std::thread::sleep(Duration::from_millis(400));
-    let new = granted(a.claim_room("R1", "a", 5000).unwrap());
+    let new = granted(a.claim_room(&"R1".into(), "a", 5000).unwrap());
     assert_ne!(old, new);
-    a.release_room("R1", "a", old).unwrap();
+    a.release_room(&"R1".into(), "a", old).unwrap();
     assert_eq!(
-        b.claim_room("R1", "b", 5000).unwrap(),
+        b.claim_room(&"R1".into(), "b", 5000).unwrap(),
         Claim::HeldBy("a".into())
     );
     a.release_all("a").unwrap();
-    granted(b.claim_room("R1", "b", 5000).unwrap());
+    granted(b.claim_room(&"R1".into(), "b", 5000).unwrap());
 }
 
 #[test]
@@ -126,12 +126,12 @@ fn rooms_in_play_nobody_holds_are_listed_for_taking_over() {
         a.unheld_rooms_in_play()
             .unwrap()
             .into_iter()
-            .map(|r| r.0)
+            .map(|r| r.0.to_string())
             .collect()
     };
     // R2 has no game in play.
     assert_eq!(codes(&mut a), ["R1"]);
-    granted(a.claim_room("R1", "a", 300).unwrap());
+    granted(a.claim_room(&"R1".into(), "a", 300).unwrap());
     assert!(codes(&mut a).is_empty());
     std::thread::sleep(Duration::from_millis(400));
     assert_eq!(codes(&mut a), ["R1"], "a lease run out holds nothing");
@@ -152,16 +152,17 @@ fn a_room_another_node_holds_is_not_forgotten_and_one_whose_lease_ran_out_is_wit
     let Some((_db, mut a, mut b)) = two_nodes() else {
         return;
     };
-    granted(a.claim_room("R1", "a", 60_000).unwrap());
-    granted(a.claim_room("R2", "a", 1).unwrap());
+    granted(a.claim_room(&"R1".into(), "a", 60_000).unwrap());
+    granted(a.claim_room(&"R2".into(), "a", 1).unwrap());
     std::thread::sleep(Duration::from_millis(20));
     // b forgets ROOM (stored by two_nodes) and R2, whose lease ran out; a's R1 stays.
     assert_eq!(b.forget(&forgetting_rooms()).unwrap().rooms, 2);
-    assert!(b.room("R1").unwrap().is_some());
-    assert!(b.room("R2").unwrap().is_none() && b.room("ROOM").unwrap().is_none());
+    assert!(b.room(&"R1".into()).unwrap().is_some());
+    assert!(b.room(&"R2".into()).unwrap().is_none() && b.room(&"ROOM".into()).unwrap().is_none());
     // R2 can be stored anew, with no lease left of it.
-    b.save_room("R2", "ana", "{}", 1_000).unwrap();
-    granted(b.claim_room("R2", "b", 60_000).unwrap());
+    b.save_room(&"R2".into(), &"ana".into(), "{}", 1_000)
+        .unwrap();
+    granted(b.claim_room(&"R2".into(), "b", 60_000).unwrap());
 }
 
 #[test]

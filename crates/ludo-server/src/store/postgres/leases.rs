@@ -4,9 +4,10 @@
 use postgres::Client;
 
 use super::connection::{Context, Failure};
+use crate::ids::RoomCode;
 use crate::store::{Claim, Renewal};
 
-/// See [`crate::store::Backend::claim_room`].
+/// See [`crate::store::Cluster::claim_room`].
 pub(super) fn claim(
     db: &mut Client,
     room: &str,
@@ -43,11 +44,11 @@ pub(super) fn claim(
     }
 }
 
-/// See [`crate::store::Backend::renew_leases`].
+/// See [`crate::store::Cluster::renew_leases`].
 pub(super) fn renew(
     db: &mut Client,
     node: &str,
-    rooms: &[String],
+    rooms: &[RoomCode],
     ttl_ms: i64,
 ) -> Result<Renewal, Failure> {
     let rows = db
@@ -60,7 +61,7 @@ pub(super) fn renew(
         .context("renewing leases")?;
     let mut renewal = Renewal::default();
     for row in rows {
-        let room: String = row.try_get(0).context("renewing leases")?;
+        let room: RoomCode = row.try_get(0).context("renewing leases")?;
         if row.try_get::<_, bool>(1).context("renewing leases")? {
             renewal.wanted.push(room.clone());
         }
@@ -69,8 +70,8 @@ pub(super) fn renew(
     Ok(renewal)
 }
 
-/// See [`crate::store::Backend::asked_rooms`].
-pub(super) fn asked(db: &mut Client, node: &str) -> Result<Vec<String>, Failure> {
+/// See [`crate::store::Cluster::asked_rooms`].
+pub(super) fn asked(db: &mut Client, node: &str) -> Result<Vec<RoomCode>, Failure> {
     db.query(
         "SELECT room FROM room_leases WHERE node = $1 AND wanted_by IS NOT NULL",
         &[&node],
@@ -79,7 +80,7 @@ pub(super) fn asked(db: &mut Client, node: &str) -> Result<Vec<String>, Failure>
     .context("reading requests for rooms")
 }
 
-/// See [`crate::store::Backend::release_room`].
+/// See [`crate::store::Cluster::release_room`].
 pub(super) fn release(db: &mut Client, room: &str, node: &str, token: i64) -> Result<(), Failure> {
     db.execute(
         "DELETE FROM room_leases WHERE room = $1 AND node = $2 AND token = $3",
@@ -89,15 +90,15 @@ pub(super) fn release(db: &mut Client, room: &str, node: &str, token: i64) -> Re
     .context("releasing a room")
 }
 
-/// See [`crate::store::Backend::release_all`].
+/// See [`crate::store::Cluster::release_all`].
 pub(super) fn release_all(db: &mut Client, node: &str) -> Result<(), Failure> {
     db.execute("DELETE FROM room_leases WHERE node = $1", &[&node])
         .map(|_| ())
         .context("releasing rooms")
 }
 
-/// See [`crate::store::Backend::unheld_rooms_in_play`].
-pub(super) fn unheld_in_play(db: &mut Client) -> Result<Vec<(String, String)>, Failure> {
+/// See [`crate::store::Cluster::unheld_rooms_in_play`].
+pub(super) fn unheld_in_play(db: &mut Client) -> Result<Vec<(RoomCode, String)>, Failure> {
     db.query(
         "SELECT code, state FROM rooms r
          WHERE EXISTS (SELECT 1 FROM games g WHERE g.room = r.code AND g.finished_at IS NULL)

@@ -27,9 +27,10 @@ use postgres::{Client, GenericClient};
 use super::failed_on_purpose;
 use super::rows::{GameRow, json_fail};
 use super::{
-    Backend, Claim, Forgetting, Forgotten, Leader, NewGame, PlayerProfile, RatingChange, Renewal,
-    SharedSeeker, StoreError, StoreResult, StoredGame,
+    Backend, Claim, Cluster, Forgetting, Forgotten, Leader, NewGame, PlayerProfile, RatingChange,
+    Renewal, SharedSeeker, StoreError, StoreResult, StoredGame,
 };
+use crate::ids::{GameId, IdentityId, RoomCode};
 use connection::{Connection, Context, Failure};
 #[cfg(any(test, feature = "testing"))]
 pub use scratch::TestDatabase;
@@ -103,7 +104,7 @@ fn migrate(client: &mut Client) -> Result<(), Failure> {
 }
 
 /// A game with every action, if it exists.
-fn load_game(db: &mut impl GenericClient, id: &str) -> Result<Option<StoredGame>, Failure> {
+fn load_game(db: &mut impl GenericClient, id: &GameId) -> Result<Option<StoredGame>, Failure> {
     let Some(r) = db
         .query_opt(
             "SELECT room, rules, seats, players, commitment, seed, finished_at, ranked,
@@ -152,7 +153,7 @@ impl Backend for PostgresBackend {
         secret_hash: &str,
         name: &str,
         now: i64,
-    ) -> StoreResult<Option<String>> {
+    ) -> StoreResult<Option<IdentityId>> {
         fail::fail_point!("store-write", failed_on_purpose);
         self.connection.run(|db| {
             db.query_opt(
@@ -168,9 +169,9 @@ impl Backend for PostgresBackend {
         &mut self,
         secret_hash: &str,
         name: &str,
-        new_id: &str,
+        new_id: &IdentityId,
         now: i64,
-    ) -> StoreResult<String> {
+    ) -> StoreResult<IdentityId> {
         fail::fail_point!("store-write", failed_on_purpose);
         self.connection.run(|db| {
             db.query_one(
@@ -186,7 +187,13 @@ impl Backend for PostgresBackend {
         })
     }
 
-    fn save_room(&mut self, code: &str, host: &str, state: &str, now: i64) -> StoreResult<()> {
+    fn save_room(
+        &mut self,
+        code: &RoomCode,
+        host: &IdentityId,
+        state: &str,
+        now: i64,
+    ) -> StoreResult<()> {
         fail::fail_point!("store-write", failed_on_purpose);
         self.connection.run(|db| {
             db.execute(
@@ -201,7 +208,7 @@ impl Backend for PostgresBackend {
         })
     }
 
-    fn room(&mut self, code: &str) -> StoreResult<Option<String>> {
+    fn room(&mut self, code: &RoomCode) -> StoreResult<Option<String>> {
         self.connection.run(|db| {
             db.query_opt(
                 "SELECT state FROM rooms WHERE code = $1 AND forgotten_at IS NULL",
@@ -212,7 +219,7 @@ impl Backend for PostgresBackend {
         })
     }
 
-    fn rooms_in_play(&mut self) -> StoreResult<Vec<(String, String)>> {
+    fn rooms_in_play(&mut self) -> StoreResult<Vec<(RoomCode, String)>> {
         self.connection.run(|db| {
             db.query(
                 "SELECT code, state FROM rooms r WHERE EXISTS
@@ -265,7 +272,7 @@ impl Backend for PostgresBackend {
 
     fn append_action(
         &mut self,
-        game: &str,
+        game: &GameId,
         number: u64,
         seat: Colour,
         action: &Action,
@@ -292,7 +299,7 @@ impl Backend for PostgresBackend {
 
     fn finish_game(
         &mut self,
-        game: &str,
+        game: &GameId,
         places: &BTreeMap<Colour, u8>,
         at: i64,
     ) -> StoreResult<Vec<RatingChange>> {
@@ -301,13 +308,13 @@ impl Backend for PostgresBackend {
             .run(|db| ratings::finish_and_rate(db, game, places, at))
     }
 
-    fn game(&mut self, id: &str) -> StoreResult<Option<StoredGame>> {
+    fn game(&mut self, id: &GameId) -> StoreResult<Option<StoredGame>> {
         self.connection.run(|db| load_game(db, id))
     }
 
-    fn latest_game(&mut self, room: &str) -> StoreResult<Option<StoredGame>> {
+    fn latest_game(&mut self, room: &RoomCode) -> StoreResult<Option<StoredGame>> {
         self.connection.run(|db| {
-            let id: Option<String> = db
+            let id: Option<GameId> = db
                 .query_opt(
                     "SELECT id FROM games WHERE room = $1
                      ORDER BY started_at DESC, seq DESC LIMIT 1",
@@ -322,7 +329,7 @@ impl Backend for PostgresBackend {
         })
     }
 
-    fn rating(&mut self, identity: &str, family: &str) -> StoreResult<(f64, u32)> {
+    fn rating(&mut self, identity: &IdentityId, family: &str) -> StoreResult<(f64, u32)> {
         self.connection
             .run(|db| ratings::current(db, identity, family))
     }
@@ -332,7 +339,7 @@ impl Backend for PostgresBackend {
             .run(|db| profiles::leaders(db, family, limit))
     }
 
-    fn profile(&mut self, identity: &str) -> StoreResult<Option<PlayerProfile>> {
+    fn profile(&mut self, identity: &IdentityId) -> StoreResult<Option<PlayerProfile>> {
         self.connection.run(|db| profiles::player(db, identity))
     }
 
@@ -341,21 +348,32 @@ impl Backend for PostgresBackend {
         self.connection.run(|db| forgetting::forget(db, what))
     }
 
-    fn claim_room(&mut self, room: &str, node: &str, ttl_ms: i64) -> StoreResult<Claim> {
+    fn cluster(&mut self) -> Option<&mut dyn Cluster> {
+        Some(self)
+    }
+}
+
+impl Cluster for PostgresBackend {
+    fn claim_room(&mut self, room: &RoomCode, node: &str, ttl_ms: i64) -> StoreResult<Claim> {
         self.connection
             .run(|db| leases::claim(db, room, node, ttl_ms))
     }
 
-    fn renew_leases(&mut self, node: &str, rooms: &[String], ttl_ms: i64) -> StoreResult<Renewal> {
+    fn renew_leases(
+        &mut self,
+        node: &str,
+        rooms: &[RoomCode],
+        ttl_ms: i64,
+    ) -> StoreResult<Renewal> {
         self.connection
             .run(|db| leases::renew(db, node, rooms, ttl_ms))
     }
 
-    fn asked_rooms(&mut self, node: &str) -> StoreResult<Vec<String>> {
+    fn asked_rooms(&mut self, node: &str) -> StoreResult<Vec<RoomCode>> {
         self.connection.run(|db| leases::asked(db, node))
     }
 
-    fn release_room(&mut self, room: &str, node: &str, token: i64) -> StoreResult<()> {
+    fn release_room(&mut self, room: &RoomCode, node: &str, token: i64) -> StoreResult<()> {
         self.connection
             .run(|db| leases::release(db, room, node, token))
     }
@@ -364,7 +382,7 @@ impl Backend for PostgresBackend {
         self.connection.run(|db| leases::release_all(db, node))
     }
 
-    fn unheld_rooms_in_play(&mut self) -> StoreResult<Vec<(String, String)>> {
+    fn unheld_rooms_in_play(&mut self) -> StoreResult<Vec<(RoomCode, String)>> {
         self.connection.run(leases::unheld_in_play)
     }
 
@@ -388,7 +406,7 @@ impl Backend for PostgresBackend {
     fn publish_listings(
         &mut self,
         node: &str,
-        listings: &[(String, String)],
+        listings: &[(RoomCode, String)],
         stale_ms: i64,
     ) -> StoreResult<()> {
         self.connection
@@ -399,7 +417,12 @@ impl Backend for PostgresBackend {
         self.connection.run(seekers::listings)
     }
 
-    fn seat_seekers(&mut self, tickets: &[String], room: &str, seats: usize) -> StoreResult<()> {
+    fn seat_seekers(
+        &mut self,
+        tickets: &[String],
+        room: &RoomCode,
+        seats: usize,
+    ) -> StoreResult<()> {
         self.connection
             .run(|db| seekers::seat(db, tickets, room, seats))
     }

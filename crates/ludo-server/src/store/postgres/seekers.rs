@@ -6,7 +6,7 @@ use postgres::Client;
 use super::connection::{Context, Failure};
 use crate::store::SharedSeeker;
 
-/// See [`crate::store::Backend::claim_role`].
+/// See [`crate::store::Cluster::claim_role`].
 pub(super) fn claim_role(
     db: &mut Client,
     role: &str,
@@ -24,7 +24,7 @@ pub(super) fn claim_role(
     .context("claiming a role")
 }
 
-/// See [`crate::store::Backend::put_seeker`].
+/// See [`crate::store::Cluster::put_seeker`].
 pub(super) fn put(db: &mut Client, s: &SharedSeeker) -> Result<(), Failure> {
     db.execute(
         "INSERT INTO seekers
@@ -51,14 +51,14 @@ pub(super) fn put(db: &mut Client, s: &SharedSeeker) -> Result<(), Failure> {
     .context("saving a ranked search")
 }
 
-/// See [`crate::store::Backend::remove_seeker`].
+/// See [`crate::store::Cluster::remove_seeker`].
 pub(super) fn remove(db: &mut Client, ticket: &str) -> Result<(), Failure> {
     db.execute("DELETE FROM seekers WHERE ticket = $1", &[&ticket])
         .map(|_| ())
         .context("removing a ranked search")
 }
 
-/// See [`crate::store::Backend::seekers`].
+/// See [`crate::store::Cluster::seekers`].
 pub(super) fn all(
     db: &mut Client,
     node: &str,
@@ -87,7 +87,7 @@ pub(super) fn all(
     rows.iter()
         .map(|r| {
             let size: i16 = r.try_get(6)?;
-            let room: Option<String> = r.try_get(9)?;
+            let room: Option<crate::ids::RoomCode> = r.try_get(9)?;
             let seats: Option<i16> = r.try_get(10)?;
             Ok(SharedSeeker {
                 ticket: r.try_get(0)?,
@@ -106,7 +106,7 @@ pub(super) fn all(
         .context("reading ranked searches")
 }
 
-/// See [`crate::store::Backend::seat_seekers`].
+/// See [`crate::store::Cluster::seat_seekers`].
 pub(super) fn seat(
     db: &mut Client,
     tickets: &[String],
@@ -122,11 +122,11 @@ pub(super) fn seat(
     .context("seating ranked searches")
 }
 
-/// See [`crate::store::Backend::publish_listings`].
+/// See [`crate::store::Cluster::publish_listings`].
 pub(super) fn publish_listings(
     db: &mut Client,
     node: &str,
-    listings: &[(String, String)],
+    listings: &[(crate::ids::RoomCode, String)],
     stale_ms: i64,
 ) -> Result<(), Failure> {
     let mut tx = db.transaction().context("publishing public tables")?;
@@ -152,7 +152,7 @@ pub(super) fn publish_listings(
     tx.commit().context("publishing public tables")
 }
 
-/// See [`crate::store::Backend::listings`].
+/// See [`crate::store::Cluster::listings`].
 pub(super) fn listings(db: &mut Client) -> Result<Vec<String>, Failure> {
     db.query("SELECT listing FROM listings", &[])
         .and_then(|rows| rows.iter().map(|r| r.try_get(0)).collect())

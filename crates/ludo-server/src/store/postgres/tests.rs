@@ -36,7 +36,7 @@ fn two_servers_finishing_games_of_one_player_at_once_lose_no_rating_update() {
             let places = BTreeMap::from([(Colour::Yellow, 1), (Colour::Red, 2)]);
             for race in 0..RACES {
                 start.wait();
-                let game = format!("{prefix}{race}");
+                let game = crate::ids::GameId::from(format!("{prefix}{race}"));
                 backend.finish_game(&game, &places, race as i64).unwrap();
             }
             backend
@@ -45,10 +45,10 @@ fn two_servers_finishing_games_of_one_player_at_once_lose_no_rating_update() {
     let (a, b) = (finisher(first, "A"), finisher(second, "B"));
     let (mut first, _) = (a.join().unwrap(), b.join().unwrap());
 
-    let (rating, games) = first.rating("ana", "classic").unwrap();
+    let (rating, games) = first.rating(&"ana".into(), "classic").unwrap();
     assert_eq!(games as usize, 2 * RACES);
     // Every change starts where another ended: walked from the start, they reach the rating.
-    let history = first.profile("ana").unwrap().unwrap().history;
+    let history = first.profile(&"ana".into()).unwrap().unwrap().history;
     assert_eq!(history.len(), 2 * RACES);
     let mut now = crate::rating::START;
     for step in 0..history.len() {
@@ -103,12 +103,15 @@ fn after_a_lost_connection_at_most_one_call_fails_and_the_next_connects_again() 
             .get(0)
     });
     assert_eq!(ended, 1, "the backend's one connection was ended");
-    let first = backend.room("ROOM");
+    let first = backend.room(&"ROOM".into());
     if let Err(e) = &first {
         assert!(!e.0.is_empty());
     }
-    assert_eq!(backend.room("ROOM").unwrap().as_deref(), Some("{}"));
-    assert_eq!(backend.identify("hash-ana", "Ana", "x", 1).unwrap(), "ana");
+    assert_eq!(backend.room(&"ROOM".into()).unwrap().as_deref(), Some("{}"));
+    assert_eq!(
+        backend.identify("hash-ana", "Ana", &"x".into(), 1).unwrap(),
+        "ana"
+    );
 }
 
 #[tokio::test]
@@ -118,7 +121,7 @@ async fn a_store_opened_inside_the_async_runtime_serves_and_closes_cleanly() {
     };
     let store = Store::open(std::path::Path::new(db.url())).await.unwrap();
     let id = store
-        .run(|b| b.identify("hash", "Ana", "ana", 1))
+        .run(|b| b.identify("hash", "Ana", &"ana".into(), 1))
         .await
         .unwrap();
     assert_eq!(id, "ana");

@@ -18,6 +18,7 @@ use super::{
     Backend, Forgetting, Forgotten, Leader, NewGame, PlayerProfile, RatingChange, StoreError,
     StoreResult, StoredGame,
 };
+use crate::ids::{GameId, IdentityId, RoomCode};
 
 /// The migrations, in order; each runs once, recorded in `PRAGMA user_version`.
 const MIGRATIONS: &[&str] = &[
@@ -90,7 +91,7 @@ impl SqliteBackend {
         self.db.prepare_cached(sql)?.execute([]).map(drop)
     }
 
-    fn load_game(&mut self, id: &str) -> StoreResult<Option<StoredGame>> {
+    fn load_game(&mut self, id: &GameId) -> StoreResult<Option<StoredGame>> {
         let row = self
             .db
             .query_row(
@@ -184,7 +185,7 @@ impl Backend for SqliteBackend {
         secret_hash: &str,
         name: &str,
         now: i64,
-    ) -> StoreResult<Option<String>> {
+    ) -> StoreResult<Option<IdentityId>> {
         fail::fail_point!("store-write", failed_on_purpose);
         self.db
             .query_row(
@@ -200,9 +201,9 @@ impl Backend for SqliteBackend {
         &mut self,
         secret_hash: &str,
         name: &str,
-        new_id: &str,
+        new_id: &IdentityId,
         now: i64,
-    ) -> StoreResult<String> {
+    ) -> StoreResult<IdentityId> {
         fail::fail_point!("store-write", failed_on_purpose);
         self.db
             .execute(
@@ -222,7 +223,13 @@ impl Backend for SqliteBackend {
             .map_err(fail("reading an identity"))
     }
 
-    fn save_room(&mut self, code: &str, host: &str, state: &str, now: i64) -> StoreResult<()> {
+    fn save_room(
+        &mut self,
+        code: &RoomCode,
+        host: &IdentityId,
+        state: &str,
+        now: i64,
+    ) -> StoreResult<()> {
         fail::fail_point!("store-write", failed_on_purpose);
         self.db
             .execute(
@@ -236,7 +243,7 @@ impl Backend for SqliteBackend {
             .map_err(fail("saving a room"))
     }
 
-    fn room(&mut self, code: &str) -> StoreResult<Option<String>> {
+    fn room(&mut self, code: &RoomCode) -> StoreResult<Option<String>> {
         self.db
             .query_row(
                 "SELECT state FROM rooms WHERE code = ?1 AND forgotten_at IS NULL",
@@ -247,7 +254,7 @@ impl Backend for SqliteBackend {
             .map_err(fail("reading a room"))
     }
 
-    fn rooms_in_play(&mut self) -> StoreResult<Vec<(String, String)>> {
+    fn rooms_in_play(&mut self) -> StoreResult<Vec<(RoomCode, String)>> {
         let mut statement = self
             .db
             .prepare(
@@ -297,7 +304,7 @@ impl Backend for SqliteBackend {
 
     fn append_action(
         &mut self,
-        game: &str,
+        game: &GameId,
         number: u64,
         seat: Colour,
         action: &Action,
@@ -330,7 +337,7 @@ impl Backend for SqliteBackend {
 
     fn finish_game(
         &mut self,
-        game: &str,
+        game: &GameId,
         places: &BTreeMap<Colour, u8>,
         at: i64,
     ) -> StoreResult<Vec<RatingChange>> {
@@ -338,12 +345,12 @@ impl Backend for SqliteBackend {
         self.finish_and_rate(game, places, at)
     }
 
-    fn game(&mut self, id: &str) -> StoreResult<Option<StoredGame>> {
+    fn game(&mut self, id: &GameId) -> StoreResult<Option<StoredGame>> {
         self.load_game(id)
     }
 
-    fn latest_game(&mut self, room: &str) -> StoreResult<Option<StoredGame>> {
-        let id: Option<String> = self
+    fn latest_game(&mut self, room: &RoomCode) -> StoreResult<Option<StoredGame>> {
+        let id: Option<GameId> = self
             .db
             .query_row(
                 "SELECT id FROM games WHERE room = ?1 ORDER BY started_at DESC, rowid DESC LIMIT 1",
@@ -358,7 +365,7 @@ impl Backend for SqliteBackend {
         }
     }
 
-    fn rating(&mut self, identity: &str, family: &str) -> StoreResult<(f64, u32)> {
+    fn rating(&mut self, identity: &IdentityId, family: &str) -> StoreResult<(f64, u32)> {
         ratings::current(&self.db, identity, family)
     }
 
@@ -366,7 +373,7 @@ impl Backend for SqliteBackend {
         self.leaders(family, limit)
     }
 
-    fn profile(&mut self, identity: &str) -> StoreResult<Option<PlayerProfile>> {
+    fn profile(&mut self, identity: &IdentityId) -> StoreResult<Option<PlayerProfile>> {
         self.player(identity)
     }
 

@@ -36,11 +36,11 @@ fn a_database_of_the_first_schema_keeps_its_games_when_brought_up_to_date() {
         .unwrap();
     }
     let mut backend = SqliteBackend::open(&path).unwrap();
-    let ana = backend.profile("ana").unwrap().unwrap();
+    let ana = backend.profile(&"ana".into()).unwrap().unwrap();
     assert_eq!(ana.stats.games, 1);
     assert_eq!(ana.stats.places, [0, 1, 0, 0]);
     assert_eq!(ana.recent[0].seats[1].name, "CPU (hard)");
-    assert!(!backend.game("G").unwrap().unwrap().ranked);
+    assert!(!backend.game(&"G".into()).unwrap().unwrap().ranked);
 }
 
 #[test]
