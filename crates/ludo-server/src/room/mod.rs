@@ -13,12 +13,14 @@
 
 mod actor;
 mod checks;
+mod core;
 pub mod directory;
 #[cfg(test)]
 mod fixtures;
 mod leases;
 mod live;
 mod outbox;
+mod outboxes;
 mod phrases;
 mod presence;
 mod retry;

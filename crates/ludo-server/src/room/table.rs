@@ -13,9 +13,9 @@ use ludo_rules::Colour;
 
 use super::RoomState;
 use super::checks::Checks;
-use super::live::Live;
+use super::live::{Live, Play};
 use crate::ids::IdentityId;
-use crate::protocol::{LevelName, Occupant, Refusal, RefusalCode};
+use crate::protocol::{LevelName, Occupant, Refusal, RefusalCode, StandIn};
 
 /// The table as its requests read it.
 pub struct Table<'a> {
@@ -139,7 +139,7 @@ pub enum Tell {
 }
 
 /// What follows a decision.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq)]
 pub enum Then {
     /// Nothing.
     Nothing,
@@ -154,6 +154,18 @@ pub enum Then {
     },
     /// A matched table's game begins: the last of its people arrived.
     BeginMatchedGame,
+    /// One action of the game being played: stored under its number before anything else (if
+    /// it cannot be, the request is refused and nothing changes), then taken in and shown to
+    /// everyone; a game it ends is then marked over.
+    Play {
+        /// The action and the game after it.
+        play: Play,
+        /// Why the CPU played it for the seat's person, if it did.
+        stand_in: Option<StandIn>,
+    },
+    /// A new game: stored before anything else (if it cannot be, the request is refused and
+    /// nothing changes), then the table as the game opens it, then shown to everyone.
+    Open(Opening),
 }
 
 impl Table<'_> {
@@ -562,7 +574,7 @@ impl Table<'_> {
 }
 
 /// What starting a new game decides (see [`Table::open_game`]).
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub struct Opening {
     /// The seats in the order they play, the first to start.
     pub seats: Vec<Colour>,
