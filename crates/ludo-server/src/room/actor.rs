@@ -3,12 +3,9 @@
 //! decision says must be stored, and only then applies it and tells the connections: a
 //! decision that cannot be stored is refused and changes nothing.
 
-use std::sync::Arc;
 use std::time::Instant;
 
 use ludo_bots::Rng;
-use ludo_fair::Action;
-use ludo_rules::Phase;
 use tokio::sync::mpsc;
 
 use super::core::{Input, RoomCore, Visitor};
@@ -18,23 +15,21 @@ use super::live::{Live, Play};
 use super::outboxes::Outboxes;
 use super::retry::Backoff;
 use super::table::{Away, Decision, Opening, Tell, Then, Write};
+use super::writes::Writes;
 use super::{Command, Context, Registry, RoomHandle, RoomState};
 use crate::ids::RoomCode;
 use crate::protocol::{Occupant, Refusal, RefusalCode, ServerMsg, StandIn};
-use crate::store::{Store, StoreResult, StoredGame};
+use crate::store::StoredGame;
 
 struct Room {
     core: RoomCore,
     outboxes: Outboxes,
-    store: Store,
-    metrics: Arc<crate::Metrics>,
+    writes: Writes,
     bot_choices: Rng,
     /// The rooms in memory, which this room leaves when it unloads itself.
     registry: Registry,
     /// When the room last had a command or acted.
     last_activity: Instant,
-    /// Storage failures since the last success: automatic actions wait, and the log is brief.
-    storage: Backoff,
     /// The allowances of quick phrases: each person's, each watcher address's, the watchers'.
     phrases: super::phrases::Allowances,
     /// The public rooms' lists, where this room keeps its entry while it is public.
@@ -66,24 +61,27 @@ pub fn spawn(
     let now = Instant::now();
     let same_address = context.ranked_same_address;
     let room = Room {
-        core: RoomCore::loaded(code, state, live, context.timing, same_address, now),
+        core: RoomCore::loaded(code.clone(), state, live, context.timing, same_address, now),
         outboxes: Outboxes::default(),
-        store: context.store,
-        metrics: context.metrics,
+        writes: Writes {
+            code,
+            store: context.store,
+            metrics: context.metrics,
+            backoff: Backoff::default(),
+        },
         bot_choices: Rng::new(crate::ids::now_ms() as u64),
         registry: context.registry,
         last_activity: now,
-        storage: Backoff::default(),
         phrases: super::phrases::Allowances::new(now),
         directory: context.directory,
         no_shows: context.no_shows,
         stopping: context.stopping,
         superseded: false,
     };
-    let (code, store) = (room.core.code.clone(), room.store.clone());
+    let (code, store) = (room.core.code.clone(), room.writes.store.clone());
     tokio::spawn(async move {
         let (registry, directory) = (room.registry.clone(), room.directory.clone());
-        let metrics = room.metrics.clone();
+        let metrics = room.writes.metrics.clone();
         let actor = room.run(queue);
         super::supervise::supervise(code.clone(), registry, directory, metrics, actor).await;
         // The room acts no more: its lease can go.
@@ -383,29 +381,15 @@ impl Room {
         }
     }
 
-    /// A quick phrase, shown to everyone in the room: a known id, within the sender's allowance.
+    /// A quick phrase, shown to everyone in the room (see [`super::phrases::said`]).
     fn say(&mut self, conn: u64, phrase: &str) -> Result<(), Refusal> {
-        use super::phrases::Speaker;
-        let visitor = self.core.visitors.get(&conn);
-        let visitor =
-            visitor.ok_or_else(|| Refusal::new(RefusalCode::HelloFirst, "say hello first"))?;
-        let identity = &visitor.identity;
-        let seat = self.core.seat_of(identity);
-        let speaker = match seat {
-            None => Speaker::Watching(identity, visitor.address),
-            Some(_) => Speaker::Seated(identity),
-        };
-        let phrase = self.phrases.allow(speaker, phrase, Instant::now())?;
-        let said = ServerMsg::Said {
-            from: identity.clone(),
-            name: self.core.name_of(identity),
-            seat,
-            phrase,
-        };
-        match speaker {
-            Speaker::Seated(_) => self.broadcast(&said),
-            // A watcher's phrase is chatter: dropped for whoever is behind.
-            Speaker::Watching(..) => self.outboxes.chatter(&said, None),
+        let now = Instant::now();
+        let (said, chatter) =
+            super::phrases::said(&self.core, &mut self.phrases, conn, phrase, now)?;
+        if chatter {
+            self.outboxes.chatter(&said, None);
+        } else {
+            self.broadcast(&said);
         }
         Ok(())
     }
@@ -413,25 +397,17 @@ impl Room {
     /// Stores, takes in, then shows one action; `stand_in` says why, if the CPU played it for
     /// the seat's person.
     async fn act(&mut self, play: Play, stand_in: Option<StandIn>) -> Result<(), Refusal> {
-        let Play {
-            seat,
-            action,
-            number,
-            next,
-        } = play;
-        let live = self
-            .core
-            .live
-            .as_ref()
-            .ok_or_else(|| Refusal::new(RefusalCode::NoGame, "no game"))?;
-        let (game_id, at) = (live.id.clone(), crate::ids::now_ms());
-        let why = stand_in.map(StandIn::name);
-        let stored = self
-            .store
-            .run(move |b| b.append_action(&game_id, number, seat, &action, why, at))
-            .await;
-        if !self.stored(stored, "an action")? {
-            tracing::warn!(room = %self.core.code, number, "another node stored this action's number first; the room stops and is loaded again from storage");
+        let live = self.core.live.as_ref();
+        let game_id = live
+            .ok_or_else(|| Refusal::new(RefusalCode::NoGame, "no game"))?
+            .id
+            .clone();
+        if !self
+            .writes
+            .action(game_id.to_string(), &play, stand_in)
+            .await?
+        {
+            tracing::warn!(room = %self.core.code, number = play.number, "another node stored this action's number first; the room stops and is loaded again from storage");
             self.superseded = true;
             return Err(Refusal::new(
                 RefusalCode::Internal,
@@ -439,11 +415,11 @@ impl Room {
             ));
         }
         let live = self.core.live.as_mut().expect("checked above");
-        live.commit(action, next);
-        self.metrics
-            .actions
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        live.commit(play.action, play.next);
+        let actions = &self.writes.metrics.actions;
+        actions.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let game = self.core.game_view().expect("a game is on");
+        let (seat, action) = (play.seat, play.action);
         self.broadcast(&ServerMsg::Action {
             seat,
             action,
@@ -464,8 +440,7 @@ impl Room {
         let players = self.core.state.seats.clone();
         let (live, new) = Live::start(code, rules, seats, players, ranked)
             .map_err(|e| Refusal::engine(RefusalCode::BadMessage, &e))?;
-        let stored = self.store.run(move |b| b.create_game(&new)).await;
-        self.stored(stored, "a new game")?;
+        self.writes.new_game(new).await?;
         self.core.live = Some(live);
         let offered = self.core.rematch.take().is_some();
         self.core.state = state;
@@ -487,72 +462,32 @@ impl Room {
         let Some(live) = live.filter(|l| l.game.is_over() && !l.marked_over) else {
             return;
         };
-        let (places, id, at) = (live.places(), live.id.clone(), crate::ids::now_ms());
-        match self
-            .store
-            .run(move |b| b.finish_game(&id, &places, at))
-            .await
+        let (id, places) = (live.id.to_string(), live.places());
+        let Some(changes) = self.writes.game_over(id, places).await else {
+            return;
+        };
+        if let Some(live) = self.core.live.as_mut() {
+            live.marked_over = true;
+        }
+        if let Ok(ended) = self
+            .core
+            .decide(Input::Finished { changes }, Instant::now())
         {
-            Ok(changes) => {
-                if let Some(live) = self.core.live.as_mut() {
-                    live.marked_over = true;
-                }
-                if let Ok(ended) = self
-                    .core
-                    .decide(Input::Finished { changes }, Instant::now())
-                {
-                    let _ = self.settle(None, ended).await;
-                }
-            }
-            Err(e) => {
-                tracing::error!(room = %self.core.code, error = %e, "a finished game could not be marked");
-            }
+            let _ = self.settle(None, ended).await;
         }
     }
 
     async fn save_state(&mut self) -> Result<(), Refusal> {
-        let (code, host) = (self.core.code.clone(), self.core.state.host.clone());
-        let state = serde_json::to_string(&self.core.state).expect("a room state serialises");
-        let now = crate::ids::now_ms();
-        let stored = self
-            .store
-            .run(move |b| b.save_room(&code, &host, &state, now))
-            .await;
-        self.core.unsaved = stored.is_err();
-        self.stored(stored, "the table")
-    }
-
-    /// The outcome of a write: on failure, automatic actions back off and the log says so at
-    /// most once per interval; the request is refused with `internal`.
-    fn stored<T>(&mut self, outcome: StoreResult<T>, what: &str) -> Result<T, Refusal> {
-        let code = &self.core.code;
-        match outcome {
-            Ok(value) => {
-                if let Some(failures) = self.storage.succeeded() {
-                    tracing::warn!(room = %code, failures, "storage works again");
-                }
-                Ok(value)
-            }
-            Err(error) => {
-                if let Some(failures) = self.storage.failed(Instant::now()) {
-                    tracing::error!(room = %code, %error, failures, "{what} could not be stored");
-                }
-                self.metrics
-                    .storage_failures
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                Err(Refusal::new(
-                    RefusalCode::Internal,
-                    format!("{what} could not be saved; try again"),
-                ))
-            }
-        }
+        let saved = self.writes.table(&self.core.state).await;
+        self.core.unsaved = saved.is_err();
+        saved
     }
 
     /// The CPU stands in from the moment it is due, unless the server is stopping (see
     /// [`RoomCore::begin_stand_in_due`]).
     fn begin_stand_in_due(&mut self) {
         if !*self.stopping.borrow() {
-            let until = self.storage.until();
+            let until = self.writes.until();
             self.core.begin_stand_in_due(Instant::now(), until);
         }
     }
@@ -562,7 +497,7 @@ impl Room {
         if *self.stopping.borrow() {
             return None;
         }
-        self.core.schedule(self.storage.until())?.next()
+        self.core.schedule(self.writes.until())?.next()
     }
 
     /// The CPU plays one action for the seat to act.
@@ -570,41 +505,17 @@ impl Room {
         if *self.stopping.borrow() {
             return;
         }
-        let schedule = self.core.schedule(self.storage.until());
+        let schedule = self.core.schedule(self.writes.until());
         let Some((level, stand_in)) = schedule.and_then(|s| s.player()) else {
             return;
         };
         let live = self.core.live.as_mut().expect("a schedule has a game");
-        let seat = live.game.seat();
         if stand_in.is_some() {
             live.stand_in = stand_in;
         }
-        let action = match live.game.phase() {
-            Phase::Roll | Phase::Rolloff => Action::Throw(live.next_throw()),
-            Phase::Move => {
-                // The strongest level searches for a few milliseconds: off the async threads,
-                // so that other rooms are not held up meanwhile.
-                let (game, mut rng) = (live.game, self.bot_choices.fork());
-                let opponents = live.opponents_of(seat);
-                let choice = tokio::task::spawn_blocking(move || {
-                    let moves = game.legal_moves();
-                    let mut player = level.player();
-                    player.facing(&opponents);
-                    player.choose(&game, &moves, &mut rng).piece
-                })
-                .await;
-                match choice {
-                    Ok(piece) => Action::Move(piece),
-                    // The room fails as a whole (see `supervise`) rather than asking the CPU
-                    // again at once, and again.
-                    Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
-                    Err(error) => {
-                        tracing::error!(room = %self.core.code, %error, "a CPU player was cancelled");
-                        return;
-                    }
-                }
-            }
-            Phase::Over => return,
+        let (code, rng) = (&self.core.code, &mut self.bot_choices);
+        let Some(action) = super::cpu::choice(code, live, level, rng).await else {
+            return;
         };
         let chose = Input::CpuChose { action, stand_in };
         if let Err(refusal) = self.react(None, chose).await {

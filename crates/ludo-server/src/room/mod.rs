@@ -14,6 +14,7 @@
 mod actor;
 mod checks;
 mod core;
+mod cpu;
 pub mod directory;
 #[cfg(test)]
 mod fixtures;
@@ -28,6 +29,7 @@ mod schedule;
 mod state;
 mod supervise;
 mod table;
+mod writes;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -118,6 +118,39 @@ impl Allowances {
     }
 }
 
+/// A quick phrase `phrase` said on the connection `conn` at `now`, within the sender's
+/// allowances: the message that shows it to everyone, and whether it is chatter (a watcher's,
+/// dropped for whoever is behind).
+///
+/// # Errors
+/// `hello_first` from a connection that has not joined; `no_such_phrase`, `rate_limited`.
+pub fn said(
+    core: &super::core::RoomCore,
+    allowances: &mut Allowances,
+    conn: u64,
+    phrase: &str,
+    now: Instant,
+) -> Result<(crate::protocol::ServerMsg, bool), Refusal> {
+    let visitor = core
+        .visitors
+        .get(&conn)
+        .ok_or_else(|| Refusal::new(RefusalCode::HelloFirst, "say hello first"))?;
+    let identity = &visitor.identity;
+    let seat = core.seat_of(identity);
+    let speaker = match seat {
+        None => Speaker::Watching(identity, visitor.address),
+        Some(_) => Speaker::Seated(identity),
+    };
+    let phrase = allowances.allow(speaker, phrase, now)?;
+    let said = crate::protocol::ServerMsg::Said {
+        from: identity.clone(),
+        name: core.name_of(identity),
+        seat,
+        phrase,
+    };
+    Ok((said, seat.is_none()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
