@@ -20,7 +20,7 @@ use super::table::{Decision, Here, Offer, SettingsChange, Table, Then, Write, se
 use super::{RoomState, Timing};
 use crate::ids::{IdentityId, RoomCode};
 use crate::protocol::{ClientMsg, GameView, Occupant, Refusal, RefusalCode, RoomView, StandIn};
-use crate::store::RatingChange;
+use crate::store::{RatingChange, StoredGame};
 
 /// A connection to the room, as the room's decisions know it: who and from where, not how to
 /// reach it.
@@ -103,16 +103,24 @@ pub struct RoomCore {
 }
 
 impl RoomCore {
-    /// A room brought into memory at `now` with its table and its latest game: nobody
-    /// connected yet, every person seated away from now, no offer.
+    /// A room brought into memory at `now` with its table and its latest game as stored (one
+    /// that cannot be restored is logged and left out): nobody connected yet, every person
+    /// seated away from now, no offer.
     pub fn loaded(
         code: RoomCode,
         state: RoomState,
-        live: Option<Live>,
+        latest: Option<StoredGame>,
         timing: Timing,
         ranked_same_address: bool,
         now: Instant,
     ) -> RoomCore {
+        let live = latest.and_then(|stored| match Live::restore(stored) {
+            Ok(live) => Some(live),
+            Err(error) => {
+                tracing::error!(room = %code, %error, "a stored game cannot be restored");
+                None
+            }
+        });
         let away_since = state
             .seats
             .values()

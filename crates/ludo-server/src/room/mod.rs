@@ -12,6 +12,7 @@
 //! [`Rooms::with_rooms_in_use`]).
 
 mod actor;
+mod audience;
 mod checks;
 mod core;
 mod cpu;
@@ -21,7 +22,6 @@ mod fixtures;
 mod leases;
 mod live;
 mod outbox;
-mod outboxes;
 mod phrases;
 mod presence;
 mod retry;

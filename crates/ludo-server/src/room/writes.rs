@@ -10,7 +10,7 @@ use ludo_rules::Colour;
 use super::RoomState;
 use super::live::Play;
 use super::retry::Backoff;
-use crate::ids::RoomCode;
+use crate::ids::{GameId, RoomCode};
 use crate::protocol::{Refusal, RefusalCode, StandIn};
 use crate::store::{NewGame, RatingChange, Store, StoreResult};
 
@@ -59,7 +59,7 @@ impl Writes {
     /// `internal`, when it cannot be stored.
     pub async fn action(
         &mut self,
-        game_id: String,
+        game_id: GameId,
         play: &Play,
         stand_in: Option<StandIn>,
     ) -> Result<bool, Refusal> {
@@ -76,7 +76,7 @@ impl Writes {
     /// changes. A failure is only logged: the game is marked again when the room is next loaded.
     pub async fn game_over(
         &self,
-        id: String,
+        id: GameId,
         places: std::collections::BTreeMap<Colour, u8>,
     ) -> Option<Vec<RatingChange>> {
         let at = crate::ids::now_ms();
