@@ -630,4 +630,58 @@ mod tests {
             .unwrap();
         assert_eq!(d.away, None, "ana is still connected");
     }
+
+    #[test]
+    fn a_roll_once_the_cpu_stands_in_for_a_clock_that_ran_out_is_refused() {
+        let mut core = playing();
+        core.live.as_mut().unwrap().stand_in = Some(StandIn::Clock);
+        let roll = ClientMsg::Roll { version: 0 };
+        let outcome = core.decide(request(1, roll), Instant::now());
+        assert_eq!(refusal(outcome), RefusalCode::OutOfTime);
+    }
+
+    #[test]
+    fn a_matched_table_whose_people_did_not_all_come_is_cancelled_and_stored_if_it_can_be() {
+        let mut core = both_here(core(table(true, false)));
+        core.state.arrival_ends = Some(0);
+        let d = core.decide(Input::ArrivalOver, Instant::now()).unwrap();
+        assert_eq!(d.state.arrival_ends, None);
+        assert_eq!(d.store, Write::TableIfPossible);
+        assert!(matches!(
+            d.tell.as_slice(),
+            [super::super::table::Tell::Cancelled]
+        ));
+    }
+
+    #[test]
+    fn a_friendly_game_that_ended_with_nobody_gone_only_updates_the_listing() {
+        let mut core = playing();
+        crate::room::fixtures::play_to_the_end(core.live.as_mut().unwrap());
+        let changes = Vec::new();
+        let d = core
+            .decide(Input::Finished { changes }, Instant::now())
+            .unwrap();
+        assert_eq!((d.store, d.then), (Write::Nothing, Then::Nothing));
+        assert!(matches!(
+            d.tell.as_slice(),
+            [super::super::table::Tell::Listing]
+        ));
+    }
+
+    #[test]
+    fn a_roll_after_the_game_is_over_is_refused_and_a_new_game_may_open() {
+        let mut core = playing();
+        crate::room::fixtures::play_to_the_end(core.live.as_mut().unwrap());
+        let version = core.live.as_ref().unwrap().version();
+        let roll = ClientMsg::Roll { version };
+        assert_eq!(
+            refusal(core.decide(request(1, roll), Instant::now())),
+            RefusalCode::GameOver
+        );
+        let d = core.decide(Input::Start, Instant::now()).unwrap();
+        assert!(
+            matches!(d.then, Then::Open(_)),
+            "a new game may open after one is over"
+        );
+    }
 }

@@ -3,8 +3,9 @@
 //! game. Each decision is the table after the request, whether it must be stored before anyone
 //! is told, what to tell everyone (in order) and what follows; or a refusal, which changes
 //! nothing. Time is an input. The room's actor carries decisions out: it stores, then applies,
-//! then tells (see `actor.rs`), so these rules are tested here in milliseconds. What the room
-//! decides when nobody asked (connections coming and going, a game ending) is in `presence.rs`.
+//! then tells (see `actor/apply.rs`), so these rules are tested here in milliseconds. What the
+//! room decides when nobody asked (connections coming and going, a game ending) is in
+//! `presence.rs`; the one entry to every decision, throws and moves included, is `core.rs`.
 
 use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
@@ -54,7 +55,8 @@ pub struct Here {
     pub apart: Result<(), Refusal>,
 }
 
-/// What a request decided.
+/// What the room decided: the one shape of every decision, a request's or not, a throw's, a
+/// move's and a new game's included (see [`Then`]).
 #[derive(Debug)]
 pub struct Decision {
     /// The table after the request.
