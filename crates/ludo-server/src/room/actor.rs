@@ -13,7 +13,6 @@ use tokio::sync::mpsc;
 use super::audience::{Audience, Outboxes};
 use super::core::{Input, RoomCore, Visitor};
 use super::leases::Grant;
-use super::phrases::Allowances;
 use super::retry::Backoff;
 use super::writes::Writes;
 use super::{Command, Context, Registry, RoomHandle, RoomState};
@@ -33,8 +32,6 @@ struct Room {
     registry: Registry,
     /// When the room last had a command or acted.
     last_activity: Instant,
-    /// The allowances of quick phrases: each person's, each watcher address's, the watchers'.
-    phrases: Allowances,
     /// Whether the server is stopping (see [`Context::stopping`]).
     stopping: tokio::sync::watch::Receiver<bool>,
     /// Set when storage holds an action this room did not make (another node served it
@@ -72,7 +69,6 @@ pub fn spawn(
         bot_choices: Rng::new(crate::ids::now_ms() as u64),
         registry: context.registry,
         last_activity: now,
-        phrases: Allowances::new(now),
         stopping: context.stopping,
         superseded: false,
     };
@@ -209,17 +205,6 @@ impl Room {
 
     /// One request of a connection; a refusal changes nothing.
     async fn request(&mut self, conn: u64, msg: ClientMsg) -> Result<(), Refusal> {
-        if let ClientMsg::Say { phrase } = &msg {
-            let (core, now) = (&self.core, Instant::now());
-            let (said, chatter) = super::phrases::said(core, &mut self.phrases, conn, phrase, now)?;
-            if chatter {
-                // A watcher's phrase: dropped for whoever is behind.
-                self.audience.outboxes.chatter(&said, None);
-            } else {
-                self.audience.outboxes.broadcast(&said, None);
-            }
-            return Ok(());
-        }
         if self.core.visitors.contains_key(&conn) && msg.is_game_action() {
             // A request that comes after the player's clock ran out is too late.
             self.begin_stand_in_due();

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use super::core::RoomCore;
 use super::directory::Directory;
+use super::phrases::Said;
 use super::table::Tell;
 use super::{Outbox, Text};
 use crate::matchmaking::no_shows::NoShows;
@@ -60,6 +61,22 @@ impl Audience {
             }
             Tell::Rated(changes) => outboxes.broadcast(&ServerMsg::Rated { changes }, None),
             Tell::Listing => self.publish(core),
+        }
+    }
+
+    /// Shows everyone a quick phrase; a watcher's is chatter, dropped for whoever is behind.
+    pub fn say(&self, said: Said) {
+        let chatter = said.chatter;
+        let said = ServerMsg::Said {
+            from: said.from,
+            name: said.name,
+            seat: said.seat,
+            phrase: said.phrase,
+        };
+        if chatter {
+            self.outboxes.chatter(&said, None);
+        } else {
+            self.outboxes.broadcast(&said, None);
         }
     }
 

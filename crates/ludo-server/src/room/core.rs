@@ -15,6 +15,7 @@ use ludo_rules::Colour;
 use super::checks::Checks;
 use super::directory::Listing;
 use super::live::Live;
+use super::phrases::{Allowances, Said, Speaker};
 use super::schedule::Schedule;
 use super::table::{Decision, Here, Offer, SettingsChange, Table, Then, Write, seat_of};
 use super::{RoomState, Timing};
@@ -96,6 +97,8 @@ pub struct RoomCore {
     /// For a table formed by matchmaking: until when its people may arrive; its game starts
     /// when the last of them is connected.
     pub arriving_until: Option<Instant>,
+    /// The allowances of quick phrases: each person's, each watcher address's, the watchers'.
+    pub phrases: Allowances,
     /// How rooms behave in time.
     pub timing: Timing,
     /// Whether two people from one network address may play a ranked game together.
@@ -143,6 +146,7 @@ impl RoomCore {
             visitors: HashMap::new(),
             unsaved: false,
             arriving_until,
+            phrases: Allowances::new(now),
             timing,
             ranked_same_address,
         }
@@ -239,11 +243,23 @@ impl RoomCore {
                     stand_in: None,
                 }))
             }
-            // A phrase draws on the room's allowances, which the actor keeps.
-            ClientMsg::Say { .. } => Err(Refusal::new(
-                RefusalCode::BadMessage,
-                "a phrase is said, not decided",
-            )),
+            ClientMsg::Say { phrase } => {
+                let seat = self.seat_of(identity);
+                let speaker = match seat {
+                    None => Speaker::Watching(identity, visitor.address),
+                    Some(_) => Speaker::Seated(identity),
+                };
+                let mut allowances = self.phrases.clone();
+                let phrase = allowances.allow(speaker, &phrase, now)?;
+                let said = Said {
+                    from: identity.clone(),
+                    name: self.name_of(identity),
+                    seat,
+                    phrase,
+                    chatter: seat.is_none(),
+                };
+                Ok(self.unchanged(Then::Say { said, allowances }))
+            }
         }
     }
 
@@ -426,6 +442,7 @@ mod tests {
             visitors: HashMap::new(),
             unsaved: false,
             arriving_until: None,
+            phrases: Allowances::new(Instant::now()),
             timing: Timing {
                 cpu_delay: Duration::ZERO,
                 grace: GRACE,
@@ -682,6 +699,48 @@ mod tests {
         assert!(
             matches!(d.then, Then::Open(_)),
             "a new game may open after one is over"
+        );
+    }
+
+    #[test]
+    fn a_phrase_is_shown_by_name_and_seat_and_takes_from_the_allowances_only_once_carried_out() {
+        let mut core = playing();
+        core.visitors.insert(
+            3,
+            Visitor {
+                identity: id("cy"),
+                name: "Cy".to_owned(),
+                address: IpAddr::from([10, 0, 0, 3]),
+            },
+        );
+        let phrase = crate::protocol::PHRASES[0];
+        let say = || ClientMsg::Say {
+            phrase: phrase.to_owned(),
+        };
+        let now = Instant::now();
+        let Then::Say { said, allowances } = core.decide(request(1, say()), now).unwrap().then
+        else {
+            panic!("a phrase said");
+        };
+        assert_eq!(
+            (said.name.as_str(), said.seat, said.phrase),
+            ("ana", Some(Colour::Yellow), phrase)
+        );
+        assert!(!said.chatter, "a seated person's phrase is for everyone");
+        assert_ne!(allowances, core.phrases, "the decision takes one");
+        let Then::Say { said, .. } = core.decide(request(3, say()), now).unwrap().then else {
+            panic!("a phrase said");
+        };
+        assert!(
+            said.chatter && said.seat.is_none(),
+            "a watcher's phrase is chatter"
+        );
+        let unknown = ClientMsg::Say {
+            phrase: "no such phrase".to_owned(),
+        };
+        assert_eq!(
+            refusal(core.decide(request(1, unknown), now)),
+            RefusalCode::NoSuchPhrase
         );
     }
 }

@@ -14,7 +14,7 @@ use crate::ids::IdentityId;
 use crate::protocol::{PHRASES, Refusal, RefusalCode};
 
 /// A bucket of phrases: a burst, then one each so often.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Allowance {
     tokens: f64,
     at: Instant,
@@ -61,6 +61,7 @@ pub enum Speaker<'a> {
 }
 
 /// A room's allowances of quick phrases.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Allowances {
     people: HashMap<IdentityId, Allowance>,
     addresses: HashMap<IpAddr, Allowance>,
@@ -118,37 +119,19 @@ impl Allowances {
     }
 }
 
-/// A quick phrase `phrase` said on the connection `conn` at `now`, within the sender's
-/// allowances: the message that shows it to everyone, and whether it is chatter (a watcher's,
-/// dropped for whoever is behind).
-///
-/// # Errors
-/// `hello_first` from a connection that has not joined; `no_such_phrase`, `rate_limited`.
-pub fn said(
-    core: &super::core::RoomCore,
-    allowances: &mut Allowances,
-    conn: u64,
-    phrase: &str,
-    now: Instant,
-) -> Result<(crate::protocol::ServerMsg, bool), Refusal> {
-    let visitor = core
-        .visitors
-        .get(&conn)
-        .ok_or_else(|| Refusal::new(RefusalCode::HelloFirst, "say hello first"))?;
-    let identity = &visitor.identity;
-    let seat = core.seat_of(identity);
-    let speaker = match seat {
-        None => Speaker::Watching(identity, visitor.address),
-        Some(_) => Speaker::Seated(identity),
-    };
-    let phrase = allowances.allow(speaker, phrase, now)?;
-    let said = crate::protocol::ServerMsg::Said {
-        from: identity.clone(),
-        name: core.name_of(identity),
-        seat,
-        phrase,
-    };
-    Ok((said, seat.is_none()))
+/// A quick phrase said, as everyone is shown it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Said {
+    /// Who said it.
+    pub from: IdentityId,
+    /// The name they are connected under.
+    pub name: String,
+    /// Their seat, if seated.
+    pub seat: Option<ludo_rules::Colour>,
+    /// The phrase's id.
+    pub phrase: &'static str,
+    /// Whether it is chatter (a watcher's), dropped for whoever is behind.
+    pub chatter: bool,
 }
 
 #[cfg(test)]

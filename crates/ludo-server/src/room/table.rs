@@ -15,6 +15,7 @@ use ludo_rules::Colour;
 use super::RoomState;
 use super::checks::Checks;
 use super::live::{Live, Play};
+use super::phrases::{Allowances, Said};
 use crate::ids::IdentityId;
 use crate::protocol::{LevelName, Occupant, Refusal, RefusalCode, StandIn};
 
@@ -164,6 +165,13 @@ pub enum Then {
         play: Play,
         /// Why the CPU played it for the seat's person, if it did.
         stand_in: Option<StandIn>,
+    },
+    /// A quick phrase said: the room's allowances as saying it leaves them, then everyone shown it.
+    Say {
+        /// The phrase, as everyone is shown it.
+        said: Said,
+        /// The room's allowances once the phrase is taken from them.
+        allowances: Allowances,
     },
     /// A new game: stored before anything else (if it cannot be, the request is refused and
     /// nothing changes), then the table as the game opens it, then shown to everyone.

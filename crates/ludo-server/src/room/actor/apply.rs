@@ -29,6 +29,11 @@ impl Room {
                 Ok(())
             }
             Then::Open(opening) => self.open(opening).await,
+            Then::Say { said, allowances } => {
+                self.core.phrases = allowances;
+                self.audience.say(said);
+                Ok(())
+            }
             Then::StartIfEveryoneAccepted => {
                 self.start_if_everyone_accepted().await;
                 Ok(())
