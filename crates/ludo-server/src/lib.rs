@@ -23,6 +23,7 @@ mod content_type;
 pub mod forgetting;
 mod ids;
 pub mod matchmaking;
+mod metrics;
 mod names;
 pub mod per_address;
 pub mod protocol;
@@ -43,6 +44,7 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 
 pub use config::Config;
+pub use metrics::Metrics;
 pub use room::Rooms;
 #[cfg(feature = "testing")]
 pub use store::TestDatabase;
@@ -63,27 +65,6 @@ pub type Asset = (
 /// Every file of the web client built into the server.
 pub fn assets() -> &'static [Asset] {
     routes::pages::generated::ASSETS
-}
-
-/// Counters for `/metrics`.
-#[derive(Default)]
-pub struct Metrics {
-    /// Open WebSocket connections.
-    pub connections: AtomicU64,
-    /// Messages received from clients.
-    pub messages: AtomicU64,
-    /// Requests refused at the connection (bad messages, sizes, rates).
-    pub refusals: AtomicU64,
-    /// Game actions accepted (throws and moves), stored and broadcast.
-    pub actions: AtomicU64,
-    /// Writes that failed (each refused with `internal`, or retried later by the CPU).
-    pub storage_failures: AtomicU64,
-    /// Rooms that failed (panicked) and were stopped alone.
-    pub room_failures: AtomicU64,
-    /// Identities forgotten (seen at no table and in no game).
-    pub forgotten_identities: AtomicU64,
-    /// Rooms forgotten (no game being played, unchanged for the period).
-    pub forgotten_rooms: AtomicU64,
 }
 
 /// What every route can reach.

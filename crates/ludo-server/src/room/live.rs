@@ -12,7 +12,7 @@ use crate::store::{NewGame, StoredGame};
 
 /// What playing one action decides, before anything is stored: the action, the number it is
 /// stored under (the game's version before it), and the game after it.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Play {
     /// The seat that acts.
     pub seat: Colour,

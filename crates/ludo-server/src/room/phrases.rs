@@ -14,7 +14,7 @@ use crate::ids::IdentityId;
 use crate::protocol::{PHRASES, Refusal, RefusalCode};
 
 /// A bucket of phrases: a burst, then one each so often.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Allowance {
     tokens: f64,
     at: Instant,
@@ -61,6 +61,7 @@ pub enum Speaker<'a> {
 }
 
 /// A room's allowances of quick phrases.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Allowances {
     people: HashMap<IdentityId, Allowance>,
     addresses: HashMap<IpAddr, Allowance>,
@@ -116,6 +117,21 @@ impl Allowances {
         buckets.into_iter().for_each(Allowance::take);
         Ok(phrase)
     }
+}
+
+/// A quick phrase said, as everyone is shown it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Said {
+    /// Who said it.
+    pub from: IdentityId,
+    /// The name they are connected under.
+    pub name: String,
+    /// Their seat, if seated.
+    pub seat: Option<ludo_rules::Colour>,
+    /// The phrase's id.
+    pub phrase: &'static str,
+    /// Whether it is chatter (a watcher's), dropped for whoever is behind.
+    pub chatter: bool,
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use crate::ids::IdentityId;
 use crate::protocol::{Occupant, RoomView, SeatView, Settings};
 
 /// What is kept of a room across restarts.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RoomState {
     pub(super) host: IdentityId,
     pub(super) settings: Settings,

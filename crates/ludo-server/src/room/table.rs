@@ -3,8 +3,9 @@
 //! game. Each decision is the table after the request, whether it must be stored before anyone
 //! is told, what to tell everyone (in order) and what follows; or a refusal, which changes
 //! nothing. Time is an input. The room's actor carries decisions out: it stores, then applies,
-//! then tells (see `actor.rs`), so these rules are tested here in milliseconds. What the room
-//! decides when nobody asked (connections coming and going, a game ending) is in `presence.rs`.
+//! then tells (see `actor/apply.rs`), so these rules are tested here in milliseconds. What the
+//! room decides when nobody asked (connections coming and going, a game ending) is in
+//! `presence.rs`; the one entry to every decision, throws and moves included, is `core.rs`.
 
 use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
@@ -13,9 +14,10 @@ use ludo_rules::Colour;
 
 use super::RoomState;
 use super::checks::Checks;
-use super::live::Live;
+use super::live::{Live, Play};
+use super::phrases::{Allowances, Said};
 use crate::ids::IdentityId;
-use crate::protocol::{LevelName, Occupant, Refusal, RefusalCode};
+use crate::protocol::{LevelName, Occupant, Refusal, RefusalCode, StandIn};
 
 /// The table as its requests read it.
 pub struct Table<'a> {
@@ -54,7 +56,8 @@ pub struct Here {
     pub apart: Result<(), Refusal>,
 }
 
-/// What a request decided.
+/// What the room decided: the one shape of every decision, a request's or not, a throw's, a
+/// move's and a new game's included (see [`Then`]).
 #[derive(Debug)]
 pub struct Decision {
     /// The table after the request.
@@ -139,7 +142,7 @@ pub enum Tell {
 }
 
 /// What follows a decision.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq)]
 pub enum Then {
     /// Nothing.
     Nothing,
@@ -154,6 +157,25 @@ pub enum Then {
     },
     /// A matched table's game begins: the last of its people arrived.
     BeginMatchedGame,
+    /// One action of the game being played: stored under its number before anything else (if
+    /// it cannot be, the request is refused and nothing changes), then taken in and shown to
+    /// everyone; a game it ends is then marked over.
+    Play {
+        /// The action and the game after it.
+        play: Play,
+        /// Why the CPU played it for the seat's person, if it did.
+        stand_in: Option<StandIn>,
+    },
+    /// A quick phrase said: the room's allowances as saying it leaves them, then everyone shown it.
+    Say {
+        /// The phrase, as everyone is shown it.
+        said: Said,
+        /// The room's allowances once the phrase is taken from them.
+        allowances: Allowances,
+    },
+    /// A new game: stored before anything else (if it cannot be, the request is refused and
+    /// nothing changes), then the table as the game opens it, then shown to everyone.
+    Open(Opening),
 }
 
 impl Table<'_> {
@@ -562,7 +584,7 @@ impl Table<'_> {
 }
 
 /// What starting a new game decides (see [`Table::open_game`]).
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub struct Opening {
     /// The seats in the order they play, the first to start.
     pub seats: Vec<Colour>,
