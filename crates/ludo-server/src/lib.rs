@@ -32,6 +32,7 @@ mod room;
 mod routes;
 mod serve;
 mod settings;
+pub mod skips;
 mod store;
 mod strict_json;
 

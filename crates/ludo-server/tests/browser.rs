@@ -1,6 +1,6 @@
 //! The web client in a real browser: starts the server and runs `e2e/*.test.mjs` under Node,
 //! which drive Debian's Chromium with Playwright. `.ci/run` installs Chromium and the Node
-//! packages; elsewhere, without them, the test says so and is skipped.
+//! packages; elsewhere, without them, the test is skipped and listed (`ludo_server::skips`).
 
 mod support;
 
@@ -11,15 +11,25 @@ use std::process::Command;
 async fn the_web_client_passes_its_browser_tests() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let e2e = root.join("e2e");
-    let ready = Path::new("/usr/bin/chromium").exists()
-        && e2e.join("node_modules/playwright-core").exists()
-        && Command::new("node").arg("--version").output().is_ok();
-    if !ready {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must run the browser tests: chromium, node and e2e/node_modules are needed"
-        );
-        eprintln!("chromium, node or e2e/node_modules missing: browser tests skipped");
+    // Chromium where `CHROMIUM` says, as e2e/browser.mjs finds it, else Debian's.
+    let chromium = std::env::var_os("CHROMIUM").unwrap_or_else(|| "/usr/bin/chromium".into());
+    let missing = [
+        (
+            !Path::new(&chromium).exists(),
+            "Chromium (apt-get install chromium, or set CHROMIUM)",
+        ),
+        (
+            !e2e.join("node_modules/playwright-core").exists(),
+            "e2e/node_modules (npm ci --prefix e2e)",
+        ),
+        (
+            Command::new("node").arg("--version").output().is_err(),
+            "Node (apt-get install nodejs npm)",
+        ),
+    ];
+    let missing: Vec<&str> = missing.iter().filter(|m| m.0).map(|m| m.1).collect();
+    if !missing.is_empty() {
+        ludo_server::skips::skipped("browser tests", &missing.join(", "));
         return;
     }
     // Screenshots of every board go where LUDO_SHOTS says, else to a temporary directory.
