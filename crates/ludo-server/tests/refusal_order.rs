@@ -139,22 +139,146 @@ async fn a_second_search_from_the_same_device_ends_the_first_with_seeking_elsewh
     second.recv_until(|m| m["t"] == "seeking").await;
 }
 
-/// Guards the list: a refusal code added to the server with no test that produces it fails here.
-/// (Each test file names the codes it expects as string literals; the file of texts, which names
-/// every code, does not count.)
+/// Guards the list: a refusal code added to the server with no test that expects it fails here.
+/// A code counts only where a test expects it: inside an `assert!`, `assert_eq!` or
+/// `assert_ne!`, or in the table of a `for` loop whose body asserts. A mention anywhere else (a
+/// comment, a message built for sending, a refusal merely tolerated) does not count, and the file
+/// of texts, which names every code, is left out.
 #[test]
 fn every_refusal_code_is_expected_by_some_test() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
-    let tests: Vec<String> = std::fs::read_dir(&dir)
+    let expected: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|entry| entry.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "rs"))
         .filter(|p| p.file_name().is_some_and(|n| n != "error_texts.rs"))
-        .map(|p| std::fs::read_to_string(p).unwrap())
+        .flat_map(|p| expectations(&std::fs::read_to_string(p).unwrap()))
         .collect();
     let untested: Vec<&ludo_server::protocol::RefusalCode> = ludo_server::protocol::REFUSAL_CODES
         .iter()
-        .filter(|code| !tests.iter().any(|t| t.contains(&format!("\"{code}\""))))
+        .filter(|code| {
+            let literal = format!("\"{code}\"");
+            !expected.iter().any(|e| e.contains(&literal))
+        })
         .collect();
-    assert!(untested.is_empty(), "no test produces {untested:?}");
+    assert!(untested.is_empty(), "no test expects {untested:?}");
+}
+
+#[test]
+fn a_code_mentioned_outside_an_assertion_is_not_counted_as_expected() {
+    let source = r#"
+        // "in_a_comment"
+        client.send(json!({"t": "sent_not_expected"})).await;
+        client.tolerate("only_tolerated");
+        assert_eq!(client.error_code().await, "asserted");
+        for (message, code) in [(json!({}), "in_a_table")] {
+            assert_eq!(refused(message).await, code);
+        }
+        for name in ["in_a_loop_without_assert"] {
+            send(name);
+        }
+    "#;
+    let found = expectations(source).concat();
+    for counted in ["asserted", "in_a_table"] {
+        assert!(found.contains(&format!("\"{counted}\"")), "{counted}");
+    }
+    for ignored in [
+        "in_a_comment",
+        "sent_not_expected",
+        "only_tolerated",
+        "in_a_loop_without_assert",
+    ] {
+        assert!(!found.contains(&format!("\"{ignored}\"")), "{ignored}");
+    }
+}
+
+/// The parts of a test file's source that say what a test expects: every assertion macro's
+/// arguments, and every table a `for` loop with an assertion in its body runs over; comments are
+/// left out first.
+fn expectations(source: &str) -> Vec<String> {
+    let code = without_comments(source);
+    let mut parts = Vec::new();
+    for macro_name in ["assert!(", "assert_eq!(", "assert_ne!("] {
+        for (at, _) in code.match_indices(macro_name) {
+            let open = at + macro_name.len() - 1;
+            parts.push(code[open..closing(&code, open)].to_owned());
+        }
+    }
+    for (at, _) in code.match_indices("for ") {
+        let head = &code[at..];
+        let Some(table) = head
+            .find(" in [")
+            .filter(|&i| !head[..i].contains(['{', ';']))
+        else {
+            continue;
+        };
+        let open = at + table + " in ".len();
+        let end = closing(&code, open);
+        let Some(body) = code[end..].find('{').map(|i| end + i) else {
+            continue;
+        };
+        if code[body..closing(&code, body)].contains("assert") {
+            parts.push(code[open..end].to_owned());
+        }
+    }
+    parts
+}
+
+/// `source` without its `//` comments (string literals kept whole).
+fn without_comments(source: &str) -> String {
+    let mut kept = String::with_capacity(source.len());
+    let mut chars = source.chars().peekable();
+    let mut in_string = false;
+    while let Some(c) = chars.next() {
+        if in_string {
+            kept.push(c);
+            match c {
+                '\\' => kept.extend(chars.next()),
+                '"' => in_string = false,
+                _ => {}
+            }
+        } else if c == '/' && chars.peek() == Some(&'/') {
+            for skipped in chars.by_ref() {
+                if skipped == '\n' {
+                    kept.push('\n');
+                    break;
+                }
+            }
+        } else {
+            in_string = c == '"';
+            kept.push(c);
+        }
+    }
+    kept
+}
+
+/// Where the bracket opened at byte `open` of `code` closes (string literals skipped), or the
+/// end of `code`.
+fn closing(code: &str, open: usize) -> usize {
+    let (opening, closing) = match code.as_bytes()[open] {
+        b'(' => (b'(', b')'),
+        b'[' => (b'[', b']'),
+        _ => (b'{', b'}'),
+    };
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, &b) in code.as_bytes().iter().enumerate().skip(open) {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else if b == b'"' {
+            in_string = true;
+        } else if b == opening {
+            depth += 1;
+        } else if b == closing {
+            depth -= 1;
+            if depth == 0 {
+                return i + 1;
+            }
+        }
+    }
+    code.len()
 }
