@@ -2,8 +2,8 @@
 //! or away, with one [`RoomCore::decide`] for everything that happens to it: a request from a
 //! connection, a connection arriving or going, a timer running out, the CPU's choice, a game to
 //! open or one that ended. Deciding is pure: no I/O, time is an input, and nothing changes; the
-//! room's actor stores what a [`Decision`] says, then applies it and tells (see `actor.rs`), so
-//! every path is tested here without sockets or storage.
+//! room's actor carries a [`Decision`]'s effects out in order, stores first (see `effects.rs`
+//! and `actor.rs`), so every path is tested here without sockets or storage.
 
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
@@ -14,10 +14,12 @@ use ludo_rules::Colour;
 
 use super::checks::Checks;
 use super::directory::Listing;
+use super::effects::{Decision, Effect, Tell, Write};
 use super::live::Live;
+use super::live::Play;
 use super::phrases::{Allowances, Said, Speaker};
 use super::schedule::Schedule;
-use super::table::{Decision, Here, Offer, SettingsChange, Table, Then, Write, seat_of};
+use super::table::{Here, Offer, SettingsChange, Table, seat_of};
 use super::{RoomState, Timing};
 use crate::ids::{ConnectionId, IdentityId, RoomCode};
 use crate::protocol::{ClientMsg, GameView, Occupant, Refusal, RefusalCode, RoomView, StandIn};
@@ -173,13 +175,13 @@ impl RoomCore {
                 if table.offer_accepted() && self.state.seats.len() >= 2 {
                     self.open(now)
                 } else {
-                    Ok(self.unchanged(Then::Nothing))
+                    Ok(self.unchanged())
                 }
             }
             Input::CpuChose { action, stand_in } => {
                 let live = self.live.as_ref().ok_or_else(no_game)?;
                 let play = live.play(live.game.seat(), action)?;
-                Ok(self.unchanged(Then::Play { play, stand_in }))
+                Ok(self.played(play, stand_in))
             }
             Input::Start => self.open(now),
             Input::Finished { changes } => Ok(table.ended(changes)),
@@ -234,19 +236,13 @@ impl RoomCore {
             ClientMsg::Roll { version } => {
                 let seat = self.checks().turn_of(identity, version)?;
                 let play = self.live.as_ref().ok_or_else(no_game)?.throw_for(seat)?;
-                Ok(self.unchanged(Then::Play {
-                    play,
-                    stand_in: None,
-                }))
+                Ok(self.played(play, None))
             }
             ClientMsg::Move { piece, version } => {
                 let seat = self.checks().turn_of(identity, version)?;
                 let live = self.live.as_ref().ok_or_else(no_game)?;
                 let play = live.play(seat, Action::Move(piece))?;
-                Ok(self.unchanged(Then::Play {
-                    play,
-                    stand_in: None,
-                }))
+                Ok(self.played(play, None))
             }
             ClientMsg::Say { phrase } => {
                 let seat = self.seat_of(identity);
@@ -263,32 +259,60 @@ impl RoomCore {
                     phrase,
                     chatter: seat.is_none(),
                 };
-                Ok(self.unchanged(Then::Say { said, allowances }))
+                Ok(self
+                    .unchanged()
+                    .then(Effect::Phrases(allowances))
+                    .telling([Tell::Said(said)]))
             }
         }
     }
 
     /// A new game at the table now, if one may start (a ranked one only with its people
-    /// connected from different addresses).
+    /// connected from different addresses): stored before anything else, then the table as the
+    /// game opens it (if it can be), then shown to everyone, with the table if it ends an offer.
     fn open(&self, now: Instant) -> Result<Decision, Refusal> {
         let opening = self.table(now).open_game(self.everyone_here())?;
         if opening.ranked {
             self.apart()?;
         }
-        Ok(self.unchanged(Then::Open(opening)))
+        let (seats, ranked) = (opening.seats, opening.ranked);
+        let mut tells = vec![Tell::Game];
+        if self.rematch.is_some() {
+            // The offer is over: the table says so.
+            tells.push(Tell::Table);
+        }
+        tells.push(Tell::Listing);
+        Ok(Decision::new(opening.state, None)
+            .then(Effect::CreateGame { seats, ranked })
+            // The game is stored; who started it is only needed for the next one.
+            .then(Effect::Store(Write::TableIfPossible))
+            .telling(tells))
     }
 
-    /// A decision that leaves the table, the offer and the presence as they are, and stores
-    /// nothing but what `then` says.
-    fn unchanged(&self, then: Then) -> Decision {
-        Decision {
-            state: self.state.clone(),
-            rematch: self.rematch.clone(),
-            store: Write::Nothing,
-            away: None,
-            tell: Vec::new(),
-            then,
+    /// One action of the game being played: stored under its number before anything else,
+    /// then taken in and shown to everyone; a game it ends is then marked over. `stand_in`:
+    /// why the CPU played it for the seat's person, if it did.
+    fn played(&self, play: Play, stand_in: Option<StandIn>) -> Decision {
+        let (seat, action) = (play.seat, play.action);
+        let decision = self
+            .unchanged()
+            .then(Effect::Append { play, stand_in })
+            .then(Effect::Commit(play))
+            .telling([Tell::Action {
+                seat,
+                action,
+                stand_in,
+            }]);
+        if play.ends_the_game() {
+            decision.then(Effect::Finish)
+        } else {
+            decision
         }
+    }
+
+    /// A decision that leaves the table and the offer as they are, with no effect yet.
+    fn unchanged(&self) -> Decision {
+        Decision::new(self.state.clone(), self.rematch.clone())
     }
 
     /// The table as its requests read it at `now` (see [`Table`]).
@@ -435,6 +459,8 @@ fn no_game() -> Refusal {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::room::effects::read::{away, follow_up, stored, stores_first, tells};
+    use crate::room::effects::{Away, FollowUp};
     use crate::room::fixtures::{FREE_AFTER, GRACE, game, id, table};
 
     fn core(state: RoomState) -> RoomCore {
@@ -506,15 +532,22 @@ mod tests {
         let d = core
             .decide(request(1, ClientMsg::Roll { version }), Instant::now())
             .unwrap();
-        let Then::Play { play, stand_in } = d.then else {
-            panic!("a play: {:?}", d.then);
+        let Some(Effect::Append { play, stand_in }) = d.effects.first() else {
+            panic!("a play stored first: {:?}", d.effects);
         };
         assert_eq!(
             (play.seat, play.action, play.number),
             (Colour::Yellow, Action::Throw(throw), 0)
         );
-        assert_eq!(stand_in, None);
-        assert_eq!((d.store, d.tell.len(), d.away), (Write::Nothing, 0, None));
+        assert_eq!(*stand_in, None);
+        assert!(matches!(
+            &d.effects[1..],
+            [
+                Effect::Commit(_),
+                Effect::Tell(Tell::Action { stand_in: None, .. })
+            ]
+        ));
+        assert_eq!((stored(&d), away(&d)), (None, None));
         assert_eq!(d.state, core.state);
         assert_eq!(
             core.live.as_ref().unwrap().version(),
@@ -578,9 +611,9 @@ mod tests {
         };
         let d = core.decide(chose, Instant::now()).unwrap();
         assert!(
-            matches!(d.then, Then::Play { play, stand_in: Some(StandIn::Away) } if play.seat == Colour::Yellow),
+            matches!(d.effects.first(), Some(Effect::Append { play, stand_in: Some(StandIn::Away) }) if play.seat == Colour::Yellow),
             "{:?}",
-            d.then
+            d.effects
         );
     }
 
@@ -591,14 +624,17 @@ mod tests {
             settings_version: None,
         };
         let d = core.decide(request(1, start), Instant::now()).unwrap();
-        assert_eq!(d.then, Then::Start { or_else: None });
+        assert_eq!(follow_up(&d), Some(&FollowUp::Start { or_else: None }));
         let d = core.decide(Input::Start, Instant::now()).unwrap();
-        let Then::Open(opening) = d.then else {
-            panic!("an opening: {:?}", d.then);
+        let Some(Effect::CreateGame { seats, ranked }) = d.effects.first() else {
+            panic!("a new game stored first: {:?}", d.effects);
         };
-        assert_eq!(opening.seats, vec![Colour::Yellow, Colour::Red]);
-        assert!(!opening.ranked);
-        assert_eq!(opening.state.last_first, Some(Colour::Yellow));
+        assert_eq!(*seats, vec![Colour::Yellow, Colour::Red]);
+        assert!(!ranked);
+        assert_eq!(stored(&d), Some(Write::TableIfPossible));
+        assert!(stores_first(&d));
+        assert!(matches!(tells(&d)[..], [Tell::Game, Tell::Listing]));
+        assert_eq!(d.state.last_first, Some(Colour::Yellow));
         assert_eq!(core.state.last_first, None, "decided, not opened");
     }
 
@@ -624,7 +660,7 @@ mod tests {
         let mut core = both_here(core(table(false, false)));
         core.rematch = Some([id("ana")].into_iter().collect());
         let d = core.decide(Input::OfferDue, Instant::now()).unwrap();
-        assert_eq!((d.then, d.store), (Then::Nothing, Write::Nothing));
+        assert!(d.effects.is_empty(), "{:?}", d.effects);
     }
 
     #[test]
@@ -646,15 +682,12 @@ mod tests {
                 Instant::now(),
             )
             .unwrap();
-        assert_eq!(d.away, Some(super::super::table::Away::Back(id("ana"))));
+        assert_eq!(away(&d), Some(&Away::Back(id("ana"))));
         let now = Instant::now();
         let d = core
             .decide(Input::Gone { identity: id("bo") }, now)
             .unwrap();
-        assert_eq!(
-            d.away,
-            Some(super::super::table::Away::Since(id("bo"), now))
-        );
+        assert_eq!(away(&d), Some(&Away::Since(id("bo"), now)));
         let d = core
             .decide(
                 Input::Gone {
@@ -663,7 +696,7 @@ mod tests {
                 now,
             )
             .unwrap();
-        assert_eq!(d.away, None, "ana is still connected");
+        assert_eq!(away(&d), None, "ana is still connected");
     }
 
     #[test]
@@ -681,11 +714,8 @@ mod tests {
         core.state.arrival_ends = Some(0);
         let d = core.decide(Input::ArrivalOver, Instant::now()).unwrap();
         assert_eq!(d.state.arrival_ends, None);
-        assert_eq!(d.store, Write::TableIfPossible);
-        assert!(matches!(
-            d.tell.as_slice(),
-            [super::super::table::Tell::Cancelled]
-        ));
+        assert_eq!(stored(&d), Some(Write::TableIfPossible));
+        assert!(matches!(tells(&d)[..], [Tell::Cancelled]));
     }
 
     #[test]
@@ -696,11 +726,8 @@ mod tests {
         let d = core
             .decide(Input::Finished { changes }, Instant::now())
             .unwrap();
-        assert_eq!((d.store, d.then), (Write::Nothing, Then::Nothing));
-        assert!(matches!(
-            d.tell.as_slice(),
-            [super::super::table::Tell::Listing]
-        ));
+        assert_eq!((stored(&d), follow_up(&d)), (None, None));
+        assert!(matches!(tells(&d)[..], [Tell::Listing]));
     }
 
     #[test]
@@ -715,7 +742,7 @@ mod tests {
         );
         let d = core.decide(Input::Start, Instant::now()).unwrap();
         assert!(
-            matches!(d.then, Then::Open(_)),
+            matches!(d.effects.first(), Some(Effect::CreateGame { .. })),
             "a new game may open after one is over"
         );
     }
@@ -736,18 +763,19 @@ mod tests {
             phrase: phrase.to_owned(),
         };
         let now = Instant::now();
-        let Then::Say { said, allowances } = core.decide(request(1, say()), now).unwrap().then
-        else {
-            panic!("a phrase said");
+        let d = core.decide(request(1, say()), now).unwrap();
+        let [Effect::Phrases(allowances), Effect::Tell(Tell::Said(said))] = &d.effects[..] else {
+            panic!("a phrase said: {:?}", d.effects);
         };
         assert_eq!(
             (said.name.as_str(), said.seat, said.phrase),
             ("ana", Some(Colour::Yellow), phrase)
         );
         assert!(!said.chatter, "a seated person's phrase is for everyone");
-        assert_ne!(allowances, core.phrases, "the decision takes one");
-        let Then::Say { said, .. } = core.decide(request(3, say()), now).unwrap().then else {
-            panic!("a phrase said");
+        assert_ne!(*allowances, core.phrases, "the decision takes one");
+        let d = core.decide(request(3, say()), now).unwrap();
+        let [_, Effect::Tell(Tell::Said(said))] = &d.effects[..] else {
+            panic!("a phrase said: {:?}", d.effects);
         };
         assert!(
             said.chatter && said.seat.is_none(),

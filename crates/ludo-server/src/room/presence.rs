@@ -1,12 +1,13 @@
 //! What the room decides, with no I/O, when nobody asked: a connection arriving or going, a
 //! matched table whose people did not all come, and a game that ended. Like the table's
-//! requests (`table.rs`), each yields a [`Decision`]: the table after, what to store, what to
-//! tell and what follows, carried out by the room's actor. Time is an input.
+//! requests (`table.rs`), each yields a [`Decision`]: the table after and its effects (what to
+//! store, what to tell and what follows), carried out by the room's actor. Time is an input.
 
 use crate::ids::IdentityId;
 use crate::store::RatingChange;
 
-use super::table::{Away, Decision, Table, Tell, Then, Write, renamed, without_those_who_left};
+use super::effects::{Away, Decision, Effect, FollowUp, Tell, Write};
+use super::table::{Table, renamed, without_those_who_left};
 
 impl Table<'_> {
     /// A connection of `identity`, calling itself `name`, has joined the room. The person is
@@ -18,11 +19,7 @@ impl Table<'_> {
     /// while the only others were away for long, starts it).
     pub fn arrive(&self, identity: &IdentityId, name: &str, everyone_here: bool) -> Decision {
         let renamed = renamed(self.state, identity, name);
-        let store = if renamed.is_some() || self.unsaved {
-            Write::TableIfPossible
-        } else {
-            Write::Nothing
-        };
+        let store = renamed.is_some() || self.unsaved;
         let mut state = renamed.unwrap_or_else(|| self.state.clone());
         // A table whose game started awaits nobody, whatever it stored.
         let begins = state.arrival_ends.is_some() && self.live.is_none() && everyone_here;
@@ -30,19 +27,19 @@ impl Table<'_> {
             // Stored with the game that begins.
             state.arrival_ends = None;
         }
-        Decision {
-            state,
-            rematch: self.rematch.cloned(),
-            store,
-            away: Some(Away::Back(identity.clone())),
-            tell: vec![Tell::Welcome, others_told(self.seat_of(identity).is_some())],
-            then: if begins {
-                Then::BeginMatchedGame
-            } else if self.rematch.is_some() {
-                Then::StartIfEveryoneAccepted
-            } else {
-                Then::Nothing
-            },
+        let mut decision = Decision::new(state, self.rematch.cloned());
+        if store {
+            decision = decision.then(Effect::Store(Write::TableIfPossible));
+        }
+        decision = decision
+            .then(Effect::Away(Away::Back(identity.clone())))
+            .telling([Tell::Welcome, others_told(self.seat_of(identity).is_some())]);
+        if begins {
+            decision.then(Effect::FollowUp(FollowUp::BeginMatchedGame))
+        } else if self.rematch.is_some() {
+            decision.then(Effect::FollowUp(FollowUp::StartIfEveryoneAccepted))
+        } else {
+            decision
         }
     }
 
@@ -51,19 +48,15 @@ impl Table<'_> {
     /// table.
     pub fn depart(&self, identity: &IdentityId, still_connected: bool) -> Decision {
         let seated = self.seat_of(identity).is_some();
-        let away = (!still_connected && seated).then(|| Away::Since(identity.clone(), self.now));
-        Decision {
-            state: self.state.clone(),
-            rematch: self.rematch.cloned(),
-            store: Write::Nothing,
-            away,
-            tell: vec![if seated {
-                Tell::Table
-            } else {
-                Tell::WatchersToOthers
-            }],
-            then: Then::Nothing,
+        let mut decision = Decision::new(self.state.clone(), self.rematch.cloned());
+        if !still_connected && seated {
+            decision = decision.then(Effect::Away(Away::Since(identity.clone(), self.now)));
         }
+        decision.telling([if seated {
+            Tell::Table
+        } else {
+            Tell::WatchersToOthers
+        }])
     }
 
     /// A matched table whose people did not all arrive in time: no game, nothing rated. Those
@@ -72,14 +65,9 @@ impl Table<'_> {
     pub fn cancel_unattended(&self) -> Decision {
         let mut state = self.state.clone();
         state.arrival_ends = None;
-        Decision {
-            state,
-            rematch: self.rematch.cloned(),
-            store: Write::TableIfPossible,
-            away: None,
-            tell: vec![Tell::Cancelled],
-            then: Then::Nothing,
-        }
+        Decision::new(state, self.rematch.cloned())
+            .then(Effect::Store(Write::TableIfPossible))
+            .telling([Tell::Cancelled])
     }
 
     /// The game ended and was stored as over, with these rating `changes` (none for a
@@ -90,25 +78,21 @@ impl Table<'_> {
         if !changes.is_empty() {
             tell.push(Tell::Rated(changes));
         }
-        let (state, store) = match without_those_who_left(self.state) {
-            Some(freed) => {
-                tell.push(Tell::Table);
-                (freed, Write::TableIfPossible)
-            }
-            None => (self.state.clone(), Write::Nothing),
-        };
+        let freed = without_those_who_left(self.state);
+        if freed.is_some() {
+            tell.push(Tell::Table);
+        }
         if tell.is_empty() {
             // Nothing to say, but the public lists learn the game is over.
             tell.push(Tell::Listing);
         }
-        Decision {
-            state,
-            rematch: self.rematch.cloned(),
-            store,
-            away: None,
-            tell,
-            then: Then::Nothing,
-        }
+        let stored = freed
+            .is_some()
+            .then_some(Effect::Store(Write::TableIfPossible));
+        let state = freed.unwrap_or_else(|| self.state.clone());
+        let mut decision = Decision::new(state, self.rematch.cloned());
+        decision.effects.extend(stored);
+        decision.telling(tell)
     }
 }
 
@@ -129,6 +113,7 @@ mod tests {
     use ludo_rules::Colour;
 
     use super::super::RoomState;
+    use super::super::effects::read::{away, follow_up, stored, tells};
     use super::super::fixtures::{Room, id, table};
     use super::*;
     use crate::protocol::Occupant;
@@ -159,10 +144,13 @@ mod tests {
         let d = decide(&table(false, false), false, Instant::now(), |t| {
             t.arrive(&id("bo"), "bo", true)
         });
-        assert_eq!(d.away, Some(Away::Back(id("bo"))));
-        assert!(matches!(d.tell[..], [Tell::Welcome, Tell::TableToOthers]));
-        assert_eq!(d.store, Write::Nothing, "nothing changed");
-        assert_eq!(d.then, Then::Nothing, "no matched table awaits anyone");
+        assert_eq!(away(&d), Some(&Away::Back(id("bo"))));
+        assert!(matches!(
+            tells(&d)[..],
+            [Tell::Welcome, Tell::TableToOthers]
+        ));
+        assert_eq!(stored(&d), None, "nothing changed");
+        assert_eq!(follow_up(&d), None, "no matched table awaits anyone");
     }
 
     #[test]
@@ -171,7 +159,7 @@ mod tests {
             t.arrive(&id("bo"), "Bo the Great", false)
         });
         assert_eq!(name_at(&d.state, Colour::Red), "Bo the Great");
-        assert_eq!(d.store, Write::TableIfPossible);
+        assert_eq!(stored(&d), Some(Write::TableIfPossible));
     }
 
     #[test]
@@ -179,7 +167,7 @@ mod tests {
         let d = decide(&table(false, false), true, Instant::now(), |t| {
             t.arrive(&id("ana"), "ana", true)
         });
-        assert_eq!(d.store, Write::TableIfPossible);
+        assert_eq!(stored(&d), Some(Write::TableIfPossible));
     }
 
     #[test]
@@ -189,12 +177,12 @@ mod tests {
         let still_awaited = decide(&state, false, Instant::now(), |t| {
             t.arrive(&id("ana"), "ana", false)
         });
-        assert_eq!(still_awaited.then, Then::Nothing);
+        assert_eq!(follow_up(&still_awaited), None);
         assert_eq!(still_awaited.state.arrival_ends, Some(1_000));
         let last = decide(&state, false, Instant::now(), |t| {
             t.arrive(&id("bo"), "bo", true)
         });
-        assert_eq!(last.then, Then::BeginMatchedGame);
+        assert_eq!(follow_up(&last), Some(&FollowUp::BeginMatchedGame));
         assert_eq!(last.state.arrival_ends, None, "nobody is awaited any more");
     }
 
@@ -203,7 +191,7 @@ mod tests {
         let d = decide(&table(false, false), false, Instant::now(), |t| {
             t.arrive(&id("bo"), "bo", true)
         });
-        assert_eq!(d.then, Then::Nothing);
+        assert_eq!(follow_up(&d), None);
     }
 
     #[test]
@@ -213,7 +201,7 @@ mod tests {
             ..Room::new(table(false, false))
         };
         let d = room.table().arrive(&id("ana"), "ana", true);
-        assert_eq!(d.then, Then::StartIfEveryoneAccepted);
+        assert_eq!(follow_up(&d), Some(&FollowUp::StartIfEveryoneAccepted));
         assert_eq!(d.rematch, room.rematch, "the offer stands");
     }
 
@@ -223,20 +211,20 @@ mod tests {
         let d = decide(&table(false, false), false, now, |t| {
             t.depart(&id("bo"), false)
         });
-        assert_eq!(d.away, Some(Away::Since(id("bo"), now)));
-        assert!(matches!(d.tell[..], [Tell::Table]));
-        assert_eq!(d.store, Write::Nothing);
+        assert_eq!(away(&d), Some(&Away::Since(id("bo"), now)));
+        assert!(matches!(tells(&d)[..], [Tell::Table]));
+        assert_eq!(stored(&d), None);
     }
 
     #[test]
     fn a_person_with_another_connection_open_or_no_seat_is_not_away() {
         let state = table(false, false);
         let other_tab = decide(&state, false, Instant::now(), |t| t.depart(&id("bo"), true));
-        assert_eq!(other_tab.away, None);
+        assert_eq!(away(&other_tab), None);
         let watcher = decide(&state, false, Instant::now(), |t| {
             t.depart(&id("cy"), false)
         });
-        assert_eq!(watcher.away, None);
+        assert_eq!(away(&watcher), None);
     }
 
     #[test]
@@ -246,13 +234,13 @@ mod tests {
             t.arrive(&id("cy"), "cy", true)
         });
         assert!(matches!(
-            came.tell[..],
+            tells(&came)[..],
             [Tell::Welcome, Tell::WatchersToOthers]
         ));
         let went = decide(&state, false, Instant::now(), |t| {
             t.depart(&id("cy"), false)
         });
-        assert!(matches!(went.tell[..], [Tell::WatchersToOthers]));
+        assert!(matches!(tells(&went)[..], [Tell::WatchersToOthers]));
     }
 
     #[test]
@@ -261,8 +249,8 @@ mod tests {
         state.arrival_ends = Some(1_000);
         let d = decide(&state, false, Instant::now(), |t| t.cancel_unattended());
         assert_eq!(d.state.arrival_ends, None);
-        assert!(matches!(d.tell[..], [Tell::Cancelled]));
-        assert_eq!(d.store, Write::TableIfPossible);
+        assert!(matches!(tells(&d)[..], [Tell::Cancelled]));
+        assert_eq!(stored(&d), Some(Write::TableIfPossible));
     }
 
     #[test]
@@ -280,13 +268,13 @@ mod tests {
         let d = decide(&state, false, Instant::now(), |t| {
             t.ended(vec![change.clone()])
         });
-        assert!(matches!(&d.tell[..], [Tell::Rated(c), Tell::Table] if c.len() == 1));
+        assert!(matches!(&tells(&d)[..], [Tell::Rated(c), Tell::Table] if c.len() == 1));
         assert!(
             !d.state.seats.contains_key(&Colour::Red),
             "the seat is freed"
         );
         assert!(d.state.left.is_empty());
-        assert_eq!(d.store, Write::TableIfPossible);
+        assert_eq!(stored(&d), Some(Write::TableIfPossible));
     }
 
     #[test]
@@ -294,8 +282,8 @@ mod tests {
         let d = decide(&table(false, false), false, Instant::now(), |t| {
             t.ended(Vec::new())
         });
-        assert!(matches!(d.tell[..], [Tell::Listing]));
-        assert_eq!(d.store, Write::Nothing);
+        assert!(matches!(tells(&d)[..], [Tell::Listing]));
+        assert_eq!(stored(&d), None);
         assert_eq!(d.state.seats.len(), 2);
     }
 }
