@@ -47,16 +47,23 @@ pub enum Input {
         /// The request.
         msg: ClientMsg,
     },
-    /// The connection `conn`, already among the visitors, has joined.
+    /// The connection `conn` has joined (its outbox is open).
     Arrived {
         /// The connection's number.
         conn: ConnectionId,
+        /// Who it is and where from.
+        visitor: Visitor,
     },
-    /// A connection of `identity` has closed, and is no longer among the visitors.
+    /// The connection `conn` has closed.
     Gone {
-        /// Whose connection it was.
-        identity: IdentityId,
+        /// The connection's number.
+        conn: ConnectionId,
     },
+    /// A throw or a move is about to be decided, or the CPU to be asked for one: the CPU stands
+    /// in from the moment it is due, before it has acted, so that a person's request that comes
+    /// after their clock ran out is too late. It is a decision of its own, carried out before
+    /// the request's, because it stands even when the request is then refused.
+    StandInDue,
     /// The time a matched table's people had to arrive is over.
     ArrivalOver,
     /// The new game offered may be due: everyone it waits for may have accepted it.
@@ -162,13 +169,30 @@ impl RoomCore {
         let table = self.table(now);
         match input {
             Input::Request { conn, msg } => self.request(conn, msg, now),
-            Input::Arrived { conn } => {
-                let visitor = self.visitors.get(&conn).ok_or_else(hello_first)?;
-                Ok(table.arrive(&visitor.identity, &visitor.name, self.everyone_here()))
+            Input::Arrived { conn, visitor } => {
+                let everyone_here = self.everyone_here_with(Some(&visitor.identity));
+                let stand_in = self.stand_in_once_back(&visitor.identity, now);
+                Ok(table.arrive((conn, visitor), everyone_here, stand_in))
             }
-            Input::Gone { identity } => {
-                let still_here = self.visitors.values().any(|v| v.identity == identity);
-                Ok(table.depart(&identity, still_here))
+            Input::Gone { conn } => {
+                let Some(visitor) = self.visitors.get(&conn) else {
+                    return Ok(self.unchanged());
+                };
+                let identity = &visitor.identity;
+                let still_here = (self.visitors.iter())
+                    .any(|(&other, v)| other != conn && v.identity == *identity);
+                Ok(table.depart(conn, identity, still_here))
+            }
+            Input::StandInDue => {
+                let live = self.live.as_ref();
+                let begun = self.schedule(None).and_then(|s| s.standing_in(now));
+                let decision = self.unchanged();
+                Ok(match begun {
+                    Some(why) if live.is_some_and(|l| l.stand_in != begun) => {
+                        decision.then(Effect::StandIn(why))
+                    }
+                    _ => decision,
+                })
             }
             Input::ArrivalOver => Ok(table.cancel_unattended()),
             Input::OfferDue => {
@@ -344,8 +368,15 @@ impl RoomCore {
 
     /// Whether every person seated at the table has a connection open.
     pub fn everyone_here(&self) -> bool {
+        self.everyone_here_with(None)
+    }
+
+    /// Whether every person seated at the table has a connection open, or is `joining`.
+    fn everyone_here_with(&self, joining: Option<&IdentityId>) -> bool {
         self.state.seats.values().all(|o| match o {
-            Occupant::Person { id, .. } => self.visitors.values().any(|v| &v.identity == id),
+            Occupant::Person { id, .. } => {
+                joining == Some(id) || self.visitors.values().any(|v| &v.identity == id)
+            }
             Occupant::Cpu { .. } => true,
         })
     }
@@ -392,17 +423,18 @@ impl RoomCore {
         })
     }
 
-    /// The CPU stands in from the moment it is due (see [`Schedule::standing_in`]), before it
-    /// has acted: a person's request that comes after their clock ran out is too late.
-    pub fn begin_stand_in_due(&mut self, now: Instant, storage_until: Option<Instant>) {
-        let begun = self
-            .schedule(storage_until)
-            .and_then(|s| s.standing_in(now));
-        if let Some(live) = self.live.as_mut()
-            && begun.is_some()
-        {
-            live.stand_in = begun;
-        }
+    /// Why the CPU stands in for the seat to act at `now` once `identity` is back, if it does:
+    /// not for their absence any more, but their clock may have run out meanwhile (then the
+    /// rest of the turn is the CPU's), and someone else's turn keeps its stand-in.
+    fn stand_in_once_back(&self, identity: &IdentityId, now: Instant) -> Option<StandIn> {
+        let kept = self.live.as_ref()?.stand_in_once_back(identity);
+        let mut away_since = self.away_since.clone();
+        away_since.remove(identity);
+        let schedule = Schedule {
+            away_since: &away_since,
+            ..self.schedule(None)?
+        };
+        schedule.standing_in_with(now, kept)
     }
 
     /// The table as everyone sees it.
@@ -664,39 +696,82 @@ mod tests {
     }
 
     #[test]
-    fn a_connection_arriving_or_going_is_decided_from_the_visitors() {
-        let mut core = core(table(false, false));
-        core.visitors.insert(
-            connection(1),
-            Visitor {
-                identity: id("ana"),
-                name: "ana".to_owned(),
-                address: IpAddr::from([10, 0, 0, 1]),
-            },
-        );
-        let d = core
-            .decide(
-                Input::Arrived {
-                    conn: connection(1),
-                },
-                Instant::now(),
-            )
-            .unwrap();
-        assert_eq!(away(&d), Some(&Away::Back(id("ana"))));
+    fn a_connection_arriving_or_going_is_taken_in_before_anyone_is_told() {
+        let core = core(table(false, false));
+        let ana = Visitor {
+            identity: id("ana"),
+            name: "ana".to_owned(),
+            address: IpAddr::from([10, 0, 0, 1]),
+        };
+        let arrived = Input::Arrived {
+            conn: connection(1),
+            visitor: ana.clone(),
+        };
+        let d = core.decide(arrived, Instant::now()).unwrap();
+        assert!(matches!(
+            &d.effects[..],
+            [
+                Effect::Connect(_, Visitor { identity, .. }),
+                Effect::Away(Away::Back(back)),
+                Effect::Tell(Tell::Welcome),
+                Effect::Tell(Tell::TableToOthers)
+            ] if *identity == id("ana") && *back == id("ana")
+        ));
+        // Bo's only connection closes; Ana has another open.
+        let mut core = both_here(core);
+        core.visitors.insert(connection(3), ana);
         let now = Instant::now();
         let d = core
-            .decide(Input::Gone { identity: id("bo") }, now)
+            .decide(
+                Input::Gone {
+                    conn: connection(2),
+                },
+                now,
+            )
             .unwrap();
+        assert!(matches!(d.effects.first(), Some(Effect::Disconnect(_))));
         assert_eq!(away(&d), Some(&Away::Since(id("bo"), now)));
         let d = core
             .decide(
                 Input::Gone {
-                    identity: id("ana"),
+                    conn: connection(1),
                 },
                 now,
             )
             .unwrap();
         assert_eq!(away(&d), None, "ana is still connected");
+        let unknown = core.decide(
+            Input::Gone {
+                conn: connection(9),
+            },
+            now,
+        );
+        assert!(unknown.unwrap().effects.is_empty());
+    }
+
+    #[test]
+    fn the_stand_in_for_a_clock_that_ran_out_begins_when_it_is_due_and_stays_once_back() {
+        let mut core = playing();
+        core.state.settings.clock = Some(10);
+        let began = core.live.as_ref().unwrap().turn_began;
+        let early = core.decide(Input::StandInDue, began).unwrap();
+        assert!(early.effects.is_empty(), "Ana still has time");
+        let late = began + Duration::from_secs(10);
+        let d = core.decide(Input::StandInDue, late).unwrap();
+        assert!(matches!(d.effects[..], [Effect::StandIn(StandIn::Clock)]));
+        // Ana back after her clock ran out: the rest of the turn is the CPU's.
+        let back = Input::Arrived {
+            conn: connection(4),
+            visitor: core.visitors[&connection(1)].clone(),
+        };
+        let d = core.decide(back, late).unwrap();
+        assert!(
+            d.effects
+                .iter()
+                .any(|e| matches!(e, Effect::StandIn(StandIn::Clock))),
+            "{:?}",
+            d.effects
+        );
     }
 
     #[test]

@@ -11,10 +11,11 @@ use ludo_fair::Action;
 use ludo_rules::Colour;
 
 use super::RoomState;
+use super::core::Visitor;
 use super::live::Play;
 use super::phrases::{Allowances, Said};
 use super::table::Offer;
-use crate::ids::IdentityId;
+use crate::ids::{ConnectionId, IdentityId};
 use crate::protocol::StandIn;
 
 /// What the room decided: the one shape of every decision, a request's or not, a throw's, a
@@ -74,8 +75,16 @@ pub enum Effect {
         /// Whether the game counts for ratings.
         ranked: bool,
     },
+    /// A connection joined the room (its outbox is already open).
+    Connect(ConnectionId, Visitor),
+    /// A connection closed.
+    Disconnect(ConnectionId),
     /// A person coming back or going away.
     Away(Away),
+    /// The CPU stands in for the seat to act from now, for this reason: a person's request
+    /// that comes after it is too late. Not while the server is stopping: then the room acts
+    /// by itself no more.
+    StandIn(StandIn),
     /// The stored action taken into the game being played.
     Commit(Play),
     /// The room's allowances of quick phrases as the decision leaves them.

@@ -3,9 +3,11 @@
 //! requests (`table.rs`), each yields a [`Decision`]: the table after and its effects (what to
 //! store, what to tell and what follows), carried out by the room's actor. Time is an input.
 
-use crate::ids::IdentityId;
+use crate::ids::{ConnectionId, IdentityId};
+use crate::protocol::StandIn;
 use crate::store::RatingChange;
 
+use super::core::Visitor;
 use super::effects::{Away, Decision, Effect, FollowUp, Tell, Write};
 use super::table::{Table, renamed, without_those_who_left};
 
@@ -17,7 +19,17 @@ impl Table<'_> {
     /// connected, the newcomer included) while its people were still awaited; a new game
     /// offered starts if everyone it waits for has accepted it (someone who accepted it, back
     /// while the only others were away for long, starts it).
-    pub fn arrive(&self, identity: &IdentityId, name: &str, everyone_here: bool) -> Decision {
+    ///
+    /// `joined`: the connection and who it is, taken in before anything is told; `stand_in`:
+    /// why the CPU stands in for the seat to act once the person is back, if it does (their
+    /// clock may have run out meanwhile: then the rest of the turn is the CPU's).
+    pub fn arrive(
+        &self,
+        joined: (ConnectionId, Visitor),
+        everyone_here: bool,
+        stand_in: Option<StandIn>,
+    ) -> Decision {
+        let (identity, name) = (&joined.1.identity, joined.1.name.as_str());
         let renamed = renamed(self.state, identity, name);
         let store = renamed.is_some() || self.unsaved;
         let mut state = renamed.unwrap_or_else(|| self.state.clone());
@@ -32,8 +44,10 @@ impl Table<'_> {
             decision = decision.then(Effect::Store(Write::TableIfPossible));
         }
         decision = decision
-            .then(Effect::Away(Away::Back(identity.clone())))
-            .telling([Tell::Welcome, others_told(self.seat_of(identity).is_some())]);
+            .then(Effect::Connect(joined.0, joined.1.clone()))
+            .then(Effect::Away(Away::Back(identity.clone())));
+        decision.effects.extend(stand_in.map(Effect::StandIn));
+        decision = decision.telling([Tell::Welcome, others_told(self.seat_of(identity).is_some())]);
         if begins {
             decision.then(Effect::FollowUp(FollowUp::BeginMatchedGame))
         } else if self.rematch.is_some() {
@@ -43,12 +57,18 @@ impl Table<'_> {
         }
     }
 
-    /// A connection of `identity` has closed; `still_connected` if they have another one open.
-    /// A person seated with no connection left is away from now on. Everyone is shown the
-    /// table.
-    pub fn depart(&self, identity: &IdentityId, still_connected: bool) -> Decision {
+    /// The connection `conn` of `identity` has closed; `still_connected` if they have another
+    /// one open. A person seated with no connection left is away from now on. Everyone is shown
+    /// the table.
+    pub fn depart(
+        &self,
+        conn: ConnectionId,
+        identity: &IdentityId,
+        still_connected: bool,
+    ) -> Decision {
         let seated = self.seat_of(identity).is_some();
-        let mut decision = Decision::new(self.state.clone(), self.rematch.cloned());
+        let mut decision =
+            Decision::new(self.state.clone(), self.rematch.cloned()).then(Effect::Disconnect(conn));
         if !still_connected && seated {
             decision = decision.then(Effect::Away(Away::Since(identity.clone(), self.now)));
         }
@@ -132,6 +152,21 @@ mod tests {
         f(&room.table())
     }
 
+    /// The connection in these tests.
+    fn conn() -> ConnectionId {
+        ConnectionId::next(&std::sync::atomic::AtomicU64::new(1))
+    }
+
+    /// `who`'s connection, under `name`.
+    fn joined(who: &str, name: &str) -> (ConnectionId, Visitor) {
+        let visitor = Visitor {
+            identity: id(who),
+            name: name.to_owned(),
+            address: std::net::IpAddr::from([10, 0, 0, 1]),
+        };
+        (conn(), visitor)
+    }
+
     fn name_at(state: &RoomState, colour: Colour) -> &str {
         match &state.seats[&colour] {
             Occupant::Person { name, .. } => name,
@@ -142,7 +177,7 @@ mod tests {
     #[test]
     fn a_person_coming_back_is_no_longer_away_and_is_welcomed_before_the_others_see_the_table() {
         let d = decide(&table(false, false), false, Instant::now(), |t| {
-            t.arrive(&id("bo"), "bo", true)
+            t.arrive(joined("bo", "bo"), true, None)
         });
         assert_eq!(away(&d), Some(&Away::Back(id("bo"))));
         assert!(matches!(
@@ -156,7 +191,7 @@ mod tests {
     #[test]
     fn a_person_back_under_a_new_name_is_shown_under_it_and_it_is_stored_if_it_can_be() {
         let d = decide(&table(false, false), false, Instant::now(), |t| {
-            t.arrive(&id("bo"), "Bo the Great", false)
+            t.arrive(joined("bo", "Bo the Great"), false, None)
         });
         assert_eq!(name_at(&d.state, Colour::Red), "Bo the Great");
         assert_eq!(stored(&d), Some(Write::TableIfPossible));
@@ -165,7 +200,7 @@ mod tests {
     #[test]
     fn a_table_that_could_not_be_stored_is_stored_again_when_someone_arrives() {
         let d = decide(&table(false, false), true, Instant::now(), |t| {
-            t.arrive(&id("ana"), "ana", true)
+            t.arrive(joined("ana", "ana"), true, None)
         });
         assert_eq!(stored(&d), Some(Write::TableIfPossible));
     }
@@ -175,12 +210,12 @@ mod tests {
         let mut state = table(true, false);
         state.arrival_ends = Some(1_000);
         let still_awaited = decide(&state, false, Instant::now(), |t| {
-            t.arrive(&id("ana"), "ana", false)
+            t.arrive(joined("ana", "ana"), false, None)
         });
         assert_eq!(follow_up(&still_awaited), None);
         assert_eq!(still_awaited.state.arrival_ends, Some(1_000));
         let last = decide(&state, false, Instant::now(), |t| {
-            t.arrive(&id("bo"), "bo", true)
+            t.arrive(joined("bo", "bo"), true, None)
         });
         assert_eq!(follow_up(&last), Some(&FollowUp::BeginMatchedGame));
         assert_eq!(last.state.arrival_ends, None, "nobody is awaited any more");
@@ -189,7 +224,7 @@ mod tests {
     #[test]
     fn everyone_connected_at_an_ordinary_table_begins_nothing() {
         let d = decide(&table(false, false), false, Instant::now(), |t| {
-            t.arrive(&id("bo"), "bo", true)
+            t.arrive(joined("bo", "bo"), true, None)
         });
         assert_eq!(follow_up(&d), None);
     }
@@ -200,7 +235,7 @@ mod tests {
             rematch: super::super::fixtures::offer(&["ana"]),
             ..Room::new(table(false, false))
         };
-        let d = room.table().arrive(&id("ana"), "ana", true);
+        let d = room.table().arrive(joined("ana", "ana"), true, None);
         assert_eq!(follow_up(&d), Some(&FollowUp::StartIfEveryoneAccepted));
         assert_eq!(d.rematch, room.rematch, "the offer stands");
     }
@@ -209,7 +244,7 @@ mod tests {
     fn a_seated_person_whose_last_connection_closes_is_away_from_now() {
         let now = Instant::now();
         let d = decide(&table(false, false), false, now, |t| {
-            t.depart(&id("bo"), false)
+            t.depart(conn(), &id("bo"), false)
         });
         assert_eq!(away(&d), Some(&Away::Since(id("bo"), now)));
         assert!(matches!(tells(&d)[..], [Tell::Table]));
@@ -219,10 +254,12 @@ mod tests {
     #[test]
     fn a_person_with_another_connection_open_or_no_seat_is_not_away() {
         let state = table(false, false);
-        let other_tab = decide(&state, false, Instant::now(), |t| t.depart(&id("bo"), true));
+        let other_tab = decide(&state, false, Instant::now(), |t| {
+            t.depart(conn(), &id("bo"), true)
+        });
         assert_eq!(away(&other_tab), None);
         let watcher = decide(&state, false, Instant::now(), |t| {
-            t.depart(&id("cy"), false)
+            t.depart(conn(), &id("cy"), false)
         });
         assert_eq!(away(&watcher), None);
     }
@@ -231,14 +268,14 @@ mod tests {
     fn a_watcher_coming_or_going_is_shown_to_the_others_as_chatter() {
         let state = table(false, false);
         let came = decide(&state, false, Instant::now(), |t| {
-            t.arrive(&id("cy"), "cy", true)
+            t.arrive(joined("cy", "cy"), true, None)
         });
         assert!(matches!(
             tells(&came)[..],
             [Tell::Welcome, Tell::WatchersToOthers]
         ));
         let went = decide(&state, false, Instant::now(), |t| {
-            t.depart(&id("cy"), false)
+            t.depart(conn(), &id("cy"), false)
         });
         assert!(matches!(tells(&went)[..], [Tell::WatchersToOthers]));
     }

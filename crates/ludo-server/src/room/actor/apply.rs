@@ -52,7 +52,21 @@ impl Room {
                     let (state, _) = pending.as_ref().expect("stores come first");
                     opened = Some(self.create_game(state, seats, ranked).await?);
                 }
+                Effect::Connect(conn, visitor) => {
+                    self.core.visitors.insert(conn, visitor);
+                }
+                Effect::Disconnect(conn) => {
+                    self.core.visitors.remove(&conn);
+                }
                 Effect::Away(away) => self.away(away),
+                Effect::StandIn(why) => {
+                    // The room acts by itself no more while the server stops.
+                    if !*self.stopping.borrow()
+                        && let Some(live) = self.core.live.as_mut()
+                    {
+                        live.stand_in = Some(why);
+                    }
+                }
                 Effect::Commit(play) => {
                     let live = self.core.live.as_mut().expect("a stored action has a game");
                     live.commit(play.action, play.next);
@@ -92,8 +106,6 @@ impl Room {
                 if let Some(live) = self.core.live.as_mut() {
                     live.back(&identity);
                 }
-                // Unless their clock ran out meanwhile: then the rest of the turn is the CPU's.
-                self.begin_stand_in_due();
             }
             Away::Since(identity, since) => {
                 self.core.away_since.insert(identity, since);
