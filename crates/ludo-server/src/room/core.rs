@@ -4,6 +4,19 @@
 //! open or one that ended. Deciding is pure: no I/O, time is an input, and nothing changes; the
 //! room's actor carries a [`Decision`]'s effects out in order, stores first (see `effects.rs`
 //! and `actor.rs`), so every path is tested here without sockets or storage.
+//!
+//! The host's start and the last acceptance of a new game offered open the game in the same
+//! decision: nothing is stored or told before the game, so the writes and messages come in the
+//! same order as if the game were decided after, and a game that cannot open refuses the
+//! request and changes nothing. Two decisions end instead with a follow-up (see
+//! [`FollowUp`](super::effects::FollowUp)), decided anew once they are carried out: a new game
+//! offered that everyone may now have accepted (after someone stands up, is freed or comes
+//! back), and a matched table's game once the last of its people arrived. Chained into the
+//! first decision, the new game's write would come with its stores, before anything is told,
+//! and a new game that could not be stored would refuse the arrival or the stand that must
+//! stand (stored, and told to everyone) whatever becomes of the game; apart, the first stands
+//! and the new game fails alone (the offer withdrawn and the table shown, or the failure
+//! logged).
 
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
@@ -14,7 +27,7 @@ use ludo_rules::Colour;
 
 use super::checks::Checks;
 use super::directory::Listing;
-use super::effects::{Decision, Effect, Tell, Write};
+use super::effects::{Decision, Effect, Tell};
 use super::live::Live;
 use super::live::Play;
 use super::phrases::{Allowances, Said, Speaker};
@@ -76,8 +89,7 @@ pub enum Input {
         /// Why the CPU plays for the seat's person, if it does.
         stand_in: Option<StandIn>,
     },
-    /// A new game is to start now (an offer everyone accepted, a matched table complete, the
-    /// host's start).
+    /// A new game is to start now: a matched table is complete.
     Start,
     /// The game that ended is stored as over, with these rating changes (none if friendly).
     Finished {
@@ -295,22 +307,11 @@ impl RoomCore {
     /// connected from different addresses): stored before anything else, then the table as the
     /// game opens it (if it can be), then shown to everyone, with the table if it ends an offer.
     fn open(&self, now: Instant) -> Result<Decision, Refusal> {
-        let opening = self.table(now).open_game(self.everyone_here())?;
-        if opening.ranked {
-            self.apart()?;
-        }
-        let (seats, ranked) = (opening.seats, opening.ranked);
-        let mut tells = vec![Tell::Game];
-        if self.rematch.is_some() {
-            // The offer is over: the table says so.
-            tells.push(Tell::Table);
-        }
-        tells.push(Tell::Listing);
-        Ok(Decision::new(opening.state, None)
-            .then(Effect::CreateGame { seats, ranked })
-            // The game is stored; who started it is only needed for the next one.
-            .then(Effect::Store(Write::TableIfPossible))
-            .telling(tells))
+        let here = Here {
+            everyone: self.everyone_here(),
+            apart: self.apart(),
+        };
+        self.table(now).opened(&here, self.rematch.is_some())
     }
 
     /// One action of the game being played: stored under its number before anything else,
@@ -491,8 +492,8 @@ fn no_game() -> Refusal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::room::effects::read::{away, follow_up, stored, stores_first, tells};
-    use crate::room::effects::{Away, FollowUp};
+    use crate::room::effects::read::{away, follow_up, opens, stored, stores_first, tells};
+    use crate::room::effects::{Away, Write};
     use crate::room::fixtures::{FREE_AFTER, GRACE, game, id, table};
 
     fn core(state: RoomState) -> RoomCore {
@@ -656,7 +657,7 @@ mod tests {
             settings_version: None,
         };
         let d = core.decide(request(1, start), Instant::now()).unwrap();
-        assert_eq!(follow_up(&d), Some(&FollowUp::Start { or_else: None }));
+        assert!(opens(&d), "at once, in the same decision");
         let d = core.decide(Input::Start, Instant::now()).unwrap();
         let Some(Effect::CreateGame { seats, ranked }) = d.effects.first() else {
             panic!("a new game stored first: {:?}", d.effects);

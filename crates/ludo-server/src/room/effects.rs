@@ -180,12 +180,6 @@ pub enum FollowUp {
     /// The new game offered starts if everyone it waits for has accepted it (see
     /// `Table::everyone_accepted`); if it cannot, the offer is withdrawn and the table shown.
     StartIfEveryoneAccepted,
-    /// The new game starts now: the request's acceptance was the last one needed. If the game
-    /// cannot start, the request is refused and the offer is `or_else` (as it was before it).
-    Start {
-        /// The new game offered if the game cannot start.
-        or_else: Option<Offer>,
-    },
     /// A matched table's game begins: the last of its people arrived.
     BeginMatchedGame,
 }
@@ -230,6 +224,11 @@ pub mod read {
             Effect::FollowUp(next) => Some(next),
             _ => None,
         })
+    }
+
+    /// Whether the decision opens a new game.
+    pub fn opens(decision: &Decision) -> bool {
+        matches!(decision.effects.first(), Some(Effect::CreateGame { .. }))
     }
 
     /// Whether every store of the decision comes before its other effects.

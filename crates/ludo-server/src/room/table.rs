@@ -317,21 +317,45 @@ impl Table<'_> {
         }
         self.checks().settings_seen(settings_version)?;
         if hosting && self.open_game(here.everyone)?.ranked {
-            here.apart?;
+            here.apart.clone()?;
         } else if hosting {
-            let start = FollowUp::Start { or_else: None };
-            return Ok(Decision::new(self.state.clone(), None).then(Effect::FollowUp(start)));
+            return self.opened(&here, false);
         }
         let mut accepted = self.rematch.cloned().unwrap_or_default();
         accepted.insert(identity.clone());
         let all_in = self.everyone_accepted(&accepted);
-        let offered = Decision::new(self.state.clone(), Some(accepted));
-        Ok(if all_in {
-            let or_else = self.rematch.cloned();
-            offered.then(Effect::FollowUp(FollowUp::Start { or_else }))
-        } else {
-            offered.telling([Tell::Table])
-        })
+        if all_in {
+            // The last acceptance needed opens the game; if it cannot open, the acceptance is
+            // refused and the offer stays as it was.
+            return self.opened(&here, true);
+        }
+        Ok(Decision::new(self.state.clone(), Some(accepted)).telling([Tell::Table]))
+    }
+
+    /// A new game at the table now, if one may start with the people `here` (a ranked one
+    /// only with them connected from different addresses): stored before anything else, then
+    /// the table as the game opens it (if it can be), then shown to everyone, with the table
+    /// when the game ends an offer (`offered`).
+    ///
+    /// # Errors
+    /// The refusal, when the game cannot start.
+    pub fn opened(&self, here: &Here, offered: bool) -> Result<Decision, Refusal> {
+        let opening = self.open_game(here.everyone)?;
+        if opening.ranked {
+            here.apart.clone()?;
+        }
+        let (seats, ranked) = (opening.seats, opening.ranked);
+        let mut tells = vec![Tell::Game];
+        if offered {
+            // The offer is over: the table says so.
+            tells.push(Tell::Table);
+        }
+        tells.push(Tell::Listing);
+        Ok(Decision::new(opening.state, None)
+            .then(Effect::CreateGame { seats, ranked })
+            // The game is stored; who started it is only needed for the next one.
+            .then(Effect::Store(Write::TableIfPossible))
+            .telling(tells))
     }
 
     /// A new game at the table, if one may start (`everyone_here`: every person seated is
@@ -491,7 +515,7 @@ pub fn without_those_who_left(state: &RoomState) -> Option<RoomState> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::effects::read::{follow_up, stored, tells};
+    use super::super::effects::read::{follow_up, opens, stored, tells};
     use super::super::fixtures::{FREE_AFTER, GRACE, Room, id, offer, table};
     use super::*;
 
@@ -793,14 +817,12 @@ mod tests {
         let mut offered = room;
         offered.rematch = d.rematch;
         let d = accept(&offered, "bo").unwrap();
-        assert_eq!(
-            follow_up(&d),
-            Some(&FollowUp::Start {
-                or_else: offer(&["ana"])
-            }),
-            "if the game cannot start, Bo's acceptance is taken back"
+        assert!(opens(&d), "the last acceptance opens the game");
+        assert_eq!(d.rematch, None, "the offer is over");
+        assert!(
+            matches!(tells(&d)[..], [Tell::Game, Tell::Table, Tell::Listing]),
+            "the game, then the table without the offer"
         );
-        assert!(tells(&d).is_empty(), "the game itself is shown");
         assert_eq!(refusal(accept(&offered, "cy")), "not_seated");
         let playing = Room::new(table(false, false)).playing();
         assert_eq!(refusal(accept(&playing, "bo")), "game_on");
@@ -823,7 +845,7 @@ mod tests {
         assert_eq!(follow_up(&d), None, "Cy has not accepted");
         room.apply(d);
         let d = accept(&room, "cy").unwrap();
-        assert!(matches!(follow_up(&d), Some(FollowUp::Start { .. })));
+        assert!(opens(&d));
     }
 
     #[test]
@@ -935,9 +957,12 @@ mod tests {
     fn the_host_starts_a_friendly_first_game_at_once() {
         let room = Room::new(table(false, true));
         let d = accept(&room, "ana").unwrap();
-        assert_eq!(follow_up(&d), Some(&FollowUp::Start { or_else: None }));
+        assert!(opens(&d));
         assert_eq!(d.rematch, None);
-        assert!(tells(&d).is_empty(), "the game itself is shown");
+        assert!(
+            matches!(tells(&d)[..], [Tell::Game, Tell::Listing]),
+            "no offer ends"
+        );
         assert_eq!(refusal(accept(&room, "bo")), "not_host");
         // A stale start is refused like any acceptance.
         let stale = room.table().accept(&id("ana"), Some(3), everyone());
@@ -953,12 +978,14 @@ mod tests {
         assert!(matches!(tells(&d)[..], [Tell::Table]));
         room.apply(d);
         let d = accept(&room, "bo").unwrap();
-        assert_eq!(
-            follow_up(&d),
-            Some(&FollowUp::Start {
-                or_else: offer(&["ana"])
-            })
-        );
+        assert!(opens(&d));
+        // If the game cannot start, Bo's acceptance is refused and the offer stays as it was.
+        let together = Here {
+            everyone: true,
+            apart: Err(Refusal::new(RefusalCode::SameAddress, "one address")),
+        };
+        let refused = room.table().accept(&id("bo"), None, together);
+        assert_eq!(refusal(refused), "same_address");
         // Bo may decline it instead, as after a game.
         let d = room.table().decline(&id("bo")).unwrap();
         assert_eq!(d.rematch, None);
@@ -1008,7 +1035,7 @@ mod tests {
         let stale = room.table().accept(&id("bo"), Some(0), everyone());
         assert_eq!(refusal(stale), "settings_changed");
         let d = room.table().accept(&id("bo"), Some(1), everyone()).unwrap();
-        assert!(matches!(follow_up(&d), Some(FollowUp::Start { .. })));
+        assert!(opens(&d));
     }
 
     #[test]
@@ -1023,11 +1050,7 @@ mod tests {
             },
         );
         let d = accept(&Room::new(state), "ana").unwrap();
-        assert_eq!(
-            follow_up(&d),
-            Some(&FollowUp::Start { or_else: None }),
-            "three at Vietnamese rules: friendly"
-        );
+        assert!(opens(&d), "three at Vietnamese rules: friendly");
     }
 
     #[test]
@@ -1036,11 +1059,7 @@ mod tests {
             .after_a_game()
             .away("bo", GRACE);
         let d = accept(&room, "ana").unwrap();
-        assert!(
-            matches!(follow_up(&d), Some(FollowUp::Start { .. })),
-            "{:?}",
-            d.effects
-        );
+        assert!(opens(&d), "{:?}", d.effects);
         // Away for less (a reload, say): the offer waits for Bo, and is looked at again when
         // his grace period ends.
         let mut reloading = Room::new(table(false, true))

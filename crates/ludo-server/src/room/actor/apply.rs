@@ -120,13 +120,6 @@ impl Room {
                 self.start_if_everyone_accepted().await;
                 Ok(())
             }
-            FollowUp::Start { or_else } => {
-                let started = self.start().await;
-                if started.is_err() {
-                    self.core.rematch = or_else;
-                }
-                started
-            }
             FollowUp::BeginMatchedGame => {
                 if let Err(refusal) = self.start().await {
                     tracing::error!(room = %self.core.code, ?refusal, "a matched game did not start");
