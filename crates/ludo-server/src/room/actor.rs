@@ -171,17 +171,16 @@ impl Room {
                     name,
                     address,
                 };
-                self.core.visitors.insert(conn, visitor);
                 self.audience.outboxes.open(conn, out);
                 // Where the tests make a room fail (compiled to nothing without `failpoints`).
                 fail::fail_point!("room-join");
-                let _ = self.react(Some(conn), Input::Arrived { conn }).await;
+                let _ = self
+                    .react(Some(conn), Input::Arrived { conn, visitor })
+                    .await;
             }
             Command::Leave { conn } => {
                 self.audience.outboxes.close(conn);
-                if let Some(Visitor { identity, .. }) = self.core.visitors.remove(&conn) {
-                    let _ = self.react(None, Input::Gone { identity }).await;
-                }
+                let _ = self.react(None, Input::Gone { conn }).await;
             }
             Command::View { reply } => {
                 let _ = reply.send(self.core.view());
@@ -206,7 +205,7 @@ impl Room {
     async fn request(&mut self, conn: ConnectionId, msg: ClientMsg) -> Result<(), Refusal> {
         if self.core.visitors.contains_key(&conn) && msg.is_game_action() {
             // A request that comes after the player's clock ran out is too late.
-            self.begin_stand_in_due();
+            let _ = self.react(None, Input::StandInDue).await;
         }
         self.react(Some(conn), Input::Request { conn, msg }).await
     }
@@ -216,15 +215,6 @@ impl Room {
     async fn react(&mut self, asking: Option<ConnectionId>, input: Input) -> Result<(), Refusal> {
         let decision = self.core.decide(input, Instant::now())?;
         self.carry_out(asking, decision).await
-    }
-
-    /// The CPU stands in from the moment it is due, unless the server is stopping (see
-    /// [`RoomCore::begin_stand_in_due`]).
-    fn begin_stand_in_due(&mut self) {
-        if !*self.stopping.borrow() {
-            let until = self.writes.until();
-            self.core.begin_stand_in_due(Instant::now(), until);
-        }
     }
 
     /// When the room acts by itself next, if it does: never while the server stops.
@@ -240,14 +230,13 @@ impl Room {
         if *self.stopping.borrow() {
             return;
         }
+        // The stand-in begins before the CPU is asked: it is due by now.
+        let _ = self.react(None, Input::StandInDue).await;
         let schedule = self.core.schedule(self.writes.until());
         let Some((level, stand_in)) = schedule.and_then(|s| s.player()) else {
             return;
         };
-        let live = self.core.live.as_mut().expect("a schedule has a game");
-        if stand_in.is_some() {
-            live.stand_in = stand_in;
-        }
+        let live = self.core.live.as_ref().expect("a schedule has a game");
         let (code, rng) = (&self.core.code, &mut self.bot_choices);
         let Some(action) = super::cpu::choice(code, live, level, rng).await else {
             return;

@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use super::core::RoomCore;
 use super::directory::Directory;
+use super::effects::Tell;
 use super::phrases::Said;
-use super::table::Tell;
 use super::{Outbox, Text};
 use crate::ids::ConnectionId;
 use crate::matchmaking::no_shows::NoShows;
@@ -62,6 +62,25 @@ impl Audience {
             }
             Tell::Rated(changes) => outboxes.broadcast(&ServerMsg::Rated { changes }, None),
             Tell::Listing => self.publish(core),
+            Tell::Action {
+                seat,
+                action,
+                stand_in,
+            } => {
+                let game = core.game_view().expect("a game is on");
+                let played = ServerMsg::Action {
+                    seat,
+                    action,
+                    stand_in,
+                    game,
+                };
+                outboxes.broadcast(&played, None);
+            }
+            Tell::Game => {
+                let game = core.game_view().expect("a game is on");
+                outboxes.broadcast(&ServerMsg::Game { game }, None);
+            }
+            Tell::Said(said) => self.say(said),
         }
     }
 

@@ -2,8 +2,21 @@
 //! or away, with one [`RoomCore::decide`] for everything that happens to it: a request from a
 //! connection, a connection arriving or going, a timer running out, the CPU's choice, a game to
 //! open or one that ended. Deciding is pure: no I/O, time is an input, and nothing changes; the
-//! room's actor stores what a [`Decision`] says, then applies it and tells (see `actor.rs`), so
-//! every path is tested here without sockets or storage.
+//! room's actor carries a [`Decision`]'s effects out in order, stores first (see `effects.rs`
+//! and `actor.rs`), so every path is tested here without sockets or storage.
+//!
+//! The host's start and the last acceptance of a new game offered open the game in the same
+//! decision: nothing is stored or told before the game, so the writes and messages come in the
+//! same order as if the game were decided after, and a game that cannot open refuses the
+//! request and changes nothing. Two decisions end instead with a follow-up (see
+//! [`FollowUp`](super::effects::FollowUp)), decided anew once they are carried out: a new game
+//! offered that everyone may now have accepted (after someone stands up, is freed or comes
+//! back), and a matched table's game once the last of its people arrived. Chained into the
+//! first decision, the new game's write would come with its stores, before anything is told,
+//! and a new game that could not be stored would refuse the arrival or the stand that must
+//! stand (stored, and told to everyone) whatever becomes of the game; apart, the first stands
+//! and the new game fails alone (the offer withdrawn and the table shown, or the failure
+//! logged).
 
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
@@ -14,10 +27,12 @@ use ludo_rules::Colour;
 
 use super::checks::Checks;
 use super::directory::Listing;
+use super::effects::{Decision, Effect, Tell};
 use super::live::Live;
+use super::live::Play;
 use super::phrases::{Allowances, Said, Speaker};
 use super::schedule::Schedule;
-use super::table::{Decision, Here, Offer, SettingsChange, Table, Then, Write, seat_of};
+use super::table::{Here, Offer, SettingsChange, Table, seat_of};
 use super::{RoomState, Timing};
 use crate::ids::{ConnectionId, IdentityId, RoomCode};
 use crate::protocol::{ClientMsg, GameView, Occupant, Refusal, RefusalCode, RoomView, StandIn};
@@ -45,16 +60,23 @@ pub enum Input {
         /// The request.
         msg: ClientMsg,
     },
-    /// The connection `conn`, already among the visitors, has joined.
+    /// The connection `conn` has joined (its outbox is open).
     Arrived {
         /// The connection's number.
         conn: ConnectionId,
+        /// Who it is and where from.
+        visitor: Visitor,
     },
-    /// A connection of `identity` has closed, and is no longer among the visitors.
+    /// The connection `conn` has closed.
     Gone {
-        /// Whose connection it was.
-        identity: IdentityId,
+        /// The connection's number.
+        conn: ConnectionId,
     },
+    /// A throw or a move is about to be decided, or the CPU to be asked for one: the CPU stands
+    /// in from the moment it is due, before it has acted, so that a person's request that comes
+    /// after their clock ran out is too late. It is a decision of its own, carried out before
+    /// the request's, because it stands even when the request is then refused.
+    StandInDue,
     /// The time a matched table's people had to arrive is over.
     ArrivalOver,
     /// The new game offered may be due: everyone it waits for may have accepted it.
@@ -67,8 +89,7 @@ pub enum Input {
         /// Why the CPU plays for the seat's person, if it does.
         stand_in: Option<StandIn>,
     },
-    /// A new game is to start now (an offer everyone accepted, a matched table complete, the
-    /// host's start).
+    /// A new game is to start now: a matched table is complete.
     Start,
     /// The game that ended is stored as over, with these rating changes (none if friendly).
     Finished {
@@ -160,26 +181,43 @@ impl RoomCore {
         let table = self.table(now);
         match input {
             Input::Request { conn, msg } => self.request(conn, msg, now),
-            Input::Arrived { conn } => {
-                let visitor = self.visitors.get(&conn).ok_or_else(hello_first)?;
-                Ok(table.arrive(&visitor.identity, &visitor.name, self.everyone_here()))
+            Input::Arrived { conn, visitor } => {
+                let everyone_here = self.everyone_here_with(Some(&visitor.identity));
+                let stand_in = self.stand_in_once_back(&visitor.identity, now);
+                Ok(table.arrive((conn, visitor), everyone_here, stand_in))
             }
-            Input::Gone { identity } => {
-                let still_here = self.visitors.values().any(|v| v.identity == identity);
-                Ok(table.depart(&identity, still_here))
+            Input::Gone { conn } => {
+                let Some(visitor) = self.visitors.get(&conn) else {
+                    return Ok(self.unchanged());
+                };
+                let identity = &visitor.identity;
+                let still_here = (self.visitors.iter())
+                    .any(|(&other, v)| other != conn && v.identity == *identity);
+                Ok(table.depart(conn, identity, still_here))
+            }
+            Input::StandInDue => {
+                let live = self.live.as_ref();
+                let begun = self.schedule(None).and_then(|s| s.standing_in(now));
+                let decision = self.unchanged();
+                Ok(match begun {
+                    Some(why) if live.is_some_and(|l| l.stand_in != begun) => {
+                        decision.then(Effect::StandIn(why))
+                    }
+                    _ => decision,
+                })
             }
             Input::ArrivalOver => Ok(table.cancel_unattended()),
             Input::OfferDue => {
                 if table.offer_accepted() && self.state.seats.len() >= 2 {
                     self.open(now)
                 } else {
-                    Ok(self.unchanged(Then::Nothing))
+                    Ok(self.unchanged())
                 }
             }
             Input::CpuChose { action, stand_in } => {
                 let live = self.live.as_ref().ok_or_else(no_game)?;
                 let play = live.play(live.game.seat(), action)?;
-                Ok(self.unchanged(Then::Play { play, stand_in }))
+                Ok(self.played(play, stand_in))
             }
             Input::Start => self.open(now),
             Input::Finished { changes } => Ok(table.ended(changes)),
@@ -234,19 +272,13 @@ impl RoomCore {
             ClientMsg::Roll { version } => {
                 let seat = self.checks().turn_of(identity, version)?;
                 let play = self.live.as_ref().ok_or_else(no_game)?.throw_for(seat)?;
-                Ok(self.unchanged(Then::Play {
-                    play,
-                    stand_in: None,
-                }))
+                Ok(self.played(play, None))
             }
             ClientMsg::Move { piece, version } => {
                 let seat = self.checks().turn_of(identity, version)?;
                 let live = self.live.as_ref().ok_or_else(no_game)?;
                 let play = live.play(seat, Action::Move(piece))?;
-                Ok(self.unchanged(Then::Play {
-                    play,
-                    stand_in: None,
-                }))
+                Ok(self.played(play, None))
             }
             ClientMsg::Say { phrase } => {
                 let seat = self.seat_of(identity);
@@ -263,32 +295,49 @@ impl RoomCore {
                     phrase,
                     chatter: seat.is_none(),
                 };
-                Ok(self.unchanged(Then::Say { said, allowances }))
+                Ok(self
+                    .unchanged()
+                    .then(Effect::Phrases(allowances))
+                    .telling([Tell::Said(said)]))
             }
         }
     }
 
     /// A new game at the table now, if one may start (a ranked one only with its people
-    /// connected from different addresses).
+    /// connected from different addresses): stored before anything else, then the table as the
+    /// game opens it (if it can be), then shown to everyone, with the table if it ends an offer.
     fn open(&self, now: Instant) -> Result<Decision, Refusal> {
-        let opening = self.table(now).open_game(self.everyone_here())?;
-        if opening.ranked {
-            self.apart()?;
-        }
-        Ok(self.unchanged(Then::Open(opening)))
+        let here = Here {
+            everyone: self.everyone_here(),
+            apart: self.apart(),
+        };
+        self.table(now).opened(&here, self.rematch.is_some())
     }
 
-    /// A decision that leaves the table, the offer and the presence as they are, and stores
-    /// nothing but what `then` says.
-    fn unchanged(&self, then: Then) -> Decision {
-        Decision {
-            state: self.state.clone(),
-            rematch: self.rematch.clone(),
-            store: Write::Nothing,
-            away: None,
-            tell: Vec::new(),
-            then,
+    /// One action of the game being played: stored under its number before anything else,
+    /// then taken in and shown to everyone; a game it ends is then marked over. `stand_in`:
+    /// why the CPU played it for the seat's person, if it did.
+    fn played(&self, play: Play, stand_in: Option<StandIn>) -> Decision {
+        let (seat, action) = (play.seat, play.action);
+        let decision = self
+            .unchanged()
+            .then(Effect::Append { play, stand_in })
+            .then(Effect::Commit(play))
+            .telling([Tell::Action {
+                seat,
+                action,
+                stand_in,
+            }]);
+        if play.ends_the_game() {
+            decision.then(Effect::Finish)
+        } else {
+            decision
         }
+    }
+
+    /// A decision that leaves the table and the offer as they are, with no effect yet.
+    fn unchanged(&self) -> Decision {
+        Decision::new(self.state.clone(), self.rematch.clone())
     }
 
     /// The table as its requests read it at `now` (see [`Table`]).
@@ -320,8 +369,15 @@ impl RoomCore {
 
     /// Whether every person seated at the table has a connection open.
     pub fn everyone_here(&self) -> bool {
+        self.everyone_here_with(None)
+    }
+
+    /// Whether every person seated at the table has a connection open, or is `joining`.
+    fn everyone_here_with(&self, joining: Option<&IdentityId>) -> bool {
         self.state.seats.values().all(|o| match o {
-            Occupant::Person { id, .. } => self.visitors.values().any(|v| &v.identity == id),
+            Occupant::Person { id, .. } => {
+                joining == Some(id) || self.visitors.values().any(|v| &v.identity == id)
+            }
             Occupant::Cpu { .. } => true,
         })
     }
@@ -368,17 +424,18 @@ impl RoomCore {
         })
     }
 
-    /// The CPU stands in from the moment it is due (see [`Schedule::standing_in`]), before it
-    /// has acted: a person's request that comes after their clock ran out is too late.
-    pub fn begin_stand_in_due(&mut self, now: Instant, storage_until: Option<Instant>) {
-        let begun = self
-            .schedule(storage_until)
-            .and_then(|s| s.standing_in(now));
-        if let Some(live) = self.live.as_mut()
-            && begun.is_some()
-        {
-            live.stand_in = begun;
-        }
+    /// Why the CPU stands in for the seat to act at `now` once `identity` is back, if it does:
+    /// not for their absence any more, but their clock may have run out meanwhile (then the
+    /// rest of the turn is the CPU's), and someone else's turn keeps its stand-in.
+    fn stand_in_once_back(&self, identity: &IdentityId, now: Instant) -> Option<StandIn> {
+        let kept = self.live.as_ref()?.stand_in_once_back(identity);
+        let mut away_since = self.away_since.clone();
+        away_since.remove(identity);
+        let schedule = Schedule {
+            away_since: &away_since,
+            ..self.schedule(None)?
+        };
+        schedule.standing_in_with(now, kept)
     }
 
     /// The table as everyone sees it.
@@ -435,6 +492,8 @@ fn no_game() -> Refusal {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::room::effects::read::{away, follow_up, opens, stored, stores_first, tells};
+    use crate::room::effects::{Away, Write};
     use crate::room::fixtures::{FREE_AFTER, GRACE, game, id, table};
 
     fn core(state: RoomState) -> RoomCore {
@@ -506,15 +565,22 @@ mod tests {
         let d = core
             .decide(request(1, ClientMsg::Roll { version }), Instant::now())
             .unwrap();
-        let Then::Play { play, stand_in } = d.then else {
-            panic!("a play: {:?}", d.then);
+        let Some(Effect::Append { play, stand_in }) = d.effects.first() else {
+            panic!("a play stored first: {:?}", d.effects);
         };
         assert_eq!(
             (play.seat, play.action, play.number),
             (Colour::Yellow, Action::Throw(throw), 0)
         );
-        assert_eq!(stand_in, None);
-        assert_eq!((d.store, d.tell.len(), d.away), (Write::Nothing, 0, None));
+        assert_eq!(*stand_in, None);
+        assert!(matches!(
+            &d.effects[1..],
+            [
+                Effect::Commit(_),
+                Effect::Tell(Tell::Action { stand_in: None, .. })
+            ]
+        ));
+        assert_eq!((stored(&d), away(&d)), (None, None));
         assert_eq!(d.state, core.state);
         assert_eq!(
             core.live.as_ref().unwrap().version(),
@@ -578,9 +644,9 @@ mod tests {
         };
         let d = core.decide(chose, Instant::now()).unwrap();
         assert!(
-            matches!(d.then, Then::Play { play, stand_in: Some(StandIn::Away) } if play.seat == Colour::Yellow),
+            matches!(d.effects.first(), Some(Effect::Append { play, stand_in: Some(StandIn::Away) }) if play.seat == Colour::Yellow),
             "{:?}",
-            d.then
+            d.effects
         );
     }
 
@@ -591,14 +657,17 @@ mod tests {
             settings_version: None,
         };
         let d = core.decide(request(1, start), Instant::now()).unwrap();
-        assert_eq!(d.then, Then::Start { or_else: None });
+        assert!(opens(&d), "at once, in the same decision");
         let d = core.decide(Input::Start, Instant::now()).unwrap();
-        let Then::Open(opening) = d.then else {
-            panic!("an opening: {:?}", d.then);
+        let Some(Effect::CreateGame { seats, ranked }) = d.effects.first() else {
+            panic!("a new game stored first: {:?}", d.effects);
         };
-        assert_eq!(opening.seats, vec![Colour::Yellow, Colour::Red]);
-        assert!(!opening.ranked);
-        assert_eq!(opening.state.last_first, Some(Colour::Yellow));
+        assert_eq!(*seats, vec![Colour::Yellow, Colour::Red]);
+        assert!(!ranked);
+        assert_eq!(stored(&d), Some(Write::TableIfPossible));
+        assert!(stores_first(&d));
+        assert!(matches!(tells(&d)[..], [Tell::Game, Tell::Listing]));
+        assert_eq!(d.state.last_first, Some(Colour::Yellow));
         assert_eq!(core.state.last_first, None, "decided, not opened");
     }
 
@@ -624,46 +693,86 @@ mod tests {
         let mut core = both_here(core(table(false, false)));
         core.rematch = Some([id("ana")].into_iter().collect());
         let d = core.decide(Input::OfferDue, Instant::now()).unwrap();
-        assert_eq!((d.then, d.store), (Then::Nothing, Write::Nothing));
+        assert!(d.effects.is_empty(), "{:?}", d.effects);
     }
 
     #[test]
-    fn a_connection_arriving_or_going_is_decided_from_the_visitors() {
-        let mut core = core(table(false, false));
-        core.visitors.insert(
-            connection(1),
-            Visitor {
-                identity: id("ana"),
-                name: "ana".to_owned(),
-                address: IpAddr::from([10, 0, 0, 1]),
-            },
-        );
-        let d = core
-            .decide(
-                Input::Arrived {
-                    conn: connection(1),
-                },
-                Instant::now(),
-            )
-            .unwrap();
-        assert_eq!(d.away, Some(super::super::table::Away::Back(id("ana"))));
+    fn a_connection_arriving_or_going_is_taken_in_before_anyone_is_told() {
+        let core = core(table(false, false));
+        let ana = Visitor {
+            identity: id("ana"),
+            name: "ana".to_owned(),
+            address: IpAddr::from([10, 0, 0, 1]),
+        };
+        let arrived = Input::Arrived {
+            conn: connection(1),
+            visitor: ana.clone(),
+        };
+        let d = core.decide(arrived, Instant::now()).unwrap();
+        assert!(matches!(
+            &d.effects[..],
+            [
+                Effect::Connect(_, Visitor { identity, .. }),
+                Effect::Away(Away::Back(back)),
+                Effect::Tell(Tell::Welcome),
+                Effect::Tell(Tell::TableToOthers)
+            ] if *identity == id("ana") && *back == id("ana")
+        ));
+        // Bo's only connection closes; Ana has another open.
+        let mut core = both_here(core);
+        core.visitors.insert(connection(3), ana);
         let now = Instant::now();
-        let d = core
-            .decide(Input::Gone { identity: id("bo") }, now)
-            .unwrap();
-        assert_eq!(
-            d.away,
-            Some(super::super::table::Away::Since(id("bo"), now))
-        );
         let d = core
             .decide(
                 Input::Gone {
-                    identity: id("ana"),
+                    conn: connection(2),
                 },
                 now,
             )
             .unwrap();
-        assert_eq!(d.away, None, "ana is still connected");
+        assert!(matches!(d.effects.first(), Some(Effect::Disconnect(_))));
+        assert_eq!(away(&d), Some(&Away::Since(id("bo"), now)));
+        let d = core
+            .decide(
+                Input::Gone {
+                    conn: connection(1),
+                },
+                now,
+            )
+            .unwrap();
+        assert_eq!(away(&d), None, "ana is still connected");
+        let unknown = core.decide(
+            Input::Gone {
+                conn: connection(9),
+            },
+            now,
+        );
+        assert!(unknown.unwrap().effects.is_empty());
+    }
+
+    #[test]
+    fn the_stand_in_for_a_clock_that_ran_out_begins_when_it_is_due_and_stays_once_back() {
+        let mut core = playing();
+        core.state.settings.clock = Some(10);
+        let began = core.live.as_ref().unwrap().turn_began;
+        let early = core.decide(Input::StandInDue, began).unwrap();
+        assert!(early.effects.is_empty(), "Ana still has time");
+        let late = began + Duration::from_secs(10);
+        let d = core.decide(Input::StandInDue, late).unwrap();
+        assert!(matches!(d.effects[..], [Effect::StandIn(StandIn::Clock)]));
+        // Ana back after her clock ran out: the rest of the turn is the CPU's.
+        let back = Input::Arrived {
+            conn: connection(4),
+            visitor: core.visitors[&connection(1)].clone(),
+        };
+        let d = core.decide(back, late).unwrap();
+        assert!(
+            d.effects
+                .iter()
+                .any(|e| matches!(e, Effect::StandIn(StandIn::Clock))),
+            "{:?}",
+            d.effects
+        );
     }
 
     #[test]
@@ -681,11 +790,8 @@ mod tests {
         core.state.arrival_ends = Some(0);
         let d = core.decide(Input::ArrivalOver, Instant::now()).unwrap();
         assert_eq!(d.state.arrival_ends, None);
-        assert_eq!(d.store, Write::TableIfPossible);
-        assert!(matches!(
-            d.tell.as_slice(),
-            [super::super::table::Tell::Cancelled]
-        ));
+        assert_eq!(stored(&d), Some(Write::TableIfPossible));
+        assert!(matches!(tells(&d)[..], [Tell::Cancelled]));
     }
 
     #[test]
@@ -696,11 +802,8 @@ mod tests {
         let d = core
             .decide(Input::Finished { changes }, Instant::now())
             .unwrap();
-        assert_eq!((d.store, d.then), (Write::Nothing, Then::Nothing));
-        assert!(matches!(
-            d.tell.as_slice(),
-            [super::super::table::Tell::Listing]
-        ));
+        assert_eq!((stored(&d), follow_up(&d)), (None, None));
+        assert!(matches!(tells(&d)[..], [Tell::Listing]));
     }
 
     #[test]
@@ -715,7 +818,7 @@ mod tests {
         );
         let d = core.decide(Input::Start, Instant::now()).unwrap();
         assert!(
-            matches!(d.then, Then::Open(_)),
+            matches!(d.effects.first(), Some(Effect::CreateGame { .. })),
             "a new game may open after one is over"
         );
     }
@@ -736,18 +839,19 @@ mod tests {
             phrase: phrase.to_owned(),
         };
         let now = Instant::now();
-        let Then::Say { said, allowances } = core.decide(request(1, say()), now).unwrap().then
-        else {
-            panic!("a phrase said");
+        let d = core.decide(request(1, say()), now).unwrap();
+        let [Effect::Phrases(allowances), Effect::Tell(Tell::Said(said))] = &d.effects[..] else {
+            panic!("a phrase said: {:?}", d.effects);
         };
         assert_eq!(
             (said.name.as_str(), said.seat, said.phrase),
             ("ana", Some(Colour::Yellow), phrase)
         );
         assert!(!said.chatter, "a seated person's phrase is for everyone");
-        assert_ne!(allowances, core.phrases, "the decision takes one");
-        let Then::Say { said, .. } = core.decide(request(3, say()), now).unwrap().then else {
-            panic!("a phrase said");
+        assert_ne!(*allowances, core.phrases, "the decision takes one");
+        let d = core.decide(request(3, say()), now).unwrap();
+        let [_, Effect::Tell(Tell::Said(said))] = &d.effects[..] else {
+            panic!("a phrase said: {:?}", d.effects);
         };
         assert!(
             said.chatter && said.seat.is_none(),

@@ -7,8 +7,9 @@ use ludo_fair::Action;
 use ludo_rules::{Colour, Preset, Rules, Throw};
 
 use super::RoomState;
+use super::effects::Decision;
 use super::live::Live;
-use super::table::{Decision, Offer, Table};
+use super::table::{Offer, Table};
 use crate::ids::IdentityId;
 use crate::protocol::{LevelName, Occupant, Settings};
 

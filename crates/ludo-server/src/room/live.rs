@@ -261,13 +261,18 @@ impl Live {
     /// stops at once, and they play the rest of their turn themselves. (A stand-in because their
     /// clock ran out keeps the turn.)
     pub fn back(&mut self, identity: &IdentityId) {
+        self.stand_in = self.stand_in_once_back(identity);
+    }
+
+    /// Why the CPU stands in for the seat to act once `identity` is connected again (see
+    /// [`Live::back`]), if it still does.
+    pub fn stand_in_once_back(&self, identity: &IdentityId) -> Option<StandIn> {
         let theirs = matches!(
             self.players.get(&self.game.seat()),
             Some(Occupant::Person { id, .. }) if id == identity
         );
-        if theirs && self.stand_in == Some(StandIn::Away) {
-            self.stand_in = None;
-        }
+        self.stand_in
+            .filter(|&why| !(theirs && why == StandIn::Away))
     }
 
     /// The game as everyone sees it; `deadline` is when the turn clock runs out.

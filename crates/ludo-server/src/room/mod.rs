@@ -17,6 +17,7 @@ mod checks;
 mod core;
 mod cpu;
 pub mod directory;
+mod effects;
 #[cfg(test)]
 mod fixtures;
 mod leases;

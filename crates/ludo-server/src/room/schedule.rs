@@ -75,6 +75,11 @@ impl Schedule<'_> {
     /// turn, or its time has come though it has not acted yet (from that moment the rest of the
     /// turn is the CPU's); the person left the game; or `None` while the person's turn is theirs.
     pub fn standing_in(&self, now: Instant) -> Option<StandIn> {
+        self.standing_in_with(now, self.live.stand_in)
+    }
+
+    /// [`Schedule::standing_in`] for a game whose CPU already stands in for `current`.
+    pub fn standing_in_with(&self, now: Instant, current: Option<StandIn>) -> Option<StandIn> {
         let live = self.live;
         let seat = live.game.seat();
         if !matches!(live.players.get(&seat)?, Occupant::Person { .. }) {
@@ -83,7 +88,7 @@ impl Schedule<'_> {
         if self.left.contains(&seat) {
             return Some(StandIn::Left);
         }
-        live.stand_in.or_else(|| {
+        current.or_else(|| {
             self.stand_in_due()
                 .filter(|&(at, _)| at <= now)
                 .map(|(_, why)| why)

@@ -1,11 +1,12 @@
 //! What the table's requests decide, with no I/O: sitting, standing, leaving, freeing an away
 //! seat, adding and removing CPUs, the settings, and offering, accepting or declining a new
-//! game. Each decision is the table after the request, whether it must be stored before anyone
-//! is told, what to tell everyone (in order) and what follows; or a refusal, which changes
-//! nothing. Time is an input. The room's actor carries decisions out: it stores, then applies,
-//! then tells (see `actor/apply.rs`), so these rules are tested here in milliseconds. What the
-//! room decides when nobody asked (connections coming and going, a game ending) is in
-//! `presence.rs`; the one entry to every decision, throws and moves included, is `core.rs`.
+//! game. Each decision is the table after the request and its effects in order (see
+//! `effects.rs`): what to store before anyone is told, what to tell everyone and what follows;
+//! or a refusal, which changes nothing. Time is an input. The room's actor carries decisions
+//! out: it stores, then applies, then tells (see `actor/apply.rs`), so these rules are tested
+//! here in milliseconds. What the room decides when nobody asked (connections coming and going,
+//! a game ending) is in `presence.rs`; the one entry to every decision, throws and moves
+//! included, is `core.rs`.
 
 use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
@@ -14,10 +15,10 @@ use ludo_rules::Colour;
 
 use super::RoomState;
 use super::checks::Checks;
-use super::live::{Live, Play};
-use super::phrases::{Allowances, Said};
+use super::effects::{Decision, Effect, FollowUp, Tell, Write};
+use super::live::Live;
 use crate::ids::IdentityId;
-use crate::protocol::{LevelName, Occupant, Refusal, RefusalCode, StandIn};
+use crate::protocol::{LevelName, Occupant, Refusal, RefusalCode};
 
 /// The table as its requests read it.
 pub struct Table<'a> {
@@ -56,24 +57,6 @@ pub struct Here {
     pub apart: Result<(), Refusal>,
 }
 
-/// What the room decided: the one shape of every decision, a request's or not, a throw's, a
-/// move's and a new game's included (see [`Then`]).
-#[derive(Debug)]
-pub struct Decision {
-    /// The table after the request.
-    pub state: RoomState,
-    /// The new game offered after the request, if one is.
-    pub rematch: Option<Offer>,
-    /// Whether, and how, the table is stored before anyone is told anything.
-    pub store: Write,
-    /// A person coming back or going away, if one is.
-    pub away: Option<Away>,
-    /// What to tell, in order.
-    pub tell: Vec<Tell>,
-    /// What follows once the table is stored and everyone told.
-    pub then: Then,
-}
-
 /// The changes a `settings` request asks for; `None` keeps a value.
 pub struct SettingsChange<'a> {
     /// The rules, as the request wrote them.
@@ -88,96 +71,6 @@ pub struct SettingsChange<'a> {
     pub public: Option<bool>,
 }
 
-/// How a decision's table is stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Write {
-    /// Not at all: nothing that outlives a restart changed.
-    Nothing,
-    /// Before anyone is told; if it cannot be, the request is refused and nothing changes.
-    Table,
-    /// If it can be: the change stands either way, and the next write stores it.
-    TableIfPossible,
-}
-
-/// A change in who is away.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Away {
-    /// The person is connected again.
-    Back(IdentityId),
-    /// The person, seated, has been away since then.
-    Since(IdentityId, Instant),
-}
-
-/// Something to tell the people in the room.
-#[derive(Debug)]
-pub enum Tell {
-    /// The person at `seat` left the game being played (`freed`: the host freed their seat);
-    /// the CPU plays it to the end.
-    Left {
-        /// Their seat.
-        seat: Colour,
-        /// Whether the host freed it.
-        freed: bool,
-    },
-    /// The person at `seat` declined the new game offered.
-    Declined {
-        /// Their seat.
-        seat: Colour,
-    },
-    /// The table as it now is (a `room` message).
-    Table,
-    /// The connection that just joined: the room and its game (a `welcome` message).
-    Welcome,
-    /// Everyone but the connection that just joined: the table as it now is.
-    TableToOthers,
-    /// A watcher came or went: everyone else is shown the table as it now is, as chatter
-    /// (dropped for whoever is behind; the next `room` message has the count right).
-    WatchersToOthers,
-    /// A matched table was cancelled: not everyone came.
-    Cancelled,
-    /// A ranked game's rating changes.
-    Rated(Vec<crate::store::RatingChange>),
-    /// Nobody, but the public lists: the room's entry as it now is.
-    Listing,
-}
-
-/// What follows a decision.
-#[derive(Debug, PartialEq)]
-pub enum Then {
-    /// Nothing.
-    Nothing,
-    /// The new game offered starts if everyone it waits for has accepted it (see
-    /// [`Table::everyone_accepted`]).
-    StartIfEveryoneAccepted,
-    /// The new game starts now: the request's acceptance was the last one needed. If the game
-    /// cannot start, the request is refused and the offer is `or_else` (as it was before it).
-    Start {
-        /// The new game offered if the game cannot start.
-        or_else: Option<Offer>,
-    },
-    /// A matched table's game begins: the last of its people arrived.
-    BeginMatchedGame,
-    /// One action of the game being played: stored under its number before anything else (if
-    /// it cannot be, the request is refused and nothing changes), then taken in and shown to
-    /// everyone; a game it ends is then marked over.
-    Play {
-        /// The action and the game after it.
-        play: Play,
-        /// Why the CPU played it for the seat's person, if it did.
-        stand_in: Option<StandIn>,
-    },
-    /// A quick phrase said: the room's allowances as saying it leaves them, then everyone shown it.
-    Say {
-        /// The phrase, as everyone is shown it.
-        said: Said,
-        /// The room's allowances once the phrase is taken from them.
-        allowances: Allowances,
-    },
-    /// A new game: stored before anything else (if it cannot be, the request is refused and
-    /// nothing changes), then the table as the game opens it, then shown to everyone.
-    Open(Opening),
-}
-
 impl Table<'_> {
     fn checks(&self) -> Checks<'_> {
         Checks {
@@ -186,16 +79,17 @@ impl Table<'_> {
         }
     }
 
-    /// A decision that changes the table to `state`, stores it and shows it.
-    fn changed(&self, state: RoomState) -> Decision {
-        Decision {
-            state,
-            rematch: self.rematch.cloned(),
-            store: Write::Table,
-            away: None,
-            tell: vec![Tell::Table],
-            then: Then::Nothing,
-        }
+    /// A decision that changes the table to `state` and the offer to `rematch`, stores it,
+    /// then tells `tells`.
+    fn changed(
+        &self,
+        state: RoomState,
+        rematch: Option<Offer>,
+        tells: impl IntoIterator<Item = Tell>,
+    ) -> Decision {
+        Decision::new(state, rematch)
+            .then(Effect::Store(Write::Table))
+            .telling(tells)
     }
 
     /// The seat of the person `identity`, if seated.
@@ -224,10 +118,8 @@ impl Table<'_> {
     ) -> Result<Decision, Refusal> {
         self.checks().lobby_only()?;
         if self.seat_of(identity) == Some(colour) {
-            return Ok(Decision {
-                store: Write::Nothing,
-                ..self.changed(self.state.clone())
-            });
+            let unchanged = Decision::new(self.state.clone(), self.rematch.cloned());
+            return Ok(unchanged.telling([Tell::Table]));
         }
         self.checks().not_matched()?;
         self.checks().seat_free(colour)?;
@@ -243,11 +135,7 @@ impl Table<'_> {
         };
         state.seats.insert(colour, person);
         tell.push(Tell::Table);
-        Ok(Decision {
-            rematch,
-            tell,
-            ..self.changed(state)
-        })
+        Ok(self.changed(state, rematch, tell))
     }
 
     /// The new game offered once `identity`, who sat at `seat`, takes back their acceptance (by
@@ -283,12 +171,8 @@ impl Table<'_> {
             _ => (self.rematch.cloned(), Vec::new()),
         };
         tell.push(Tell::Table);
-        Decision {
-            rematch,
-            tell,
-            then: Then::StartIfEveryoneAccepted,
-            ..self.changed(state)
-        }
+        self.changed(state, rematch, tell)
+            .then(Effect::FollowUp(FollowUp::StartIfEveryoneAccepted))
     }
 
     /// `identity` leaves the table: during a game the CPU plays the seat until it ends (then it
@@ -310,10 +194,8 @@ impl Table<'_> {
     fn handed_to_cpu(&self, seat: Colour, freed: bool) -> Decision {
         let mut state = self.state.clone();
         state.left.insert(seat);
-        Decision {
-            tell: vec![Tell::Left { seat, freed }, Tell::Table],
-            ..self.changed(state)
-        }
+        let tells = [Tell::Left { seat, freed }, Tell::Table];
+        self.changed(state, self.rematch.cloned(), tells)
     }
 
     /// The host frees the seat at `colour` of a person away for at least
@@ -359,7 +241,7 @@ impl Table<'_> {
         self.checks().people_only()?;
         let mut state = self.state.clone();
         state.seats.insert(colour, Occupant::Cpu { level });
-        Ok(self.changed(state))
+        Ok(self.changed(state, self.rematch.cloned(), [Tell::Table]))
     }
 
     /// The host takes the CPU at `colour` away.
@@ -374,7 +256,7 @@ impl Table<'_> {
         }
         let mut state = self.state.clone();
         state.seats.remove(&colour);
-        Ok(self.changed(state))
+        Ok(self.changed(state, self.rematch.cloned(), [Tell::Table]))
     }
 
     /// The host changes the settings (fields left out keep their value). When they differ,
@@ -404,10 +286,8 @@ impl Table<'_> {
             state.settings_version += 1;
         }
         state.settings = settings;
-        Ok(Decision {
-            rematch: self.rematch.cloned().filter(|_| offer_stands),
-            ..self.changed(state)
-        })
+        let rematch = self.rematch.cloned().filter(|_| offer_stands);
+        Ok(self.changed(state, rematch, [Tell::Table]))
     }
 
     /// `identity` starts, offers or accepts a new game under the settings of `settings_version`
@@ -437,38 +317,45 @@ impl Table<'_> {
         }
         self.checks().settings_seen(settings_version)?;
         if hosting && self.open_game(here.everyone)?.ranked {
-            here.apart?;
+            here.apart.clone()?;
         } else if hosting {
-            return Ok(Decision {
-                state: self.state.clone(),
-                rematch: None,
-                store: Write::Nothing,
-                away: None,
-                tell: Vec::new(),
-                then: Then::Start { or_else: None },
-            });
+            return self.opened(&here, false);
         }
         let mut accepted = self.rematch.cloned().unwrap_or_default();
         accepted.insert(identity.clone());
         let all_in = self.everyone_accepted(&accepted);
-        Ok(Decision {
-            state: self.state.clone(),
-            rematch: Some(accepted),
-            store: Write::Nothing,
-            away: None,
-            tell: if all_in {
-                Vec::new()
-            } else {
-                vec![Tell::Table]
-            },
-            then: if all_in {
-                Then::Start {
-                    or_else: self.rematch.cloned(),
-                }
-            } else {
-                Then::Nothing
-            },
-        })
+        if all_in {
+            // The last acceptance needed opens the game; if it cannot open, the acceptance is
+            // refused and the offer stays as it was.
+            return self.opened(&here, true);
+        }
+        Ok(Decision::new(self.state.clone(), Some(accepted)).telling([Tell::Table]))
+    }
+
+    /// A new game at the table now, if one may start with the people `here` (a ranked one
+    /// only with them connected from different addresses): stored before anything else, then
+    /// the table as the game opens it (if it can be), then shown to everyone, with the table
+    /// when the game ends an offer (`offered`).
+    ///
+    /// # Errors
+    /// The refusal, when the game cannot start.
+    pub fn opened(&self, here: &Here, offered: bool) -> Result<Decision, Refusal> {
+        let opening = self.open_game(here.everyone)?;
+        if opening.ranked {
+            here.apart.clone()?;
+        }
+        let (seats, ranked) = (opening.seats, opening.ranked);
+        let mut tells = vec![Tell::Game];
+        if offered {
+            // The offer is over: the table says so.
+            tells.push(Tell::Table);
+        }
+        tells.push(Tell::Listing);
+        Ok(Decision::new(opening.state, None)
+            .then(Effect::CreateGame { seats, ranked })
+            // The game is stored; who started it is only needed for the next one.
+            .then(Effect::Store(Write::TableIfPossible))
+            .telling(tells))
     }
 
     /// A new game at the table, if one may start (`everyone_here`: every person seated is
@@ -572,14 +459,8 @@ impl Table<'_> {
         if self.checks().game_on() || self.rematch.is_none() {
             return Err(Refusal::new(RefusalCode::NoOffer, "no new game is offered"));
         }
-        Ok(Decision {
-            state: self.state.clone(),
-            rematch: None,
-            store: Write::Nothing,
-            away: None,
-            tell: vec![Tell::Declined { seat }, Tell::Table],
-            then: Then::Nothing,
-        })
+        let declined = Decision::new(self.state.clone(), None);
+        Ok(declined.telling([Tell::Declined { seat }, Tell::Table]))
     }
 }
 
@@ -634,6 +515,7 @@ pub fn without_those_who_left(state: &RoomState) -> Option<RoomState> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::effects::read::{follow_up, opens, stored, tells};
     use super::super::fixtures::{FREE_AFTER, GRACE, Room, id, offer, table};
     use super::*;
 
@@ -672,8 +554,8 @@ mod tests {
         let d = room.table().sit(&id("bo"), "Bo", Colour::Green).unwrap();
         assert_eq!(person(&d.state, Colour::Green), Some("bo"));
         assert_eq!(person(&d.state, Colour::Red), None, "the old seat is freed");
-        assert_eq!(d.store, Write::Table);
-        assert!(matches!(d.tell[..], [Tell::Table]));
+        assert_eq!(stored(&d), Some(Write::Table));
+        assert!(matches!(tells(&d)[..], [Tell::Table]));
         // A newcomer sits under the name they gave.
         let d = room.table().sit(&id("cy"), "Cy", Colour::Blue).unwrap();
         assert!(matches!(
@@ -686,7 +568,7 @@ mod tests {
     fn sitting_where_one_sits_changes_nothing_and_a_taken_seat_or_a_game_refuses() {
         let room = Room::new(table(false, false));
         let d = room.table().sit(&id("ana"), "Ana", Colour::Yellow).unwrap();
-        assert_eq!(d.store, Write::Nothing, "nothing to store");
+        assert_eq!(stored(&d), None, "nothing to store");
         assert_eq!(d.state.seats, room.state.seats);
         assert_eq!(
             refusal(room.table().sit(&id("cy"), "Cy", Colour::Red)),
@@ -706,8 +588,8 @@ mod tests {
         let room = Room::new(state).after_a_game();
         let stay = room.table().sit(&id("ana"), "Ana", Colour::Yellow).unwrap();
         assert_eq!(
-            stay.store,
-            Write::Nothing,
+            stored(&stay),
+            None,
             "sitting where one sits still changes nothing"
         );
         assert_eq!(
@@ -748,7 +630,7 @@ mod tests {
         let d = room.table().stand(&id("bo")).unwrap();
         assert_eq!(person(&d.state, Colour::Red), None);
         assert_eq!(d.rematch, offer(&["ana"]));
-        assert_eq!(d.then, Then::StartIfEveryoneAccepted);
+        assert_eq!(follow_up(&d), Some(&FollowUp::StartIfEveryoneAccepted));
         assert_eq!(refusal(room.table().stand(&id("cy"))), "not_seated");
         let playing = Room::new(table(false, false)).playing();
         assert_eq!(refusal(playing.table().stand(&id("bo"))), "game_on");
@@ -765,7 +647,7 @@ mod tests {
             "kept until the end"
         );
         assert!(matches!(
-            d.tell[..],
+            tells(&d)[..],
             [
                 Tell::Left {
                     seat: Colour::Red,
@@ -818,7 +700,7 @@ mod tests {
             .away("bo", FREE_AFTER);
         let d = playing.table().free_seat(&id("ana"), Colour::Red).unwrap();
         assert!(d.state.left.contains(&Colour::Red));
-        assert!(matches!(d.tell[0], Tell::Left { freed: true, .. }));
+        assert!(matches!(tells(&d)[0], Tell::Left { freed: true, .. }));
     }
 
     #[test]
@@ -928,21 +810,19 @@ mod tests {
         let d = accept(&room, "ana").unwrap();
         assert_eq!(d.rematch, offer(&["ana"]));
         assert_eq!(
-            d.then,
-            Then::Nothing,
+            follow_up(&d),
+            None,
             "Bo has not accepted; the CPU needs not"
         );
         let mut offered = room;
         offered.rematch = d.rematch;
         let d = accept(&offered, "bo").unwrap();
-        assert_eq!(
-            d.then,
-            Then::Start {
-                or_else: offer(&["ana"])
-            },
-            "if the game cannot start, Bo's acceptance is taken back"
+        assert!(opens(&d), "the last acceptance opens the game");
+        assert_eq!(d.rematch, None, "the offer is over");
+        assert!(
+            matches!(tells(&d)[..], [Tell::Game, Tell::Table, Tell::Listing]),
+            "the game, then the table without the offer"
         );
-        assert!(d.tell.is_empty(), "the game itself is shown");
         assert_eq!(refusal(accept(&offered, "cy")), "not_seated");
         let playing = Room::new(table(false, false)).playing();
         assert_eq!(refusal(accept(&playing, "bo")), "game_on");
@@ -955,17 +835,17 @@ mod tests {
         // Ana accepted, then moves: her acceptance goes, Bo's stays.
         let moved = room.table().sit(&id("ana"), "ana", Colour::Green).unwrap();
         assert_eq!(moved.rematch, offer(&["bo"]));
-        assert!(matches!(moved.tell[..], [Tell::Table]));
+        assert!(matches!(tells(&moved)[..], [Tell::Table]));
         room.apply(moved);
         // Cy sits where Ana sat: nobody has accepted for him.
         room.apply(room.table().sit(&id("cy"), "Cy", Colour::Yellow).unwrap());
         assert_eq!(room.rematch, offer(&["bo"]));
         let d = accept(&room, "ana").unwrap();
         assert_eq!(d.rematch, offer(&["ana", "bo"]));
-        assert_eq!(d.then, Then::Nothing, "Cy has not accepted");
+        assert_eq!(follow_up(&d), None, "Cy has not accepted");
         room.apply(d);
         let d = accept(&room, "cy").unwrap();
-        assert!(matches!(d.then, Then::Start { .. }));
+        assert!(opens(&d));
     }
 
     #[test]
@@ -979,7 +859,7 @@ mod tests {
             assert_eq!(d.rematch, None);
             assert!(
                 matches!(
-                    d.tell[..],
+                    tells(&d)[..],
                     [
                         Tell::Declined {
                             seat: Colour::Yellow
@@ -988,14 +868,14 @@ mod tests {
                     ]
                 ),
                 "{:?}",
-                d.tell
+                tells(&d)
             );
         }
         // Someone who had not accepted stands up: the offer stands, and may start.
         let d = room.table().stand(&id("bo")).unwrap();
         assert_eq!(d.rematch, offer(&["ana"]));
-        assert!(matches!(d.tell[..], [Tell::Table]));
-        assert_eq!(d.then, Then::StartIfEveryoneAccepted);
+        assert!(matches!(tells(&d)[..], [Tell::Table]));
+        assert_eq!(follow_up(&d), Some(&FollowUp::StartIfEveryoneAccepted));
         // Sitting down where one sits takes nothing back.
         let d = room.table().sit(&id("ana"), "ana", Colour::Yellow).unwrap();
         assert_eq!(d.rematch, offer(&["ana"]));
@@ -1009,7 +889,7 @@ mod tests {
         room.rematch = offer(&["ana", "bo"]);
         let d = room.table().free_seat(&id("ana"), Colour::Red).unwrap();
         assert_eq!(d.rematch, offer(&["ana"]));
-        assert_eq!(d.then, Then::StartIfEveryoneAccepted);
+        assert_eq!(follow_up(&d), Some(&FollowUp::StartIfEveryoneAccepted));
     }
 
     /// A settings request changing only the clock to `clock`, or making the table ranked.
@@ -1077,9 +957,12 @@ mod tests {
     fn the_host_starts_a_friendly_first_game_at_once() {
         let room = Room::new(table(false, true));
         let d = accept(&room, "ana").unwrap();
-        assert_eq!(d.then, Then::Start { or_else: None });
+        assert!(opens(&d));
         assert_eq!(d.rematch, None);
-        assert!(d.tell.is_empty(), "the game itself is shown");
+        assert!(
+            matches!(tells(&d)[..], [Tell::Game, Tell::Listing]),
+            "no offer ends"
+        );
         assert_eq!(refusal(accept(&room, "bo")), "not_host");
         // A stale start is refused like any acceptance.
         let stale = room.table().accept(&id("ana"), Some(3), everyone());
@@ -1091,16 +974,18 @@ mod tests {
         let mut room = Room::new(table(true, false));
         let d = accept(&room, "ana").unwrap();
         assert_eq!(d.rematch, offer(&["ana"]));
-        assert_eq!(d.then, Then::Nothing, "Bo has not accepted");
-        assert!(matches!(d.tell[..], [Tell::Table]));
+        assert_eq!(follow_up(&d), None, "Bo has not accepted");
+        assert!(matches!(tells(&d)[..], [Tell::Table]));
         room.apply(d);
         let d = accept(&room, "bo").unwrap();
-        assert_eq!(
-            d.then,
-            Then::Start {
-                or_else: offer(&["ana"])
-            }
-        );
+        assert!(opens(&d));
+        // If the game cannot start, Bo's acceptance is refused and the offer stays as it was.
+        let together = Here {
+            everyone: true,
+            apart: Err(Refusal::new(RefusalCode::SameAddress, "one address")),
+        };
+        let refused = room.table().accept(&id("bo"), None, together);
+        assert_eq!(refusal(refused), "same_address");
         // Bo may decline it instead, as after a game.
         let d = room.table().decline(&id("bo")).unwrap();
         assert_eq!(d.rematch, None);
@@ -1144,13 +1029,13 @@ mod tests {
             .table()
             .accept(&id("ana"), Some(1), everyone())
             .unwrap();
-        assert_eq!(d.then, Then::Nothing, "no game before Bo accepts");
+        assert_eq!(follow_up(&d), None, "no game before Bo accepts");
         room.apply(d);
         // Bo's acceptance of what he saw before the change is refused.
         let stale = room.table().accept(&id("bo"), Some(0), everyone());
         assert_eq!(refusal(stale), "settings_changed");
         let d = room.table().accept(&id("bo"), Some(1), everyone()).unwrap();
-        assert!(matches!(d.then, Then::Start { .. }));
+        assert!(opens(&d));
     }
 
     #[test]
@@ -1165,11 +1050,7 @@ mod tests {
             },
         );
         let d = accept(&Room::new(state), "ana").unwrap();
-        assert_eq!(
-            d.then,
-            Then::Start { or_else: None },
-            "three at Vietnamese rules: friendly"
-        );
+        assert!(opens(&d), "three at Vietnamese rules: friendly");
     }
 
     #[test]
@@ -1178,14 +1059,14 @@ mod tests {
             .after_a_game()
             .away("bo", GRACE);
         let d = accept(&room, "ana").unwrap();
-        assert!(matches!(d.then, Then::Start { .. }), "{:?}", d.then);
+        assert!(opens(&d), "{:?}", d.effects);
         // Away for less (a reload, say): the offer waits for Bo, and is looked at again when
         // his grace period ends.
         let mut reloading = Room::new(table(false, true))
             .after_a_game()
             .away("bo", GRACE / 4);
         let d = accept(&reloading, "ana").unwrap();
-        assert_eq!(d.then, Then::Nothing);
+        assert_eq!(follow_up(&d), None);
         reloading.apply(d);
         let since = reloading.away_since[&id("bo")];
         assert_eq!(reloading.table().offer_due(), Some(since + GRACE));
@@ -1206,7 +1087,7 @@ mod tests {
             .after_a_game()
             .away("bo", GRACE * 10);
         let d = accept(&room, "ana").unwrap();
-        assert_eq!(d.then, Then::Nothing);
+        assert_eq!(follow_up(&d), None);
         room.apply(d);
         assert!(!room.table().offer_accepted());
         assert_eq!(room.table().offer_due(), None);
@@ -1250,9 +1131,9 @@ mod tests {
         room.rematch = offer(&["ana"]);
         let d = room.table().decline(&id("bo")).unwrap();
         assert_eq!(d.rematch, None);
-        assert_eq!(d.store, Write::Nothing);
+        assert_eq!(stored(&d), None);
         assert!(matches!(
-            d.tell[..],
+            tells(&d)[..],
             [Tell::Declined { seat: Colour::Red }, Tell::Table]
         ));
         assert_eq!(refusal(room.table().decline(&id("cy"))), "not_seated");
@@ -1267,7 +1148,7 @@ mod tests {
         let d = room.table().decline(&id("ana")).unwrap();
         assert_eq!(d.rematch, None);
         assert!(matches!(
-            d.tell[..],
+            tells(&d)[..],
             [
                 Tell::Declined {
                     seat: Colour::Yellow
