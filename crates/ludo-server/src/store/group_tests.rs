@@ -1,6 +1,7 @@
-//! Group commit on the storage thread (see [`Store`]), over a real SQLite file: jobs waiting
-//! together share one commit, a job that fails undoes only its own writes, and a group that
-//! cannot be committed tells every job in it and writes nothing.
+//! Group commit on the storage thread (see [`Store`]), on both backends (a real SQLite file, and
+//! a fresh database of the PostgreSQL server `LUDO_TEST_POSTGRES` names, skipped without it):
+//! jobs waiting together share one commit, a job that fails undoes only its own writes, and a
+//! group that cannot be committed tells every job in it and writes nothing.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -10,18 +11,53 @@ use std::time::Duration;
 use ludo_fair::Action;
 use ludo_rules::Colour;
 
-use super::sqlite::SqliteBackend;
 use super::*;
 use crate::ids::{GameId, IdentityId, RoomCode};
 
-/// SQLite, counting the groups it commits, and failing every commit while told to.
-struct Probe {
-    db: SqliteBackend,
+/// Runs each named test of this file on both backends, as `store::group_tests::sqlite::NAME`
+/// and `store::group_tests::postgres::NAME`.
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    super::$name(super::on_sqlite()).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    let Some(setup) = super::on_postgres() else {
+                        return;
+                    };
+                    super::$name(setup).await;
+                }
+            )*
+        }
+    };
+}
+
+on_both_backends!(
+    jobs_waiting_together_share_one_commit_and_each_gets_its_own_result,
+    a_job_that_fails_in_a_group_undoes_only_its_own_writes,
+    a_job_that_panics_in_a_group_fails_alone,
+    a_group_that_cannot_be_committed_tells_every_job_and_writes_nothing,
+    a_job_reaching_an_idle_storage_thread_runs_at_once_alone,
+    a_job_whose_write_fails_may_go_on_and_keep_its_other_writes,
+    a_new_game_in_a_group_is_kept_or_undone_with_its_job,
+);
+
+/// A backend counting the groups it commits, and failing every commit while told to.
+struct Probe<B> {
+    db: B,
     commits: Arc<AtomicUsize>,
     fail_commits: Arc<AtomicBool>,
 }
 
-impl Backend for Probe {
+impl<B: Backend> Backend for Probe<B> {
     fn known_identity(
         &mut self,
         hash: &str,
@@ -124,27 +160,51 @@ struct Setup {
     store: Store,
     commits: Arc<AtomicUsize>,
     fail_commits: Arc<AtomicBool>,
-    _dir: tempfile::TempDir,
+    /// The SQLite file's directory or the PostgreSQL database, removed at the end.
+    _place: Box<dyn std::any::Any + Send>,
 }
 
-fn setup() -> Setup {
-    let dir = tempfile::tempdir().unwrap();
+/// A store over `open`'s backend, opened on the storage thread, with the host every room has.
+fn setup<B: Backend>(
+    open: impl FnOnce() -> StoreResult<B> + Send + 'static,
+    place: Box<dyn std::any::Any + Send>,
+) -> Setup {
     let commits = Arc::new(AtomicUsize::new(0));
     let fail_commits = Arc::new(AtomicBool::new(false));
-    let mut db = SqliteBackend::open(&dir.path().join("t.db")).unwrap();
-    // Every room has a host.
-    db.identify("secret", "Ana", &"ana".into(), 0).unwrap();
-    let store = Store::start(Probe {
-        db,
-        commits: commits.clone(),
-        fail_commits: fail_commits.clone(),
-    });
+    let (counted, failing) = (commits.clone(), fail_commits.clone());
+    let (ready, opened) = std::sync::mpsc::channel();
+    let store = Store::spawn(
+        move || {
+            let mut db = open()?;
+            db.identify("secret", "Ana", &"ana".into(), 0)?;
+            Ok(Probe {
+                db,
+                commits: counted,
+                fail_commits: failing,
+            })
+        },
+        false,
+        move |outcome| ready.send(outcome).unwrap(),
+    );
+    opened.recv().unwrap().expect("the store opens");
     Setup {
         store,
         commits,
         fail_commits,
-        _dir: dir,
+        _place: place,
     }
+}
+
+fn on_sqlite() -> Setup {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.db");
+    setup(move || SqliteBackend::open(&path), Box::new(dir))
+}
+
+fn on_postgres() -> Option<Setup> {
+    let db = TestDatabase::create()?;
+    let url = db.url().to_owned();
+    Some(setup(move || PostgresBackend::connect(&url), Box::new(db)))
 }
 
 /// Holds the storage thread busy for a moment, so that the jobs sent meanwhile wait together.
@@ -186,9 +246,7 @@ async fn rooms(store: &Store, codes: &[&str]) -> Vec<bool> {
         .unwrap()
 }
 
-#[tokio::test]
-async fn jobs_waiting_together_share_one_commit_and_each_gets_its_own_result() {
-    let s = setup();
+async fn jobs_waiting_together_share_one_commit_and_each_gets_its_own_result(s: Setup) {
     let codes: Vec<String> = (0..50).map(|i| format!("R{i}")).collect();
     let saves = while_busy(&s.store, async {
         let saves: Vec<_> = codes.iter().map(|c| save(&s.store, c)).collect();
@@ -204,9 +262,7 @@ async fn jobs_waiting_together_share_one_commit_and_each_gets_its_own_result() {
     assert!(rooms(&s.store, &codes).await.into_iter().all(|r| r));
 }
 
-#[tokio::test]
-async fn a_job_that_fails_in_a_group_undoes_only_its_own_writes() {
-    let s = setup();
+async fn a_job_that_fails_in_a_group_undoes_only_its_own_writes(s: Setup) {
     let (a, failing, c) = while_busy(&s.store, async {
         let a = save(&s.store, "A");
         let failing = spawn_job(&s.store, |b| {
@@ -225,9 +281,7 @@ async fn a_job_that_fails_in_a_group_undoes_only_its_own_writes() {
     assert_eq!(rooms(&s.store, &["A", "B", "C"]).await, [true, false, true]);
 }
 
-#[tokio::test]
-async fn a_job_that_panics_in_a_group_fails_alone() {
-    let s = setup();
+async fn a_job_that_panics_in_a_group_fails_alone(s: Setup) {
     let (a, panicking, c) = while_busy(&s.store, async {
         let a = save(&s.store, "A");
         let panicking = spawn_job(&s.store, |b| {
@@ -245,9 +299,7 @@ async fn a_job_that_panics_in_a_group_fails_alone() {
     assert_eq!(rooms(&s.store, &["A", "B", "C"]).await, [true, false, true]);
 }
 
-#[tokio::test]
-async fn a_group_that_cannot_be_committed_tells_every_job_and_writes_nothing() {
-    let s = setup();
+async fn a_group_that_cannot_be_committed_tells_every_job_and_writes_nothing(s: Setup) {
     s.fail_commits.store(true, Ordering::SeqCst);
     let saves = while_busy(&s.store, async {
         let saves: Vec<_> = ["A", "B", "C"].iter().map(|c| save(&s.store, c)).collect();
@@ -268,9 +320,7 @@ async fn a_group_that_cannot_be_committed_tells_every_job_and_writes_nothing() {
     assert!(again.is_ok(), "accepted once storage works again");
 }
 
-#[tokio::test]
-async fn a_job_reaching_an_idle_storage_thread_runs_at_once_alone() {
-    let s = setup();
+async fn a_job_reaching_an_idle_storage_thread_runs_at_once_alone(s: Setup) {
     let started = std::time::Instant::now();
     save(&s.store, "A").await.unwrap().unwrap();
     assert!(started.elapsed() < Duration::from_millis(250));
@@ -280,4 +330,51 @@ async fn a_job_reaching_an_idle_storage_thread_runs_at_once_alone() {
         "committed by itself, not as a group"
     );
     assert_eq!(rooms(&s.store, &["A"]).await, [true]);
+}
+
+async fn a_job_whose_write_fails_may_go_on_and_keep_its_other_writes(s: Setup) {
+    let (a, going_on) = while_busy(&s.store, async {
+        let a = save(&s.store, "A");
+        let going_on = spawn_job(&s.store, |b| {
+            b.save_room(&"B".into(), &"ana".into(), "{}", 1)?;
+            // No such host: refused, and undone alone.
+            let refused = b.save_room(&"X".into(), &"nobody".into(), "{}", 1);
+            assert!(refused.is_err(), "{refused:?}");
+            b.save_room(&"C".into(), &"ana".into(), "{}", 1)
+        });
+        tokio::task::yield_now().await;
+        (a, going_on)
+    })
+    .await;
+    assert!(a.await.unwrap().is_ok());
+    assert!(going_on.await.unwrap().is_ok());
+    assert_eq!(s.commits.load(Ordering::SeqCst), 1, "one group");
+    assert_eq!(
+        rooms(&s.store, &["A", "B", "X", "C"]).await,
+        [true, true, false, true]
+    );
+}
+
+async fn a_new_game_in_a_group_is_kept_or_undone_with_its_job(s: Setup) {
+    let new = |id: &str| super::suite::new_game(id, false, &[(Colour::Yellow, "ana")]);
+    let (kept, undone) = (new("KEPT"), new("UNDONE"));
+    save(&s.store, "ROOM").await.unwrap().unwrap();
+    let (kept, undone) = while_busy(&s.store, async {
+        let kept = s.store.run(move |b| b.create_game(&kept));
+        let undone = s.store.run(move |b| {
+            b.create_game(&undone)?;
+            Err::<(), _>(StoreError("the job failed after its game".to_owned()))
+        });
+        tokio::join!(kept, undone)
+    })
+    .await;
+    kept.unwrap();
+    assert!(undone.is_err());
+    let games = s
+        .store
+        .run(|b| Ok((b.game(&"KEPT".into())?, b.game(&"UNDONE".into())?)))
+        .await
+        .unwrap();
+    assert!(games.0.is_some(), "the kept game is stored");
+    assert!(games.1.is_none(), "the undone game is not");
 }

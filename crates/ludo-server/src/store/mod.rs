@@ -293,10 +293,10 @@ fn failed_on_purpose<T>(_: Option<String>) -> StoreResult<T> {
 
 /// The async handle to the storage thread. Cheap to clone.
 ///
-/// **Group commit.** Where the backend supports it (SQLite), the jobs waiting when the thread
-/// becomes free are run together in one transaction, each inside a savepoint of its own (a job
-/// that fails undoes only its own writes), and committed once; only then is any of them given
-/// its result. A room therefore still broadcasts an action only once it is durably stored, but
+/// **Group commit.** Where the backend supports it (SQLite and PostgreSQL), the jobs waiting
+/// when the thread becomes free are run together in one transaction, each inside a savepoint of
+/// its own (a job that fails undoes only its own writes), and committed once; only then is any
+/// of them given its result. A room therefore still broadcasts an action only once it is durably stored, but
 /// many rooms' actions share one commit: one write-ahead-log append and one lock instead of one
 /// each. Nothing waits to fill a group: a job arriving at an idle thread runs at once, alone, so
 /// the group grows only with the load. If the commit fails, every job of the group is told.

@@ -3,11 +3,20 @@
 //! A call on a lost connection fails with a [`StoreError`]; the next call connects anew. While
 //! the server cannot be reached, calls fail at once for a pause that doubles up to
 //! [`MAX_PAUSE`], so a dead database does not hold every queued job for a connect timeout.
+//!
+//! **Groups.** Between [`Connection::begin_group`] and [`Connection::commit_group`] (or
+//! [`Connection::abandon_group`]) every call runs inside one open transaction, each job in a
+//! savepoint (`job`) of its own. A call that fails is undone at once, back to the savepoint set
+//! before it (the job's, or for a job's later calls one of their own, `call`), so the job may go
+//! on and the transaction never stays aborted. A connection lost within a group is not made
+//! again until the group ends: the group's later calls fail rather than write outside it.
 
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::time::{Duration, Instant};
 
-use postgres::{Client, Config, NoTls};
+use postgres::{Client, Config, NoTls, Statement};
 
+use super::statements::Statements;
 use crate::store::{StoreError, StoreResult};
 
 /// How long connecting may take, unless the URL says (`connect_timeout`).
@@ -61,10 +70,59 @@ fn is_lost(e: &postgres::Error) -> bool {
     }
 }
 
+/// Runs `body` atomically: in a transaction of its own, or, when `grouped`, in a savepoint of
+/// the group's open transaction, undone alone if it fails (so that a caller may try it again).
+/// What `doing` names is said in the error of beginning or ending it.
+pub(super) fn atomically<T>(
+    db: &mut Client,
+    grouped: bool,
+    doing: &str,
+    body: impl FnOnce(&mut Client) -> Result<T, Failure>,
+) -> Result<T, Failure> {
+    let (begin, keep, undo) = if grouped {
+        (
+            "SAVEPOINT part",
+            "RELEASE part",
+            "ROLLBACK TO part; RELEASE part",
+        )
+    } else {
+        ("BEGIN", "COMMIT", "ROLLBACK")
+    };
+    db.batch_execute(begin).context(doing)?;
+    match catch_unwind(AssertUnwindSafe(|| body(&mut *db))) {
+        Ok(Ok(done)) => {
+            db.batch_execute(keep).context(doing)?;
+            Ok(done)
+        }
+        Ok(Err(failure)) => {
+            // A connection that cannot undo it is lost, and the server undoes it.
+            let _ = db.batch_execute(undo);
+            Err(failure)
+        }
+        Err(panic) => {
+            let _ = db.batch_execute(undo);
+            resume_unwind(panic)
+        }
+    }
+}
+
+/// The open transaction of a group of jobs.
+#[derive(Default)]
+struct Group {
+    /// Calls made so far by the job begun last.
+    calls_in_job: u32,
+    /// Why the group cannot be committed any more, if it cannot: nothing of it may be kept.
+    broken: Option<StoreError>,
+}
+
 /// A connection made when first needed and again after it is lost.
 pub(super) struct Connection {
     config: Config,
     client: Option<Client>,
+    /// The statements prepared on `client`.
+    statements: Statements,
+    /// The group whose transaction is open, if one is.
+    group: Option<Group>,
     /// No attempt to connect before this, after one failed.
     not_before: Option<Instant>,
     pause: Duration,
@@ -85,6 +143,8 @@ impl Connection {
         Ok(Connection {
             config,
             client: None,
+            statements: Statements::default(),
+            group: None,
             not_before: None,
             pause: FIRST_PAUSE,
         })
@@ -93,7 +153,12 @@ impl Connection {
     /// The client, connected now if it was not.
     fn client(&mut self) -> StoreResult<&mut Client> {
         if self.client.as_ref().is_some_and(Client::is_closed) {
-            self.client = None;
+            self.lose();
+        }
+        if self.client.is_none() && self.group.is_some() {
+            return Err(StoreError(
+                "the PostgreSQL connection was lost during a group of writes".to_owned(),
+            ));
         }
         if self.client.is_none() {
             if let Some(when) = self.not_before
@@ -121,23 +186,185 @@ impl Connection {
         Ok(self.client.as_mut().expect("connected just above"))
     }
 
+    /// Drops the client (and what was prepared on it): the next call connects again, and a
+    /// group open on it cannot be committed.
+    fn lose(&mut self) {
+        self.client = None;
+        self.statements.clear();
+        if let Some(group) = &mut self.group {
+            group.broken.get_or_insert_with(|| {
+                StoreError("the PostgreSQL connection was lost during a group of writes".to_owned())
+            });
+        }
+    }
+
+    /// Whether a group's transaction is open: a call that needs a transaction of its own takes
+    /// a savepoint in it instead (see [`atomically`]).
+    pub fn grouped(&self) -> bool {
+        self.group.is_some()
+    }
+
     /// Runs `work` on the connection, connecting first if needed. When the connection turns
-    /// out lost, it is dropped and the next call connects again.
+    /// out lost, it is dropped and the next call connects again. Within a group, a call that
+    /// fails is undone (see the module's documentation).
     pub fn run<T>(
         &mut self,
         work: impl FnOnce(&mut Client) -> Result<T, Failure>,
     ) -> StoreResult<T> {
-        let client = self.client()?;
-        match work(client) {
-            Ok(done) => Ok(done),
-            Err(Failure::Store(e)) => Err(e),
-            Err(Failure::Database(doing, e)) => {
-                if is_lost(&e) || client.is_closed() {
-                    tracing::warn!("lost the PostgreSQL connection ({e}); reconnecting");
-                    self.client = None;
-                }
-                Err(describe(&doing, &e))
+        self.run_prepared(None, |client, _| work(client))
+    }
+
+    /// Runs `work` with the statement `sql` prepared (and kept for the next time), as
+    /// [`Connection::run`] runs its work.
+    pub fn run_with<T>(
+        &mut self,
+        sql: &'static str,
+        work: impl FnOnce(&mut Client, &Statement) -> Result<T, Failure>,
+    ) -> StoreResult<T> {
+        self.run_prepared(Some(sql), |client, statement| {
+            work(client, statement.expect("prepared when asked for"))
+        })
+    }
+
+    fn run_prepared<T>(
+        &mut self,
+        sql: Option<&'static str>,
+        work: impl FnOnce(&mut Client, Option<&Statement>) -> Result<T, Failure>,
+    ) -> StoreResult<T> {
+        self.client()?;
+        let client = self.client.as_mut().expect("connected just above");
+        // Within a group, the place to go back to if this call fails: the job's savepoint for
+        // its first call, one of the call's own for the next.
+        let calls = self.group.as_mut().map(|group| {
+            group.calls_in_job += 1;
+            group.calls_in_job
+        });
+        let undo = match calls {
+            None => None,
+            Some(1) => Some("ROLLBACK TO job"),
+            Some(_) => match client.batch_execute("SAVEPOINT call") {
+                Ok(()) => Some("ROLLBACK TO call"),
+                Err(e) => return Err(self.failed("marking a call", e)),
+            },
+        };
+        let outcome = match sql {
+            None => work(client, None),
+            Some(sql) => match self.statements.get(client, sql) {
+                Ok(statement) => work(client, Some(&statement)),
+                Err(e) => Err(Failure::Database("preparing a statement".to_owned(), e)),
+            },
+        };
+        let failure = match outcome {
+            Ok(done) => return Ok(done),
+            Err(Failure::Store(e)) => e,
+            Err(Failure::Database(doing, e)) => self.failed(&doing, e),
+        };
+        if let (Some(undo), Some(client)) = (undo, self.client.as_mut())
+            && let Err(e) = client.batch_execute(undo)
+        {
+            let error = self.failed("undoing a failed call", e);
+            if let Some(group) = &mut self.group {
+                group.broken.get_or_insert(error);
             }
+        }
+        Err(failure)
+    }
+
+    /// The error for `e`, met while `doing`; the connection is dropped if `e` says it is lost.
+    fn failed(&mut self, doing: &str, e: postgres::Error) -> StoreError {
+        if self
+            .client
+            .as_ref()
+            .is_some_and(|client| is_lost(&e) || client.is_closed())
+        {
+            tracing::warn!("lost the PostgreSQL connection ({e}); reconnecting");
+            self.lose();
+        }
+        describe(doing, &e)
+    }
+
+    /// Runs `sql` for a step of a group, saying it was `doing` that if it fails.
+    fn group_step(&mut self, sql: &str, doing: &str) -> StoreResult<()> {
+        let client = self.client()?;
+        match client.batch_execute(sql) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.failed(doing, e)),
+        }
+    }
+
+    /// Opens a group's transaction.
+    pub fn begin_group(&mut self) -> StoreResult<()> {
+        self.group_step("BEGIN", "beginning a group of writes")?;
+        self.group = Some(Group::default());
+        Ok(())
+    }
+
+    /// Marks the start of one job of the group with the savepoint `job`.
+    pub fn begin_job(&mut self) -> StoreResult<()> {
+        if let Some(group) = &mut self.group {
+            group.calls_in_job = 0;
+        }
+        let marked = self.group_step("SAVEPOINT job", "beginning a job");
+        self.note(marked)
+    }
+
+    /// Ends the job begun last: its writes stay in the group if `keep`, else are undone. The
+    /// savepoint is left in place, not released: the next job's hides it, and the commit ends
+    /// them all, which saves a round trip a job.
+    pub fn end_job(&mut self, keep: bool) -> StoreResult<()> {
+        let ended = if keep {
+            Ok(())
+        } else {
+            self.group_step("ROLLBACK TO job", "ending a job")
+        };
+        let ended = self.note(ended);
+        match self.group.as_ref().and_then(|g| g.broken.clone()) {
+            Some(broken) => Err(broken),
+            None => ended,
+        }
+    }
+
+    /// Records a failed step as breaking the group.
+    fn note(&mut self, step: StoreResult<()>) -> StoreResult<()> {
+        if let (Err(error), Some(group)) = (&step, &mut self.group) {
+            group.broken.get_or_insert_with(|| error.clone());
+        }
+        step
+    }
+
+    /// Commits the group; if it cannot be committed (or an earlier step broke it), nothing of
+    /// it is written.
+    pub fn commit_group(&mut self) -> StoreResult<()> {
+        let Some(group) = &self.group else {
+            return Ok(());
+        };
+        if let Some(broken) = group.broken.clone() {
+            self.abandon_group()?;
+            return Err(broken);
+        }
+        let committed = self.group_step("COMMIT", "committing a group of writes");
+        self.group = None;
+        if committed.is_err() {
+            // A failed COMMIT ends the transaction already; this is for a connection in doubt.
+            if let Some(client) = self.client.as_mut() {
+                let _ = client.batch_execute("ROLLBACK");
+            }
+        }
+        committed
+    }
+
+    /// Undoes the whole group.
+    pub fn abandon_group(&mut self) -> StoreResult<()> {
+        if self.group.take().is_none() {
+            return Ok(());
+        }
+        match self.client.as_mut() {
+            // Lost: the server has undone it already.
+            None => Ok(()),
+            Some(client) => match client.batch_execute("ROLLBACK") {
+                Ok(()) => Ok(()),
+                Err(e) => Err(self.failed("abandoning a group of writes", e)),
+            },
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use postgres::Client;
 
-use super::connection::{Context, Failure};
+use super::connection::{Context, Failure, atomically};
 use crate::store::{Forgetting, Forgotten};
 
 /// The advisory lock forgetting holds until its transaction ends ("ludoforg" in ASCII).
@@ -19,8 +19,16 @@ const ROOMS_TO_FORGET: &str = "r.forgotten_at IS NULL AND r.updated_at < $1
                      WHERE l.room = r.code AND l.expires_at >= ludo_now_ms())";
 
 /// See [`crate::store::Backend::forget`].
-pub(super) fn forget(db: &mut Client, what: &Forgetting) -> Result<Forgotten, Failure> {
-    let mut tx = db.transaction().context("forgetting")?;
+pub(super) fn forget(
+    db: &mut Client,
+    grouped: bool,
+    what: &Forgetting,
+) -> Result<Forgotten, Failure> {
+    atomically(db, grouped, "forgetting", |tx| forget_in(tx, what))
+}
+
+/// Forgets what `what` says, in the transaction (or savepoint) open on `tx`.
+fn forget_in(tx: &mut Client, what: &Forgetting) -> Result<Forgotten, Failure> {
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&FORGET_LOCK])
         .context("waiting for another node's forgetting")?;
     if !what.identities_in_use.is_empty() {
@@ -84,6 +92,5 @@ pub(super) fn forget(db: &mut Client, what: &Forgetting) -> Result<Forgotten, Fa
             )
             .context("forgetting identities")?;
     }
-    tx.commit().context("forgetting")?;
     Ok(forgotten)
 }

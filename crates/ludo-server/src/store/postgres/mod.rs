@@ -1,5 +1,7 @@
 //! The PostgreSQL backend: one connection from the storage thread, numbered migrations run at
-//! start-up under an advisory lock, and a new connection after one is lost.
+//! start-up under an advisory lock, and a new connection after one is lost. The jobs waiting
+//! together are committed as one group (see [`super::Store`]), and the busiest writes run as
+//! statements prepared once per connection.
 //!
 //! The `postgres` client is synchronous: it drives its connection on a runtime of its own, so
 //! the backend is made, used and dropped on the storage thread only (see [`super::Store::open`]).
@@ -14,6 +16,7 @@ mod ratings;
 #[cfg(any(test, feature = "testing"))]
 mod scratch;
 mod seekers;
+mod statements;
 #[cfg(test)]
 mod tests;
 
@@ -31,7 +34,7 @@ use super::{
     Renewal, SharedSeeker, StoreError, StoreResult, StoredGame,
 };
 use crate::ids::{GameId, IdentityId, RoomCode};
-use connection::{Connection, Context, Failure};
+use connection::{Connection, Context, Failure, atomically};
 #[cfg(any(test, feature = "testing"))]
 pub use scratch::TestDatabase;
 
@@ -147,7 +150,42 @@ fn load_game(db: &mut impl GenericClient, id: &GameId) -> Result<Option<StoredGa
     Ok(Some(row.into_game(actions, ratings)?))
 }
 
+/// Appends an action (see [`Backend::append_action`]).
+const APPEND_ACTION: &str = "INSERT INTO actions (game, number, seat, action, stand_in, at)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (game, number) DO NOTHING";
+
+/// Creates or replaces a room's state (see [`Backend::save_room`]).
+const SAVE_ROOM: &str = "INSERT INTO rooms (code, host, state, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $4)
+     ON CONFLICT (code) DO UPDATE SET state = excluded.state,
+         updated_at = excluded.updated_at, forgotten_at = NULL";
+
 impl Backend for PostgresBackend {
+    fn groups_writes(&self) -> bool {
+        true
+    }
+
+    fn begin_group(&mut self) -> StoreResult<()> {
+        self.connection.begin_group()
+    }
+
+    fn begin_job(&mut self) -> StoreResult<()> {
+        self.connection.begin_job()
+    }
+
+    fn end_job(&mut self, keep: bool) -> StoreResult<()> {
+        self.connection.end_job(keep)
+    }
+
+    fn commit_group(&mut self) -> StoreResult<()> {
+        self.connection.commit_group()
+    }
+
+    fn abandon_group(&mut self) -> StoreResult<()> {
+        self.connection.abandon_group()
+    }
+
     fn known_identity(
         &mut self,
         secret_hash: &str,
@@ -195,16 +233,10 @@ impl Backend for PostgresBackend {
         now: i64,
     ) -> StoreResult<()> {
         fail::fail_point!("store-write", failed_on_purpose);
-        self.connection.run(|db| {
-            db.execute(
-                "INSERT INTO rooms (code, host, state, created_at, updated_at)
-                 VALUES ($1, $2, $3, $4, $4)
-                 ON CONFLICT (code) DO UPDATE SET state = excluded.state,
-                     updated_at = excluded.updated_at, forgotten_at = NULL",
-                &[&code, &host, &state, &now],
-            )
-            .map(|_| ())
-            .context("saving a room")
+        self.connection.run_with(SAVE_ROOM, |db, statement| {
+            db.execute(statement, &[&code, &host, &state, &now])
+                .map(|_| ())
+                .context("saving a room")
         })
     }
 
@@ -239,34 +271,36 @@ impl Backend for PostgresBackend {
         fail::fail_point!("store-write", failed_on_purpose);
         let rules = serde_json::to_string(&game.record.rules).map_err(json_fail("rules"))?;
         let seats = serde_json::to_string(&game.record.seats).map_err(json_fail("seats"))?;
+        let grouped = self.connection.grouped();
         self.connection.run(|db| {
-            let mut tx = db.transaction().context("saving a new game")?;
-            tx.execute(
-                "INSERT INTO games (id, room, rules, seats, players, commitment, seed,
+            atomically(db, grouped, "saving a new game", |tx| {
+                tx.execute(
+                    "INSERT INTO games (id, room, rules, seats, players, commitment, seed,
                                     started_at, ranked)
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-                &[
-                    &game.id,
-                    &game.room,
-                    &rules,
-                    &seats,
-                    &game.players,
-                    &game.record.commitment,
-                    &game.seed,
-                    &game.started_at,
-                    &game.ranked,
-                ],
-            )
-            .context("saving a new game")?;
-            for (seat, identity, name) in &game.people {
-                tx.execute(
-                    "INSERT INTO game_players (game, seat, identity, name)
-                     VALUES ($1, $2, $3, $4)",
-                    &[&game.id, &seat.name(), identity, name],
+                    &[
+                        &game.id,
+                        &game.room,
+                        &rules,
+                        &seats,
+                        &game.players,
+                        &game.record.commitment,
+                        &game.seed,
+                        &game.started_at,
+                        &game.ranked,
+                    ],
                 )
-                .context("saving a game's players")?;
-            }
-            tx.commit().context("saving a new game")
+                .context("saving a new game")?;
+                for (seat, identity, name) in &game.people {
+                    tx.execute(
+                        "INSERT INTO game_players (game, seat, identity, name)
+                     VALUES ($1, $2, $3, $4)",
+                        &[&game.id, &seat.name(), identity, name],
+                    )
+                    .context("saving a game's players")?;
+                }
+                Ok(())
+            })
         })
     }
 
@@ -285,11 +319,9 @@ impl Backend for PostgresBackend {
         let action = serde_json::to_string(action).map_err(json_fail("an action"))?;
         let number = i64::try_from(number)
             .map_err(|_| StoreError(format!("action number {number} is too large")))?;
-        self.connection.run(|db| {
+        self.connection.run_with(APPEND_ACTION, |db, statement| {
             db.execute(
-                "INSERT INTO actions (game, number, seat, action, stand_in, at)
-                 VALUES ($1, $2, $3, $4, $5, $6)
-                 ON CONFLICT (game, number) DO NOTHING",
+                statement,
                 &[&game, &number, &seat.name(), &action, &stand_in, &at],
             )
             .map(|written| written == 1)
@@ -304,8 +336,9 @@ impl Backend for PostgresBackend {
         at: i64,
     ) -> StoreResult<Vec<RatingChange>> {
         fail::fail_point!("store-write", failed_on_purpose);
+        let grouped = self.connection.grouped();
         self.connection
-            .run(|db| ratings::finish_and_rate(db, game, places, at))
+            .run(|db| ratings::finish_and_rate(db, grouped, game, places, at))
     }
 
     fn game(&mut self, id: &GameId) -> StoreResult<Option<StoredGame>> {
@@ -345,7 +378,9 @@ impl Backend for PostgresBackend {
 
     fn forget(&mut self, what: &Forgetting) -> StoreResult<Forgotten> {
         fail::fail_point!("store-write", failed_on_purpose);
-        self.connection.run(|db| forgetting::forget(db, what))
+        let grouped = self.connection.grouped();
+        self.connection
+            .run(|db| forgetting::forget(db, grouped, what))
     }
 
     fn cluster(&mut self) -> Option<&mut dyn Cluster> {
@@ -400,7 +435,9 @@ impl Cluster for PostgresBackend {
     }
 
     fn seekers(&mut self, node: &str, stale_ms: i64) -> StoreResult<Vec<SharedSeeker>> {
-        self.connection.run(|db| seekers::all(db, node, stale_ms))
+        let grouped = self.connection.grouped();
+        self.connection
+            .run(|db| seekers::all(db, grouped, node, stale_ms))
     }
 
     fn publish_listings(
@@ -409,8 +446,9 @@ impl Cluster for PostgresBackend {
         listings: &[(RoomCode, String)],
         stale_ms: i64,
     ) -> StoreResult<()> {
+        let grouped = self.connection.grouped();
         self.connection
-            .run(|db| seekers::publish_listings(db, node, listings, stale_ms))
+            .run(|db| seekers::publish_listings(db, grouped, node, listings, stale_ms))
     }
 
     fn listings(&mut self) -> StoreResult<Vec<String>> {

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use ludo_rules::Colour;
 use postgres::error::SqlState;
-use postgres::{Client, GenericClient, Transaction};
+use postgres::{Client, GenericClient};
 
-use super::connection::{Context, Failure};
+use super::connection::{Context, Failure, atomically};
 use super::games;
 use crate::rating;
 use crate::store::rows::{self, colour, family_of, json_fail};
@@ -82,13 +82,17 @@ pub(super) fn changes(
 /// server's is tried again.
 pub(super) fn finish_and_rate(
     db: &mut Client,
+    grouped: bool,
     game: &str,
     places: &BTreeMap<Colour, u8>,
     at: i64,
 ) -> Result<Vec<RatingChange>, Failure> {
     let mut attempt = 1;
     loop {
-        match finish_once(db, game, places, at) {
+        let finished = atomically(db, grouped, "finishing a game", |tx| {
+            finish_once(tx, game, places, at)
+        });
+        match finished {
             Err(Failure::Database(_, e))
                 if attempt < ATTEMPTS
                     && matches!(
@@ -106,12 +110,11 @@ pub(super) fn finish_and_rate(
 }
 
 fn finish_once(
-    db: &mut Client,
+    tx: &mut Client,
     game: &str,
     places: &BTreeMap<Colour, u8>,
     at: i64,
 ) -> Result<Vec<RatingChange>, Failure> {
-    let mut tx = db.transaction().context("finishing a game")?;
     // The game's row, locked: a second finish of the same game waits and then finds it over.
     let (finished_at, ranked, rules) = tx
         .query_opt(
@@ -131,9 +134,7 @@ fn finish_once(
         .context("finishing a game")?
         .ok_or_else(|| StoreError(format!("no game {game} to finish")))?;
     if finished_at.is_some() {
-        let done = changes(&mut tx, game)?;
-        tx.commit().context("finishing a game")?;
-        return Ok(done);
+        return changes(tx, game);
     }
     let places_json = serde_json::to_string(places).map_err(json_fail("places"))?;
     tx.execute(
@@ -149,18 +150,16 @@ fn finish_once(
         .context("saving places")?;
     }
     if ranked {
-        rate(&mut tx, game, family_of(&rules)?, places, at)?;
+        rate(tx, game, family_of(&rules)?, places, at)?;
     }
-    let done = changes(&mut tx, game)?;
-    tx.commit().context("finishing a game")?;
-    Ok(done)
+    changes(tx, game)
 }
 
 /// Rates a ranked game's people: their rating rows are made if missing and locked, in the order
 /// of their identities (so two games locking the same rows cannot wait on each other), updated,
 /// and each change recorded.
 fn rate(
-    tx: &mut Transaction<'_>,
+    tx: &mut Client,
     game: &str,
     family: &str,
     places: &BTreeMap<Colour, u8>,

@@ -3,7 +3,7 @@
 
 use postgres::Client;
 
-use super::connection::{Context, Failure};
+use super::connection::{Context, Failure, atomically};
 use crate::store::SharedSeeker;
 
 /// See [`crate::store::Cluster::claim_role`].
@@ -61,29 +61,29 @@ pub(super) fn remove(db: &mut Client, ticket: &str) -> Result<(), Failure> {
 /// See [`crate::store::Cluster::seekers`].
 pub(super) fn all(
     db: &mut Client,
+    grouped: bool,
     node: &str,
     stale_ms: i64,
 ) -> Result<Vec<SharedSeeker>, Failure> {
-    let mut tx = db.transaction().context("reading ranked searches")?;
-    tx.execute(
-        "UPDATE seekers SET seen_at = ludo_now_ms() WHERE node = $1",
-        &[&node],
-    )
-    .context("renewing ranked searches")?;
-    tx.execute(
-        "DELETE FROM seekers WHERE seen_at < ludo_now_ms() - $1",
-        &[&stale_ms],
-    )
-    .context("forgetting ranked searches")?;
-    let rows = tx
-        .query(
+    let rows = atomically(db, grouped, "reading ranked searches", |tx| {
+        tx.execute(
+            "UPDATE seekers SET seen_at = ludo_now_ms() WHERE node = $1",
+            &[&node],
+        )
+        .context("renewing ranked searches")?;
+        tx.execute(
+            "DELETE FROM seekers WHERE seen_at < ludo_now_ms() - $1",
+            &[&stale_ms],
+        )
+        .context("forgetting ranked searches")?;
+        tx.query(
             "SELECT ticket, node, identity, name, rating, preset, size, address, since, room,
-                    seats
-             FROM seekers ORDER BY since, ticket",
+                seats
+         FROM seekers ORDER BY since, ticket",
             &[],
         )
-        .context("reading ranked searches")?;
-    tx.commit().context("reading ranked searches")?;
+        .context("reading ranked searches")
+    })?;
     rows.iter()
         .map(|r| {
             let size: i16 = r.try_get(6)?;
@@ -125,23 +125,24 @@ pub(super) fn seat(
 /// See [`crate::store::Cluster::publish_listings`].
 pub(super) fn publish_listings(
     db: &mut Client,
+    grouped: bool,
     node: &str,
     listings: &[(crate::ids::RoomCode, String)],
     stale_ms: i64,
 ) -> Result<(), Failure> {
-    let mut tx = db.transaction().context("publishing public tables")?;
-    tx.execute("DELETE FROM listings WHERE node = $1", &[&node])
+    atomically(db, grouped, "publishing public tables", |tx| {
+        tx.execute("DELETE FROM listings WHERE node = $1", &[&node])
+            .context("publishing public tables")?;
+        tx.execute(
+            "DELETE FROM listings WHERE seen_at < ludo_now_ms() - $1",
+            &[&stale_ms],
+        )
         .context("publishing public tables")?;
-    tx.execute(
-        "DELETE FROM listings WHERE seen_at < ludo_now_ms() - $1",
-        &[&stale_ms],
-    )
-    .context("publishing public tables")?;
-    let (codes, texts): (Vec<&str>, Vec<&str>) = listings
-        .iter()
-        .map(|(code, text)| (code.as_str(), text.as_str()))
-        .unzip();
-    tx.execute(
+        let (codes, texts): (Vec<&str>, Vec<&str>) = listings
+            .iter()
+            .map(|(code, text)| (code.as_str(), text.as_str()))
+            .unzip();
+        tx.execute(
         "INSERT INTO listings (code, node, listing, seen_at)
          SELECT code, $1, listing, ludo_now_ms() FROM unnest($2::TEXT[], $3::TEXT[]) AS l(code, listing)
          ON CONFLICT (code) DO UPDATE SET node = excluded.node, listing = excluded.listing,
@@ -149,7 +150,8 @@ pub(super) fn publish_listings(
         &[&node, &codes, &texts],
     )
     .context("publishing public tables")?;
-    tx.commit().context("publishing public tables")
+        Ok(())
+    })
 }
 
 /// See [`crate::store::Cluster::listings`].

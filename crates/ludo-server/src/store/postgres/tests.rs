@@ -1,5 +1,6 @@
 //! What only PostgreSQL has to show (the suite both backends pass is `store::suite`): servers
-//! sharing one database, a lost connection, and a backend opened from async code.
+//! sharing one database, a lost connection (alone and within a group of writes), and a backend
+//! opened from async code.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Barrier};
@@ -91,18 +92,11 @@ fn after_a_lost_connection_at_most_one_call_fails_and_the_next_connects_again() 
     };
     let mut backend = PostgresBackend::connect(db.url()).unwrap();
     with_people(&mut backend, &["ana"]);
-    let name = db.name().to_owned();
-    let ended: i64 = db.as_admin(move |admin| {
-        admin
-            .query_one(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-                 WHERE datname = $1 AND pid <> pg_backend_pid()",
-                &[&name],
-            )
-            .unwrap()
-            .get(0)
-    });
-    assert_eq!(ended, 1, "the backend's one connection was ended");
+    assert_eq!(
+        end_connections(&db),
+        1,
+        "the backend's one connection was ended"
+    );
     let first = backend.room(&"ROOM".into());
     if let Err(e) = &first {
         assert!(!e.0.is_empty());
@@ -112,6 +106,73 @@ fn after_a_lost_connection_at_most_one_call_fails_and_the_next_connects_again() 
         backend.identify("hash-ana", "Ana", &"x".into(), 1).unwrap(),
         "ana"
     );
+}
+
+/// Ends every connection to `db` but the caller's: how many it ended.
+fn end_connections(db: &TestDatabase) -> i64 {
+    let name = db.name().to_owned();
+    db.as_admin(move |admin| {
+        admin
+            .query_one(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+                 WHERE datname = $1 AND pid <> pg_backend_pid()",
+                &[&name],
+            )
+            .unwrap()
+            .get(0)
+    })
+}
+
+#[test]
+fn a_connection_lost_during_a_group_fails_the_whole_group_and_writes_none_of_it() {
+    let Some(db) = TestDatabase::create() else {
+        return;
+    };
+    let mut backend = PostgresBackend::connect(db.url()).unwrap();
+    with_people(&mut backend, &["ana"]);
+    let save = |backend: &mut PostgresBackend, code: &str| {
+        backend.save_room(&code.into(), &"ana".into(), "{}", 1)
+    };
+    backend.begin_group().unwrap();
+    backend.begin_job().unwrap();
+    save(&mut backend, "A").unwrap();
+    backend.end_job(true).unwrap();
+    assert_eq!(end_connections(&db), 1);
+    // The group's later jobs fail rather than write outside it on a new connection.
+    let _ = backend.begin_job();
+    assert!(save(&mut backend, "B").is_err());
+    assert!(backend.end_job(true).is_err(), "the group is broken");
+    assert!(backend.commit_group().is_err());
+    // The next call connects again, and finds none of the group written.
+    assert_eq!(backend.room(&"A".into()).unwrap(), None);
+    assert_eq!(backend.room(&"B".into()).unwrap(), None);
+    assert_eq!(backend.room(&"ROOM".into()).unwrap().as_deref(), Some("{}"));
+}
+
+#[test]
+fn a_group_commits_its_jobs_writes_at_once_and_not_before() {
+    let Some(db) = TestDatabase::create() else {
+        return;
+    };
+    let mut backend = PostgresBackend::connect(db.url()).unwrap();
+    let mut onlooker = PostgresBackend::connect(db.url()).unwrap();
+    with_people(&mut backend, &["ana"]);
+    backend.begin_group().unwrap();
+    for code in ["A", "B"] {
+        backend.begin_job().unwrap();
+        backend
+            .save_room(&code.into(), &"ana".into(), "{}", 1)
+            .unwrap();
+        backend.end_job(true).unwrap();
+    }
+    assert_eq!(
+        onlooker.room(&"A".into()).unwrap(),
+        None,
+        "not yet committed"
+    );
+    backend.commit_group().unwrap();
+    assert!(onlooker.room(&"A".into()).unwrap().is_some());
+    assert!(onlooker.room(&"B".into()).unwrap().is_some());
 }
 
 #[tokio::test]
