@@ -111,6 +111,16 @@ test('the host chooses a CPU\'s strength, and a person opening the invitation on
   assert.equal(await host.page.inputValue('#seats li:nth-child(4) select.cpu-level'), 'expert',
     'the next free seat offers the strength chosen last');
   assert.ok(await host.page.isHidden('#watching'), 'the seated host is not watching');
+  // Expert plays four seats only: a start with two is refused, and the host is told why.
+  await host.page.click('#start');
+  await host.page.waitForFunction(() => /4 players/.test(document.querySelector('#lobby-notice').textContent));
+  assert.match(await host.page.textContent('#lobby-notice'),
+    /^The Expert CPU plays only the standard rules without house rules, with 4 players: fill the table or choose another level\.$/);
+  for (const seat of [2, 4]) {
+    await host.page.selectOption(`#seats li:nth-child(${seat}) select.cpu-level`, 'medium');
+    await host.page.click(`#seats li:nth-child(${seat}) button >> nth=1`);
+    await host.page.waitForFunction((n) => /CPU/.test(document.querySelector(`#seats li:nth-child(${n})`).textContent), seat);
+  }
   await host.page.click('#start');
   await host.page.waitForFunction(() => /throw|move/.test(document.querySelector('#status').textContent));
   assert.ok(await host.page.isHidden('#watching'), 'nor during the game');

@@ -47,6 +47,13 @@ impl Level {
         }
     }
 
+    /// Whether this level plays as itself in a game under `options` with `seats` seats:
+    /// `expert` only where its network was trained ([`crate::expert::plays`]), every other level
+    /// everywhere. Where it does not, the level is not offered.
+    pub fn plays(self, options: &ludo_rules::Options, seats: usize) -> bool {
+        self != Level::Expert || crate::expert::plays(options, seats)
+    }
+
     /// A player of this level.
     pub fn player(self) -> Box<dyn Player + Send> {
         match self {

@@ -19,7 +19,7 @@
 //! The layout fits the 52-square Ludo cross with four seats, the board the network was trained
 //! on (see [`fits`]).
 
-use ludo_rules::{Board, Colour, Game, Phase};
+use ludo_rules::{Board, Colour, Game, Options, Phase, Preset};
 
 /// Track squares of the board the network knows.
 const SQUARES: usize = 52;
@@ -45,8 +45,14 @@ pub fn fits(game: &Game) -> bool {
     let g = game.geometry();
     g.board() == Board::Ludo
         && usize::from(g.track_len()) == SQUARES
-        && game.seats().len() == 4
-        && game.options() == &ludo_rules::Preset::Qdan.options()
+        && plays(game.options(), game.seats().len())
+}
+
+/// Whether a game under `options` with `seats` seats is one the network was trained for: the
+/// `qdan` rules with no house rule changed, and four seats. A game that is not plays `expert` as
+/// `hard`, so it is offered only where this holds.
+pub fn plays(options: &Options, seats: usize) -> bool {
+    seats == 4 && *options == Preset::Qdan.options()
 }
 
 /// A piece out on the track: its seat (0 = the viewer, then in turn order), square (counted

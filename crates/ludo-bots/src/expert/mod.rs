@@ -35,7 +35,7 @@ use std::sync::OnceLock;
 
 use ludo_rules::{Colour, Game, Move, MoveList, Phase};
 
-pub use features::{INPUTS, encode, fits};
+pub use features::{INPUTS, encode, fits, plays};
 pub use net::{HIDDEN, Net, NetError};
 pub use train::{Training, train};
 

@@ -127,6 +127,9 @@ refusal_codes! {
     NoSuchPhrase => "no_such_phrase",
     /// A seat or a settings change at a table matchmaking formed, which keeps its own.
     MatchedTable => "matched_table",
+    /// An `expert` CPU where its network does not play: other rules than the standard ones
+    /// without house rules, or a game of fewer than four seats.
+    ExpertUnavailable => "expert_unavailable",
 }
 
 impl fmt::Display for RefusalCode {

@@ -89,6 +89,25 @@ impl Checks<'_> {
         }
     }
 
+    /// `expert_unavailable` while an `expert` CPU sits at the table and a game under
+    /// `settings` with `seats` seats (when known: at a start, not while the table fills) is
+    /// one its network does not play ([`ludo_bots::Level::plays`]): it would play as `hard`.
+    pub fn expert_plays(&self, settings: &Settings, seats: Option<usize>) -> Result<(), Refusal> {
+        let expert_seated = self.state.seats.values().any(
+            |o| matches!(o, Occupant::Cpu { level } if level.0 == ludo_bots::Level::Expert),
+        );
+        let options = settings.rules.options();
+        if !expert_seated || ludo_bots::Level::Expert.plays(options, seats.unwrap_or(4)) {
+            return Ok(());
+        }
+        let message = if seats.is_some_and(|n| n != 4) {
+            "expert plays only games of four seats: fill the table, or seat another level"
+        } else {
+            "expert plays only the standard rules without house rules: seat another level"
+        };
+        Err(Refusal::new(RefusalCode::ExpertUnavailable, message))
+    }
+
     /// `matched_table` at a table matchmaking formed: it keeps its people and its settings.
     pub fn not_matched(&self) -> Result<(), Refusal> {
         if self.state.matched {

@@ -241,6 +241,11 @@ impl Table<'_> {
         self.checks().people_only()?;
         let mut state = self.state.clone();
         state.seats.insert(colour, Occupant::Cpu { level });
+        Checks {
+            state: &state,
+            live: self.live,
+        }
+        .expert_plays(&state.settings, None)?;
         Ok(self.changed(state, self.rematch.cloned(), [Tell::Table]))
     }
 
@@ -280,6 +285,7 @@ impl Table<'_> {
         if settings.ranked {
             self.checks().no_cpu_for(&settings)?;
         }
+        self.checks().expert_plays(&settings, None)?;
         let offer_stands = settings == self.state.settings;
         let mut state = self.state.clone();
         if !offer_stands {
@@ -391,6 +397,7 @@ impl Table<'_> {
             .copied()
             .collect();
         self.checks().no_cpu_for(settings)?;
+        self.checks().expert_plays(settings, Some(seats.len()))?;
         let mut state = self.state.clone();
         state.left.clear();
         state.last_first = Some(clockwise[first]);
@@ -893,6 +900,52 @@ mod tests {
     }
 
     /// A settings request changing only the clock to `clock`, or making the table ranked.
+    #[test]
+    fn an_expert_sits_only_where_its_network_plays_and_plays_only_with_four_seats() {
+        let expert = LevelName(ludo_bots::Level::Expert);
+        let classic = serde_json::json!("classic");
+        let to_classic = SettingsChange {
+            rules: Some(&classic),
+            ..settings_change(None, None)
+        };
+        // Under the standard rules the host seats an expert, and no change of rules leaves it
+        // playing as another level.
+        let room = Room::new(table(false, false));
+        let d = room
+            .table()
+            .add_cpu(&id("ana"), Colour::Green, expert)
+            .unwrap();
+        let seated = Room::new(d.state);
+        assert_eq!(
+            refusal(seated.table().change_settings(&id("ana"), &to_classic)),
+            "expert_unavailable"
+        );
+        // Three seats: the expert would play as `hard`, so the game does not start.
+        assert_eq!(refusal(accept(&seated, "ana")), "expert_unavailable");
+        let full = Room::new(
+            seated
+                .table()
+                .add_cpu(&id("ana"), Colour::Blue, cpu())
+                .unwrap()
+                .state,
+        );
+        assert!(accept(&full, "ana").is_ok(), "four seats: the expert plays");
+        // Under other rules it is not seated at all.
+        let d = room.table().change_settings(&id("ana"), &to_classic).unwrap();
+        let other_rules = Room::new(d.state);
+        assert_eq!(
+            refusal(other_rules.table().add_cpu(&id("ana"), Colour::Green, expert)),
+            "expert_unavailable"
+        );
+        assert!(
+            other_rules
+                .table()
+                .add_cpu(&id("ana"), Colour::Green, cpu())
+                .is_ok(),
+            "every other level plays any rules"
+        );
+    }
+
     fn settings_change(clock: Option<u32>, ranked: Option<bool>) -> SettingsChange<'static> {
         SettingsChange {
             rules: None,
