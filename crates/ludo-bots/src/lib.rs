@@ -10,6 +10,7 @@
 //! assert!(game.is_over() && tally.unwrap().moves > 0);
 //! ```
 
+pub mod analysis;
 mod arena;
 mod danger;
 pub mod expert;
@@ -21,6 +22,7 @@ mod playout;
 mod rng;
 mod rollout;
 
+pub use analysis::{Analysis, AnalysisError, Choice, analyse};
 pub use arena::{ArenaError, Entrant, Standings, run_arena, seats_for};
 pub use danger::Danger;
 pub use expert::ExpertPlayer;

@@ -1,9 +1,10 @@
-//! `ludo`: the rules engine on the command line (`position.md` §3), random-play simulation and
-//! the engine's benchmark.
+//! `ludo`: the rules engine on the command line (`position.md` §3), random-play simulation, the
+//! engine's benchmark, and checking and analysing games' records.
 //!
 //! Exit codes: 0 done; 1 an action the rules forbid; 2 unreadable input or a bad argument. On an
 //! error nothing is printed on standard output and one line on standard error says what was wrong.
 
+mod analyse;
 mod bots;
 mod engine;
 mod failure;
@@ -58,6 +59,9 @@ enum Command {
         /// The record, as exported by the server (JSON).
         record: std::path::PathBuf,
     },
+    /// Analyses a game's record with the `expert` CPU's network: each seat's chance to win after
+    /// every action, each decision's best move, the turning points and the costly moves (JSON).
+    Analyse(analyse::AnalyseArgs),
 }
 
 /// Parses the arguments; a bad argument is reported on one line, like every other failure.
@@ -99,6 +103,7 @@ fn main() -> ExitCode {
         Command::BotBench(args) => bots::bot_bench(&args),
         Command::TrainExpert(args) => train::train_expert(&args),
         Command::Verify { record } => verify::verify(&record),
+        Command::Analyse(args) => analyse::analyse(&args),
     };
     match outcome {
         Ok(output) => {

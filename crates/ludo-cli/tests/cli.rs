@@ -815,3 +815,42 @@ fn ludo_verify_refuses_a_file_that_is_no_record() {
     let file = RulesFile::new("not-a-record", &json!({"hello": 1}));
     assert_refused(&ludo(&["verify", file.arg()], ""), 2, &["not-a-record"]);
 }
+
+/// A whole `qdan` game of four CPUs, as a local game exports it (`ludo-bots`' fixed game).
+const ANALYSED: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../ludo-bots/tests/data/game.json"
+);
+
+#[test]
+fn ludo_analyse_prints_the_analysis_of_an_exported_record_whole_or_in_part() {
+    let whole = ludo(&["analyse", ANALYSED], "").json();
+    assert_eq!(whole["start"], 0);
+    assert_eq!(whole["chances"].as_array().unwrap().len(), 534);
+    assert_eq!(whole["chances"][0], json!([0.2574, 0.2475, 0.2475, 0.2475]));
+    assert_eq!(
+        whole["summary"]["red"],
+        json!({"best": 434, "costliest": 391})
+    );
+    let part = ludo(&["analyse", ANALYSED, "--from", "100", "--to", "200"], "").json();
+    assert_eq!(part["start"], 101);
+    assert_eq!(part["chances"][0], whole["chances"][101]);
+    assert!(part.get("turning_points").is_none());
+}
+
+#[test]
+fn ludo_analyse_refuses_a_game_the_network_does_not_know_and_an_illegal_action() {
+    let mut record: Value =
+        serde_json::from_str(&std::fs::read_to_string(ANALYSED).unwrap()).unwrap();
+    record["rules"] = json!("classic");
+    let classic = RulesFile::new("classic-game", &record);
+    assert_refused(
+        &ludo(&["analyse", classic.arg()], ""),
+        2,
+        &["analysis_unavailable"],
+    );
+    record["rules"] = json!("qdan");
+    record["actions"][1] = json!({"move": 0});
+    let illegal = RulesFile::new("illegal-game", &record);
+    assert_refused(&ludo(&["analyse", illegal.arg()], ""), 1, &["action 1"]);
+}

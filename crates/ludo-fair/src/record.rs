@@ -18,6 +18,19 @@ pub enum Action {
     Move(u8),
 }
 
+impl Action {
+    /// Plays the action on `game`.
+    ///
+    /// # Errors
+    /// When the rules refuse it; `game` is then unchanged.
+    pub fn apply(self, game: &mut Game) -> Result<(), PlayError> {
+        match self {
+            Action::Throw(throw) => game.roll(throw).map(|_| ()),
+            Action::Move(piece) => game.play(piece).map(|_| ()),
+        }
+    }
+}
+
 /// A game as stored and exported.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
@@ -188,15 +201,13 @@ impl Record {
         let mut game = self.start()?;
         let mut throws = 0u64;
         for (index, action) in self.actions.iter().enumerate() {
-            let played = match *action {
-                Action::Throw(throw) => {
-                    check(index, throws, throw)?;
-                    throws += 1;
-                    game.roll(throw).map(|_| ())
-                }
-                Action::Move(piece) => game.play(piece).map(|_| ()),
-            };
-            played.map_err(|error| VerifyError::Illegal { index, error })?;
+            if let Action::Throw(throw) = *action {
+                check(index, throws, throw)?;
+                throws += 1;
+            }
+            action
+                .apply(&mut game)
+                .map_err(|error| VerifyError::Illegal { index, error })?;
         }
         Ok(game)
     }

@@ -11,7 +11,9 @@
 //! - The CPU players (`js/bots.test.mjs`): positions reached natively by seeded random games under
 //!   several presets, options and seat counts, each with the native legal moves and the native
 //!   choice of every level for several seeds, written here at every run; the page's module must
-//!   offer the same moves and choose the same move for the same position and seed.
+//!   offer the same moves and choose the same move for the same position and seed. The same file
+//!   analyses a whole game (`ludo-bots/tests/data/game.json`) with the `expert` network, whole
+//!   and in parts, and must answer the native analysis written here.
 
 #[path = "../../ludo-rules/tests/support/vectors.rs"]
 mod vectors;
@@ -333,6 +335,22 @@ fn positions(rules: Rules, seats: usize, count: usize, rng: &mut Rng) -> Vec<Gam
     taken
 }
 
+/// A whole game's record, as a local game exports it (`ludo-bots`' fixed game for analyses).
+const ANALYSED: &str = include_str!("../../ludo-bots/tests/data/game.json");
+
+/// The native analysis of [`ANALYSED`], as JSON.
+fn native_analysis() -> Value {
+    let record: Value = serde_json::from_str(ANALYSED).expect("the record is JSON");
+    let read = |field: &str| record[field].clone();
+    let rules = serde_json::from_value(read("rules")).expect("rules");
+    let seats: Vec<ludo_rules::Colour> = serde_json::from_value(read("seats")).expect("seats");
+    let actions: Vec<ludo_fair::Action> = serde_json::from_value(read("actions")).expect("actions");
+    let net = ludo_bots::expert::shipped(ludo_bots::expert::Model::Medium);
+    ludo_bots::analyse(rules, &seats, &actions, net, 0..usize::MAX)
+        .expect("the fixed game is analysed")
+        .to_json()
+}
+
 #[test]
 fn the_browser_cpu_players_choose_the_native_ones_moves_at_every_level() {
     if !node_runs("the CPU players through the browser's engine") {
@@ -387,6 +405,9 @@ fn the_browser_cpu_players_choose_the_native_ones_moves_at_every_level() {
     let cases = scratch.file("bots.jsonl");
     std::fs::write(&cases, lines).unwrap();
     let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
+    let (record, analysis) = (scratch.file("game.json"), scratch.file("analysis.json"));
+    std::fs::write(&record, ANALYSED).unwrap();
+    std::fs::write(&analysis, native_analysis().to_string()).unwrap();
     let output = node_test(
         &["bots.test.mjs"],
         &[
@@ -394,6 +415,8 @@ fn the_browser_cpu_players_choose_the_native_ones_moves_at_every_level() {
             ("LUDO_BOT_CASES", cases.as_os_str()),
             ("LUDO_BOT_POSITIONS", OsStr::new(&count.to_string())),
             ("LUDO_BOT_LEVELS", OsStr::new(&levels.join(","))),
+            ("LUDO_ANALYSIS_RECORD", record.as_os_str()),
+            ("LUDO_ANALYSIS_NATIVE", analysis.as_os_str()),
             (
                 "LUDO_EXPERT",
                 OsStr::new(concat!(

@@ -1,8 +1,9 @@
 //! The operations the browser calls, JSON in and JSON out, with no WebAssembly in sight: the
 //! exports in `lib.rs` only move bytes.
 
+use ludo_bots::expert::{Model, shipped};
 use ludo_bots::{Level, Rng};
-use ludo_fair::Record;
+use ludo_fair::{Action, Record};
 use ludo_rules::{
     Act, Colour, Fault, Game, Phase, PlayError, PositionError, PositionFault, Rules, Throw,
 };
@@ -32,7 +33,8 @@ pub const OPTIONS: u32 = 9;
 /// or an error whose `code` and `option` say which options contradict each other.
 ///
 /// Every operation's error is `{"error": sentence, "code", "params"}`: the English sentence is for
-/// logs, the stable code (`ludo_rules::all_codes`, or a record's `VerifyError::CODES`) and its
+/// logs, the stable code (`ludo_rules::all_codes`, a record's `VerifyError::CODES` or an
+/// analysis's `AnalysisError::CODES`) and its
 /// values are for the page to say it in its reader's words. An error about an option (a
 /// contradiction) also names it as `option`.
 pub const RULES: u32 = 10;
@@ -45,6 +47,21 @@ pub const EXPERT: u32 = 11;
 /// the throw was made in (phase `roll`, where a throw that forfeits the turn says so), or one in
 /// phase `move`.
 pub const WHY_NO_MOVE: u32 = 12;
+/// A game's record (`{"rules", "seats", "actions"}`; its other fields, such as `game_id`, `seed`
+/// or `players`, are ignored, so records go in as the server and local games export them), with
+/// `"from"` and `"to"` (optional: the whole game) → its analysis by the `expert` CPU's network
+/// over the actions `from..to`, chances rounded to 4 decimals (see `ludo_bots::analysis` and
+/// `Analysis::to_json`):
+/// `{"chances": [[yellow, blue, red, green], …], "start", "choices": [{"action", "seat",
+/// "played", "best", "played_chance", "best_chance", "worst_chance"}, …]}`, `chances[k]` being
+/// each seat's chance to win (in the record's seat order) after `start + k` actions. An analysis
+/// from 0 to the end also has `"turning_points": [{"action", "seat", "before", "after"}, …]`,
+/// `"costly"` (choices) and `"summary": {seat: {"best", "costliest"}}` (actions, or null).
+///
+/// Errors: `analysis_unavailable` for a game the network does not know (anything but `qdan`
+/// without house rules with four seats), then `no_network` until [`EXPERT`] installs it; an
+/// action the rules refuse answers the engine's code with its `index`.
+pub const ANALYSE: u32 = 13;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -78,12 +95,21 @@ struct BotArgs {
 
 /// An error answer: the sentence, the code, the values, and the option they speak of if any.
 fn fault(e: &impl Fault) -> Value {
-    let params = e.params();
-    let mut answer = json!({ "error": e.to_string(), "code": e.code(), "params": params });
+    answer(e.to_string(), e.code(), e.params())
+}
+
+/// [`fault`]'s answer, written once for every kind of error (and without `json!`, which would
+/// serialise each value again): the module is smaller so.
+#[inline(never)]
+fn answer(error: String, code: &str, params: Value) -> Value {
+    let mut answer = serde_json::Map::new();
     if let Some(option) = params.get("option") {
-        answer["option"] = option.clone();
+        answer.insert("option".to_owned(), option.clone());
     }
-    answer
+    answer.insert("error".to_owned(), error.into());
+    answer.insert("code".to_owned(), code.into());
+    answer.insert("params".to_owned(), params);
+    Value::Object(answer)
 }
 
 /// The error answer for a request that does not read.
@@ -97,6 +123,12 @@ fn unreadable(detail: impl std::fmt::Display) -> Value {
 
 fn parse<T: for<'de> Deserialize<'de>>(input: &str) -> Result<T, Value> {
     serde_json::from_str(input).map_err(unreadable)
+}
+
+/// Field `name` of a request, taken out of it and read.
+fn field<T: for<'de> Deserialize<'de>>(request: &mut Value, name: &str) -> Result<T, Value> {
+    let value = request.get_mut(name).map(Value::take);
+    serde_json::from_value(value.unwrap_or_default()).map_err(unreadable)
 }
 
 fn game(position: &Value) -> Result<Game, Value> {
@@ -203,6 +235,23 @@ fn run(op: u32, input: &str) -> Result<Value, Value> {
             let record: Record = serde_json::from_value(value).map_err(unreadable)?;
             let end = record.verify().map_err(|e| fault(&e))?;
             Ok(json!({ "verified": true, "position": position(&end) }))
+        }
+        ANALYSE => {
+            let mut request: Value = parse(input)?;
+            let rules = rules(&request["rules"])?;
+            let seats: Vec<Colour> = field(&mut request, "seats")?;
+            let actions: Vec<Action> = field(&mut request, "actions")?;
+            let at = |name| {
+                request
+                    .get(name)
+                    .and_then(Value::as_u64)
+                    .map(|n| n as usize)
+            };
+            let range = at("from").unwrap_or(0)..at("to").unwrap_or(usize::MAX);
+            let net = shipped(Model::Medium);
+            ludo_bots::analyse(rules, &seats, &actions, net, range)
+                .map(|analysis| analysis.to_json())
+                .map_err(|e| fault(&e))
         }
         DICE => Ok(json!(game(&parse(input)?)?.dice_to_throw())),
         OPTIONS => {
@@ -376,7 +425,8 @@ mod tests {
         assert!(answer["params"].is_object(), "{answer}");
         assert!(
             ludo_rules::all_codes().contains(&code)
-                || ludo_fair::VerifyError::CODES.contains(&code),
+                || ludo_fair::VerifyError::CODES.contains(&code)
+                || ludo_bots::AnalysisError::CODES.contains(&code),
             "{code}"
         );
     }
@@ -460,6 +510,49 @@ mod tests {
         );
         assert!(bad["error"].as_str().unwrap().contains("phase"));
         assert!(call(99, "{}")["error"].as_str().unwrap().contains("99"));
+    }
+
+    #[test]
+    fn a_record_as_exported_is_analysed_whole_or_in_part() {
+        let record: Value =
+            serde_json::from_str(include_str!("../../ludo-bots/tests/data/game.json")).unwrap();
+        let whole = call(ANALYSE, &record.to_string());
+        let whole = &whole["ok"];
+        assert_eq!(whole["start"], 0);
+        assert_eq!(whole["chances"].as_array().unwrap().len(), 534);
+        assert_eq!(whole["chances"][0], json!([0.2574, 0.2475, 0.2475, 0.2475]));
+        assert_eq!(whole["costly"][0]["action"], 340);
+        assert_eq!(whole["turning_points"].as_array().unwrap().len(), 5);
+        assert_eq!(
+            whole["summary"]["red"],
+            json!({"best": 434, "costliest": 391})
+        );
+        let mut part = record.clone();
+        part["from"] = json!(100);
+        part["to"] = json!(200);
+        let part = &call(ANALYSE, &part.to_string())["ok"];
+        assert_eq!(part["start"], 101);
+        assert_eq!(part["chances"][0], whole["chances"][101]);
+        assert!(part.get("summary").is_none());
+    }
+
+    #[test]
+    fn a_game_the_network_does_not_know_or_an_illegal_action_is_not_analysed() {
+        let game = |rules: Value, seats: Value, actions: Value| {
+            let request = json!({"rules": rules, "seats": seats, "actions": actions});
+            call(ANALYSE, &request.to_string())
+        };
+        let four = json!(["yellow", "blue", "red", "green"]);
+        let classic = game(json!("classic"), four.clone(), json!([]));
+        assert_coded(&classic, "analysis_unavailable");
+        let three = game(json!("qdan"), json!(["yellow", "blue", "red"]), json!([]));
+        assert_coded(&three, "analysis_unavailable");
+        let illegal = game(json!("qdan"), four, json!([{"throw": [6]}, {"throw": [6]}]));
+        assert_coded(&illegal, "wrong_phase");
+        assert_eq!(illegal["params"]["index"], 1);
+        let contradiction = json!({"preset": "vietnamese", "exact_finish": false});
+        let contradiction = game(contradiction, json!(["yellow", "red"]), json!([]));
+        assert_coded(&contradiction, "horse_inexact_finish");
     }
 
     #[test]

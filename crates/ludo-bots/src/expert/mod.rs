@@ -215,8 +215,14 @@ pub(crate) fn greedy(
     (m, value)
 }
 
-/// The value for `me` of `game` after `m`.
-fn value_after(net: &Net, game: &Game, m: &Move, me: Colour, active: &mut Vec<u16>) -> f32 {
+/// The value for `me` of `game` after `m` (a move that wins is worth 1).
+pub(crate) fn value_after(
+    net: &Net,
+    game: &Game,
+    m: &Move,
+    me: Colour,
+    active: &mut Vec<u16>,
+) -> f32 {
     let mut after = *game;
     after.play_unchecked(m);
     if after.done().first() == Some(&me) {

@@ -5,10 +5,14 @@
 // plays.
 //
 // In:  `{module}` first (a `WebAssembly.Module`, or null), then `{id, choose: {position, level,
-//      seed}}`.
+//      seed}}`, or `{id, analyse: {record, chunk}}` (a game's analysis, `chunk` actions at a time:
+//      100 unless given).
 // Out: `{id, ok: choice}` (what `Engine.bot` answers), or `{id, error: {message, code, params,
 //      option}}` (what it refused, as `EngineError` carries it); `{failed: message}` once, if the
-//      engine cannot be loaded here (the page then chooses on its own thread).
+//      engine cannot be loaded here (the page then chooses on its own thread). An analysis first
+//      answers `{id, progress: {done, total, part}}` after each chunk (`part`: what
+//      `Engine.analyse` answers for those actions, for a chart drawn as it comes), then
+//      `{id, ok: analysis}`, the whole game's, with its turning points and costly moves.
 
 import { loadEngine } from './engine.js';
 
@@ -32,6 +36,20 @@ function installExpert(loaded) {
   return expert;
 }
 
+/**
+ * The analysis of `record`, its progress posted chunk by chunk first. The whole game's analysis
+ * is then asked for in one call: only it has the turning points and costly moves (a whole game
+ * takes tens of milliseconds, so asking twice costs little).
+ */
+function analysed(loaded, id, { record, chunk = 100 }) {
+  const total = record.actions.length;
+  for (let from = 0; from < total; from += chunk) {
+    const part = loaded.analyse(record, from, from + chunk);
+    postMessage({ id, progress: { done: Math.min(from + chunk, total), total, part } });
+  }
+  return loaded.analyse(record);
+}
+
 function load(module) {
   engine = loadEngine(module ?? undefined);
   engine.catch((error) => postMessage({ failed: String(error?.message ?? error) }));
@@ -43,8 +61,8 @@ addEventListener('message', async ({ data }) => {
     engine ??= load(data.module);
     return;
   }
-  const { id, choose } = data ?? {};
-  if (id === undefined || !choose) return;
+  const { id, choose, analyse } = data ?? {};
+  if (id === undefined || !(choose || analyse)) return;
   engine ??= load();
   let loaded;
   try {
@@ -52,9 +70,10 @@ addEventListener('message', async ({ data }) => {
   } catch {
     return; // Said once, above.
   }
-  if (choose.level === 'expert') await installExpert(loaded);
+  if (analyse || choose.level === 'expert') await installExpert(loaded);
   try {
-    postMessage({ id, ok: loaded.bot(choose.position, choose.level, choose.seed) });
+    const { position, level, seed } = choose ?? {};
+    postMessage({ id, ok: analyse ? analysed(loaded, id, analyse) : loaded.bot(position, level, seed) });
   } catch (error) {
     const { message = String(error), code = null, params = {}, option = null } = error ?? {};
     postMessage({ id, error: { message, code, params, option } });

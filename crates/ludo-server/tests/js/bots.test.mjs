@@ -3,11 +3,12 @@
 // presets and seat counts), the browser's engine module offers exactly the native legal moves, and
 // its CPU player of every level, given the same position and seed, chooses exactly the move the
 // native player chose — the whole move, captures included (`expert` with the network the page
-// fetches installed).
+// fetches installed). And the analysis of a whole game by the network is the native one, whole
+// or in parts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { loadEngine } from '../../static/engine/engine.js';
+import { EngineError, loadEngine } from '../../static/engine/engine.js';
 
 const wasm = readFileSync(process.env.LUDO_WASM);
 const cases = readFileSync(process.env.LUDO_BOT_CASES, 'utf8')
@@ -17,6 +18,9 @@ const cases = readFileSync(process.env.LUDO_BOT_CASES, 'utf8')
 const levels = process.env.LUDO_BOT_LEVELS.split(',');
 /** The `expert` CPU's network, which the page fetches from `/expert.bin`. */
 const expertNetwork = readFileSync(process.env.LUDO_EXPERT);
+/** A whole game's record, and the native analysis of it (`ludo analyse`'s JSON). */
+const analysed = JSON.parse(readFileSync(process.env.LUDO_ANALYSIS_RECORD, 'utf8'));
+const nativeAnalysis = JSON.parse(readFileSync(process.env.LUDO_ANALYSIS_NATIVE, 'utf8'));
 const shown = (mismatches) => `${mismatches.length} mismatches, the first:\n${mismatches.slice(0, 20).join('\n')}`;
 
 test('every position the native side wrote is read, with a choice for every level', () => {
@@ -62,3 +66,21 @@ for (const level of levels) {
     assert.equal(mismatches.length, 0, shown(mismatches));
   });
 }
+
+test('the browser analyses a game exactly as the native engine does, whole or in parts', async (t) => {
+  const engine = await loadEngine(wasm);
+  assert.throws(() => engine.analyse(analysed), (e) => e instanceof EngineError && e.code === 'no_network');
+  assert.equal(engine.installExpert(expertNetwork), true);
+  const started = performance.now();
+  const whole = engine.analyse(analysed);
+  t.diagnostic(`${analysed.actions.length} actions analysed in ${(performance.now() - started).toFixed(1)} ms`);
+  assert.deepStrictEqual(whole, nativeAnalysis);
+  const first = engine.analyse(analysed, 0, 100);
+  const rest = engine.analyse(analysed, 100);
+  assert.equal(rest.start, 101);
+  assert.equal(first.summary, undefined);
+  assert.deepStrictEqual([...first.chances, ...rest.chances], whole.chances);
+  assert.deepStrictEqual([...first.choices, ...rest.choices], whole.choices);
+  const classic = { ...analysed, rules: 'classic' };
+  assert.throws(() => engine.analyse(classic), (e) => e.code === 'analysis_unavailable');
+});
