@@ -1,6 +1,7 @@
 //! Builds everything the web client needs into the server binary: the rules engine and the CPU
 //! players compiled to WebAssembly (`ludo-wasm`, built by a nested cargo into a target directory
-//! of its own, so it never waits on the outer build's lock), and every file of `static/`, each
+//! of its own, so it never waits on the outer build's lock: once for the page, `/engine.wasm`,
+//! and once more with a game's analysis, `/analysis.wasm`), and every file of `static/`, each
 //! stored as it is, gzipped and compressed with Brotli (a quarter smaller than gzip for the
 //! engine, which keeps the first load well inside its budget).
 
@@ -18,11 +19,14 @@ fn main() {
         .expect("the server crate sits in crates/")
         .to_path_buf();
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets it"));
-    let wasm = build_wasm(&root);
+    // The page's engine, and the same with a game's analysis, fetched only when one is shown.
+    let wasm = build_wasm(&root, false);
+    let analysis = build_wasm(&root, true);
     // The `expert` CPU's network, fetched by the page only when an expert plays in the browser.
     let network = root.join("crates/ludo-bots/src/expert/value.bin");
     let mut assets: Vec<(String, Vec<u8>)> = vec![
         ("/engine.wasm".to_owned(), wasm),
+        ("/analysis.wasm".to_owned(), analysis),
         (
             "/expert.bin".to_owned(),
             fs::read(&network).expect("the expert's network is readable"),
@@ -70,8 +74,9 @@ fn remap_cargo_home() -> String {
     format!("--remap-path-prefix={}=/cargo", home.display())
 }
 
-/// Compiles `ludo-wasm` for `wasm32-unknown-unknown`; the module's bytes.
-fn build_wasm(root: &Path) -> Vec<u8> {
+/// Compiles `ludo-wasm` for `wasm32-unknown-unknown`, with its `analysis` feature or without;
+/// the module's bytes.
+fn build_wasm(root: &Path, analysis: bool) -> Vec<u8> {
     for watched in ["ludo-rules", "ludo-bots", "ludo-fair", "ludo-wasm"] {
         println!(
             "cargo:rerun-if-changed={}",
@@ -116,6 +121,7 @@ fn build_wasm(root: &Path) -> Vec<u8> {
             "--target-dir",
         ])
         .arg(&target_dir)
+        .args((!analysis).then_some("--no-default-features"))
         // The host's flags and wrappers are not the browser's.
         .env_remove("RUSTFLAGS")
         .env("CARGO_ENCODED_RUSTFLAGS", remap_cargo_home())

@@ -3,7 +3,7 @@
 // once) and the cache refreshed; offline, the cache answers, and local games carry on. Rooms and
 // the API's other calls are never cached.
 
-const CACHE = 'ludo-v17';
+const CACHE = 'ludo-v18';
 const FILES = [
   '/', '/app.js', '/app.css', '/dom.js', '/game/gestures.js', '/game/lesson.js', '/game/nomove.js',
   '/game/lessontext.js', '/room/served.js', '/engine/engine.js', '/game/board.js',
@@ -12,7 +12,8 @@ const FILES = [
   '/rulebook/houserules.js', '/rulebook/rulespicture.js', '/rulebook/rulestext.js',
   '/i18n/texts-en.js', '/i18n/texts-fr.js', '/i18n/texts-pt.js', '/i18n/texts-ru.js',
   '/i18n/texts-vi.js', '/game/places.js', '/home/ranked.js', '/records/records.js',
-  '/records/replay.js', '/records/replay.css', '/engine.wasm', '/game/table.js', '/game/dice.js',
+  '/records/replay.js', '/records/replay.css', '/records/analysis.js', '/records/analysistext.js',
+  '/engine.wasm', '/game/table.js', '/game/dice.js',
   '/game/clock.js', '/game/sound.js', '/i18n/texts-errors.js', '/room/roomsettings.js',
   '/home/home.js', '/home/saves.js', '/game/guide.js', '/home/tables.js', '/room/phrases.js',
   '/room/rematch.js', '/game/celebrate.js', '/room/leave.js', '/room/rejoin.js', '/room/invite.js',
@@ -21,9 +22,10 @@ const FILES = [
 
 /**
  * Files kept once fetched, not at install: the `expert` CPU's network (300 KB) is fetched only
- * when an expert first plays, and from then on plays offline too.
+ * when an expert first plays, and from then on plays offline too; the engine with a game's
+ * analysis, when a game is first analysed.
  */
-const ON_DEMAND = ['/expert.bin'];
+const ON_DEMAND = ['/expert.bin', '/analysis.wasm'];
 
 /**
  * Addresses the page draws itself (a room, the replay viewer, a rules page, the records' pages):

@@ -13,7 +13,8 @@
 //!   choice of every level for several seeds, written here at every run; the page's module must
 //!   offer the same moves and choose the same move for the same position and seed. The same file
 //!   analyses a whole game (`ludo-bots/tests/data/game.json`) with the `expert` network, whole
-//!   and in parts, and must answer the native analysis written here.
+//!   and in parts, and must answer the native analysis written here (the module with the
+//!   analysis, `/analysis.wasm`; the page's own `/engine.wasm` has none).
 
 #[path = "../../ludo-rules/tests/support/vectors.rs"]
 mod vectors;
@@ -42,23 +43,32 @@ fn node_runs(what: &str) -> bool {
     false
 }
 
-/// A scratch directory holding the server's built-in `engine.wasm`, removed when dropped.
+/// A scratch directory holding the server's built-in `engine.wasm` and `analysis.wasm`, removed
+/// when dropped.
 struct Scratch(tempfile::TempDir);
 
 impl Scratch {
     fn new() -> Scratch {
         let dir = tempfile::tempdir().expect("a temporary directory");
-        let (_, _, bytes, ..) = ludo_server::assets()
-            .iter()
-            .find(|(path, ..)| *path == "/engine.wasm")
-            .copied()
-            .expect("the engine is built in");
-        std::fs::write(dir.path().join("engine.wasm"), bytes).unwrap();
+        for module in ["engine.wasm", "analysis.wasm"] {
+            let (_, _, bytes, ..) = ludo_server::assets()
+                .iter()
+                .find(|(path, ..)| path.strip_prefix('/') == Some(module))
+                .copied()
+                .expect("the engine is built in");
+            std::fs::write(dir.path().join(module), bytes).unwrap();
+        }
         Scratch(dir)
     }
 
+    /// The page's engine.
     fn wasm(&self) -> PathBuf {
         self.0.path().join("engine.wasm")
+    }
+
+    /// The engine with a game's analysis.
+    fn analysis_wasm(&self) -> PathBuf {
+        self.0.path().join("analysis.wasm")
     }
 
     fn file(&self, name: &str) -> PathBuf {
@@ -415,6 +425,7 @@ fn the_browser_cpu_players_choose_the_native_ones_moves_at_every_level() {
             ("LUDO_BOT_CASES", cases.as_os_str()),
             ("LUDO_BOT_POSITIONS", OsStr::new(&count.to_string())),
             ("LUDO_BOT_LEVELS", OsStr::new(&levels.join(","))),
+            ("LUDO_ANALYSIS_WASM", scratch.analysis_wasm().as_os_str()),
             ("LUDO_ANALYSIS_RECORD", record.as_os_str()),
             ("LUDO_ANALYSIS_NATIVE", analysis.as_os_str()),
             (

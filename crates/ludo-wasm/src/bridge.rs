@@ -1,9 +1,8 @@
 //! The operations the browser calls, JSON in and JSON out, with no WebAssembly in sight: the
 //! exports in `lib.rs` only move bytes.
 
-use ludo_bots::expert::{Model, shipped};
 use ludo_bots::{Level, Rng};
-use ludo_fair::{Action, Record};
+use ludo_fair::Record;
 use ludo_rules::{
     Act, Colour, Fault, Game, Phase, PlayError, PositionError, PositionFault, Rules, Throw,
 };
@@ -61,6 +60,10 @@ pub const WHY_NO_MOVE: u32 = 12;
 /// Errors: `analysis_unavailable` for a game the network does not know (anything but `qdan`
 /// without house rules with four seats), then `no_network` until [`EXPERT`] installs it; an
 /// action the rules refuse answers the engine's code with its `index`.
+///
+/// Only in a module built with the `analysis` feature (on by default): the page's engine,
+/// `/engine.wasm`, is built without it, so that every page's first load does not carry it, and
+/// answers "unknown operation"; `/analysis.wasm`, fetched when a game is first analysed, has it.
 pub const ANALYSE: u32 = 13;
 
 #[derive(Deserialize)]
@@ -126,9 +129,31 @@ fn parse<T: for<'de> Deserialize<'de>>(input: &str) -> Result<T, Value> {
 }
 
 /// Field `name` of a request, taken out of it and read.
+#[cfg(feature = "analysis")]
 fn field<T: for<'de> Deserialize<'de>>(request: &mut Value, name: &str) -> Result<T, Value> {
     let value = request.get_mut(name).map(Value::take);
     serde_json::from_value(value.unwrap_or_default()).map_err(unreadable)
+}
+
+/// [`ANALYSE`]: a record's analysis over the actions its request names.
+#[cfg(feature = "analysis")]
+fn analyse(input: &str) -> Result<Value, Value> {
+    use ludo_bots::expert::{Model, shipped};
+    let mut request: Value = parse(input)?;
+    let rules = rules(&request["rules"])?;
+    let seats: Vec<Colour> = field(&mut request, "seats")?;
+    let actions: Vec<ludo_fair::Action> = field(&mut request, "actions")?;
+    let at = |name| {
+        request
+            .get(name)
+            .and_then(Value::as_u64)
+            .map(|n| n as usize)
+    };
+    let range = at("from").unwrap_or(0)..at("to").unwrap_or(usize::MAX);
+    let net = shipped(Model::Medium);
+    ludo_bots::analyse(rules, &seats, &actions, net, range)
+        .map(|analysis| analysis.to_json())
+        .map_err(|e| fault(&e))
 }
 
 fn game(position: &Value) -> Result<Game, Value> {
@@ -236,23 +261,8 @@ fn run(op: u32, input: &str) -> Result<Value, Value> {
             let end = record.verify().map_err(|e| fault(&e))?;
             Ok(json!({ "verified": true, "position": position(&end) }))
         }
-        ANALYSE => {
-            let mut request: Value = parse(input)?;
-            let rules = rules(&request["rules"])?;
-            let seats: Vec<Colour> = field(&mut request, "seats")?;
-            let actions: Vec<Action> = field(&mut request, "actions")?;
-            let at = |name| {
-                request
-                    .get(name)
-                    .and_then(Value::as_u64)
-                    .map(|n| n as usize)
-            };
-            let range = at("from").unwrap_or(0)..at("to").unwrap_or(usize::MAX);
-            let net = shipped(Model::Medium);
-            ludo_bots::analyse(rules, &seats, &actions, net, range)
-                .map(|analysis| analysis.to_json())
-                .map_err(|e| fault(&e))
-        }
+        #[cfg(feature = "analysis")]
+        ANALYSE => analyse(input),
         DICE => Ok(json!(game(&parse(input)?)?.dice_to_throw())),
         OPTIONS => {
             let g = game(&parse(input)?)?;

@@ -2,7 +2,8 @@
 // engine as the page's, instantiated from the module the page compiled (or, if it hands none,
 // loaded here from `/engine.wasm`, which the service worker keeps for offline play); answers each
 // request in the order asked. The `expert` CPU's network is fetched the first time an expert
-// plays.
+// plays or a game is analysed; a game's analysis runs in the engine built with it,
+// `/analysis.wasm`, loaded the first time one is asked for (kept for offline use from then on).
 //
 // In:  `{module}` first (a `WebAssembly.Module`, or null), then `{id, choose: {position, level,
 //      seed}}`, or `{id, analyse: {record, chunk}}` (a game's analysis, `chunk` actions at a time:
@@ -18,22 +19,31 @@ import { loadEngine } from './engine.js';
 
 /** The engine, loaded from the first message. */
 let engine = null;
+/** The engine with a game's analysis, loaded when a game is first analysed. */
+let analyser = null;
 /**
- * The `expert` CPU's network, fetched from `/expert.bin` when an expert first plays (300 KB that
- * no other game needs) and installed in the engine; a network that cannot be had (offline
- * before it was ever fetched) is said once in the console, and the expert then plays as `hard`.
+ * The bytes of the `expert` CPU's network, fetched from `/expert.bin` when an expert first plays
+ * or a game is first analysed (300 KB that no other game needs), and installed in each engine
+ * that needs it; a network that cannot be had (offline before it was ever fetched) is said once
+ * in the console: the expert then plays as `hard`, and an analysis answers `no_network`.
  */
-let expert = null;
+let network = null;
+const installed = new WeakSet();
+let warned = false;
 
-function installExpert(loaded) {
-  expert ??= fetch('/expert.bin')
-    .then((response) => {
-      if (!response.ok) throw new Error(`/expert.bin: ${response.status}`);
-      return response.arrayBuffer();
-    })
-    .then((bytes) => loaded.installExpert(bytes))
-    .catch((error) => console.warn(`the expert CPU plays as hard: ${error?.message ?? error}`));
-  return expert;
+async function installExpert(loaded) {
+  network ??= fetch('/expert.bin').then((response) => {
+    if (!response.ok) throw new Error(`/expert.bin: ${response.status}`);
+    return response.arrayBuffer();
+  });
+  try {
+    const bytes = await network;
+    if (!installed.has(loaded)) loaded.installExpert(bytes);
+    installed.add(loaded);
+  } catch (error) {
+    if (!warned) console.warn(`the expert CPU plays as hard: ${error?.message ?? error}`);
+    warned = true;
+  }
 }
 
 /**
@@ -56,13 +66,33 @@ function load(module) {
   return engine;
 }
 
+/** Answers request `id` with what `work` gives, or with the error it throws. */
+async function answer(id, work) {
+  try {
+    postMessage({ id, ok: await work() });
+  } catch (error) {
+    const { message = String(error), code = null, params = {}, option = null } = error ?? {};
+    postMessage({ id, error: { message, code, params, option } });
+  }
+}
+
 addEventListener('message', async ({ data }) => {
   if (data && 'module' in data) {
     engine ??= load(data.module);
     return;
   }
   const { id, choose, analyse } = data ?? {};
-  if (id === undefined || !(choose || analyse)) return;
+  if (id === undefined) return;
+  if (analyse) {
+    analyser ??= loadEngine('/analysis.wasm');
+    answer(id, async () => {
+      const loaded = await analyser;
+      await installExpert(loaded);
+      return analysed(loaded, id, analyse);
+    });
+    return;
+  }
+  if (!choose) return;
   engine ??= load();
   let loaded;
   try {
@@ -70,12 +100,6 @@ addEventListener('message', async ({ data }) => {
   } catch {
     return; // Said once, above.
   }
-  if (analyse || choose.level === 'expert') await installExpert(loaded);
-  try {
-    const { position, level, seed } = choose ?? {};
-    postMessage({ id, ok: analyse ? analysed(loaded, id, analyse) : loaded.bot(position, level, seed) });
-  } catch (error) {
-    const { message = String(error), code = null, params = {}, option = null } = error ?? {};
-    postMessage({ id, error: { message, code, params, option } });
-  }
+  if (choose.level === 'expert') await installExpert(loaded);
+  answer(id, () => loaded.bot(choose.position, choose.level, choose.seed));
 });

@@ -1,5 +1,6 @@
-// The CPU players' choices, made in a worker (cpu-worker.js) so that the page stays responsive
-// while one thinks (loaded by local.js with the first CPU move, so the first load stays small).
+// The CPU players' choices, and finished games' analyses, made in a worker (cpu-worker.js) so that
+// the page stays responsive while one thinks (loaded by local.js with the first CPU move, and by
+// the analysis under a replay, so the first load stays small).
 // Every request carries an id; one given up (its `signal` aborted: the game was
 // left, restarted or has moved on) is forgotten, and its answer, when it comes, is dropped. A
 // worker that cannot be had (it does not load, or cannot load the engine) is said in the console
@@ -8,7 +9,7 @@
 // For tests and profiles, each choice leaves a User Timing mark: `ludo.cpu.worker` (the worker
 // chose), `ludo.cpu.page` (the page's thread did) or `ludo.cpu.stale` (an answer was dropped).
 
-import { EngineError } from './engine.js';
+import { EngineError, loadEngine } from './engine.js';
 
 /** The worker, once started; null before, or once it failed. */
 let worker = null;
@@ -64,6 +65,10 @@ function answered(data) {
     performance.mark('ludo.cpu.stale', { detail: { id: data?.id } });
     return;
   }
+  if (data.progress) {
+    request.onProgress?.(data.progress.done, data.progress.total);
+    return;
+  }
   waiting.delete(data.id);
   if ('ok' in data) {
     performance.mark('ludo.cpu.worker', { detail: { id: data.id } });
@@ -117,5 +122,35 @@ export function choose(engine, position, level, seed, signal) {
     };
     waiting.set(id, { resolve: done(resolve), reject: done(reject), ask });
     thinker.postMessage({ id, choose: { position, level, seed } });
+  });
+}
+
+/**
+ * The analysis of the finished game `record` (what `Engine.analyse` answers for the whole game),
+ * made in the worker by the engine built with it (`/analysis.wasm`) and the `expert` CPU's
+ * network, both fetched the first time; `onProgress(done, total)` is told after each chunk of
+ * actions. Without a worker, the page's thread loads them and makes it at once. Rejects with the `EngineError` the engine answered with (code
+ * `analysis_unavailable` for a game the network does not know).
+ */
+export function analyse(engine, record, onProgress = () => {}) {
+  return new Promise((resolve, reject) => {
+    const id = ++lastId;
+    const ask = async () => {
+      try {
+        const [analyser, bytes] = await Promise.all([loadEngine('/analysis.wasm'),
+          fetch('/expert.bin').then((r) => r.arrayBuffer())]);
+        analyser.installExpert(bytes);
+        resolve(analyser.analyse(record));
+      } catch (error) {
+        reject(error);
+      }
+    };
+    const thinker = theWorker(engine);
+    if (!thinker) {
+      ask();
+      return;
+    }
+    waiting.set(id, { resolve, reject, ask, onProgress });
+    thinker.postMessage({ id, analyse: { record: { rules: record.rules, seats: record.seats, actions: record.actions } } });
   });
 }

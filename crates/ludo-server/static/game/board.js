@@ -469,12 +469,12 @@ function drawCount(g, x, y, count) {
 
 /**
  * Shows where `move` (of a piece of `colour`) would go on the board `layout` was drawn for: a
- * ghost of the piece on its destination, and a cross over every piece it would capture. `null`
- * clears it.
+ * ghost of the piece on its destination, and a cross over every piece it would capture; the
+ * ghost's group. `null` clears it. With `keep`, the ghosts shown stay (two moves compared).
  */
-export function drawPreview(svg, layout, colour, move) {
-  for (const node of svg.querySelectorAll('.preview')) node.remove();
-  if (!move) return;
+export function drawPreview(svg, layout, colour, move, keep = false) {
+  if (!keep) for (const node of svg.querySelectorAll('.preview')) node.remove();
+  if (!move) return null;
   const arm = layout.seat_arms[colour];
   const [x, y] = centreOf(cellOf(layout, arm, move.to, move.piece));
   const ghost = el('g', { class: 'preview', 'aria-hidden': 'true' }, svg);
@@ -488,6 +488,7 @@ export function drawPreview(svg, layout, colour, move) {
   }
   // The ghost never takes a tap meant for the pieces under it.
   svg.append(ghost);
+  return ghost;
 }
 
 /** The centre, in SVG units, of where the dice of the seat on `arm` stand, and the base round it. */

@@ -296,13 +296,16 @@ export function showReplay(engine, record, container, t) {
   const named = (seat) => personOf(record, seat);
   const voiced = voice(t, named);
 
+  /** Told of each step shown (the analysis' chart follows it). */
+  const watchers = [];
+  let layout = null;
   /** Shows step `n` (kept within the game), and says so in the address. */
   const show = (n) => {
     at = clamp(n);
     slider.value = at;
     root.dataset.step = at;
     const step = steps[at];
-    const layout = drawBoard(board, step.position, engine.board(step.position), { t });
+    layout = drawBoard(board, step.position, engine.board(step.position), { t });
     // Turned as the table was for whoever watches it: their corner at the bottom.
     turnBoard(board, layout, boardTurns(false) ? viewerSeat(record) : null);
     players.show(step.position);
@@ -313,6 +316,7 @@ export function showReplay(engine, record, container, t) {
     const byCpu = at > 0 && (at - 1) in (record.stand_ins ?? {});
     line.textContent = `${at} / ${last} · ${byCpu ? t('log.byCpu', { line: said }) : said}`;
     if (linked && location.hash !== `#${at}`) history.replaceState(history.state, '', `#${at}`);
+    for (const watch of watchers) watch(at);
   };
 
   // Playing by itself: a step every SPEEDS[speed] milliseconds, until the end.
@@ -424,11 +428,23 @@ export function showReplay(engine, record, container, t) {
   stage.className = 'replay-stage';
   stage.append(board);
   const houseRules = houseRulesLine(engine, steps[0].position, t);
-  root.append(head, players.list, stage, status, line, slider, controls, verdict, houseRules, exportButton);
+  const analysis = document.createElement('section');
+  analysis.id = 'replay-analysis';
+  root.append(head, players.list, stage, status, line, slider, controls, verdict, houseRules, exportButton, analysis);
   container.replaceChildren(root);
   show(at);
   playing(false);
-  return { go, play, pause, steps };
+  const replay = {
+    go, play, pause, steps, board,
+    at: () => at,
+    layout: () => layout,
+    onStep: (watch) => watchers.push(watch),
+  };
+  // The analysis comes after the replay is drawn, with its own module and words.
+  replay.analysed = import('./analysis.js').then(({ showAnalysis }) => showAnalysis(engine, record, {
+    replay, voiced, describe: (step) => describe(engine, step, voiced), viewer: viewerSeat(record),
+  }, analysis, t));
+  return replay;
 }
 
 /** A local game (as saved in this browser) as a record, for export and the replay viewer. */
