@@ -93,9 +93,10 @@ impl Checks<'_> {
     /// `settings` with `seats` seats (when known: at a start, not while the table fills) is
     /// one its network does not play ([`ludo_bots::Level::plays`]): it would play as `hard`.
     pub fn expert_plays(&self, settings: &Settings, seats: Option<usize>) -> Result<(), Refusal> {
-        let expert_seated = self.state.seats.values().any(
-            |o| matches!(o, Occupant::Cpu { level } if level.0 == ludo_bots::Level::Expert),
-        );
+        let expert_seated =
+            self.state.seats.values().any(
+                |o| matches!(o, Occupant::Cpu { level } if level.0 == ludo_bots::Level::Expert),
+            );
         let options = settings.rules.options();
         if !expert_seated || ludo_bots::Level::Expert.plays(options, seats.unwrap_or(4)) {
             return Ok(());

@@ -931,10 +931,17 @@ mod tests {
         );
         assert!(accept(&full, "ana").is_ok(), "four seats: the expert plays");
         // Under other rules it is not seated at all.
-        let d = room.table().change_settings(&id("ana"), &to_classic).unwrap();
+        let d = room
+            .table()
+            .change_settings(&id("ana"), &to_classic)
+            .unwrap();
         let other_rules = Room::new(d.state);
         assert_eq!(
-            refusal(other_rules.table().add_cpu(&id("ana"), Colour::Green, expert)),
+            refusal(
+                other_rules
+                    .table()
+                    .add_cpu(&id("ana"), Colour::Green, expert)
+            ),
             "expert_unavailable"
         );
         assert!(
