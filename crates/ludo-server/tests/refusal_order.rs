@@ -2,7 +2,7 @@
 //! check decides the code (a game is on, the sender plays in it, it is not over, it is their
 //! turn, the version is current, the rules allow it), and each refusal changes nothing. Also the
 //! refusals the other files do not produce: `no_game`, `not_enough_players`,
-//! `seeking_elsewhere`, and `remove_cpu` where no CPU sits.
+//! `seeking_elsewhere`, `remove_cpu` where no CPU sits, and `expert_unavailable`.
 
 mod support;
 
@@ -124,6 +124,30 @@ async fn removing_a_cpu_where_none_sits_is_refused_and_changes_nothing() {
         assert_eq!(error["message"], format!("no CPU sits at {colour}"));
     }
     assert_eq!(as_welcomed(server.addr, &code).await, before);
+}
+
+#[tokio::test]
+async fn an_expert_cpu_is_refused_where_its_network_does_not_play_and_nothing_changes() {
+    let server = spawn_server().await;
+    let (code, mut host) = support::host_and_cpu_in(&server, json!({}), "Host", "expert").await;
+    let before = as_welcomed(server.addr, &code).await;
+    // Two seats: the expert would play as `hard`, so the game does not start.
+    assert_eq!(
+        refused(&mut host, json!({"t": "start"})).await,
+        "expert_unavailable"
+    );
+    // Nor do the rules change under it.
+    assert_eq!(
+        refused(&mut host, json!({"t": "settings", "rules": "classic"})).await,
+        "expert_unavailable"
+    );
+    assert_eq!(as_welcomed(server.addr, &code).await, before);
+    // Under other rules, it is not seated at all.
+    let classic = create_room(server.addr, HOST, json!({"rules": "classic"})).await;
+    let mut other = Client::join(server.addr, &classic, HOST, "Host").await;
+    let add = json!({"t": "add_cpu", "colour": "red", "level": "expert"});
+    assert_eq!(refused(&mut other, add).await, "expert_unavailable");
+    assert!(as_welcomed(server.addr, &classic).await["seats"]["red"].is_null());
 }
 
 #[tokio::test]
