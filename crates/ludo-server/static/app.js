@@ -20,14 +20,10 @@ import { autoplayOn, pace, setAutoplay, setPace } from './game/table.js';
 
 const $ = (id) => document.getElementById(id);
 
-/**
- * The page's title and its description for search engines, in the page's language: the site's
- * name and its tagline, or for a rules page (`preset`) the rules' name and what they are.
- */
-function describePage(preset = null) {
-  document.title = preset ? `${t(`preset.${preset}`)} · ${t('title')}` : t('title');
-  document.querySelector('meta[name=description]')
-    .setAttribute('content', t(preset ? `home.about.${preset}` : 'tagline'));
+/** The page's title (a rules page sets its own) and description, in its language. */
+function describePage(preset) {
+  document.title = t('title');
+  document.querySelector('meta[name=description]').content = t(preset ? `home.about.${preset}` : 'tagline');
 }
 
 /** Loads the page's language and writes the page's fixed texts in it. */
@@ -146,7 +142,6 @@ function languageAlternates(preset) {
     const link = document.createElement('link');
     link.rel = 'alternate';
     link.hreflang = language;
-    // Search engines read an alternate only by its full address.
     link.setAttribute('href', new URL(href, location.origin).href);
     return link;
   }));
@@ -543,7 +538,7 @@ async function main() {
       replayLink: $('replay-link'), lobbyNotice: $('lobby-notice'), notify: $('notify'),
       roomSettings: $('room-settings'), tableSettings: $('table-settings') });
     $('export-local').hidden = true;
-    // The room shows with its seats drawn, or as it is after a moment without the server.
+    // Shown drawn, or as it is after 3 s without the server.
     await Promise.race([room.drawn, new Promise((resolve) => { setTimeout(resolve, 3000); })]);
     document.body.dataset.ready = 'true';
     return;
@@ -551,7 +546,6 @@ async function main() {
   showPublicTables($('public-tables'), t, () => !$('home').hidden);
   // The way back to an online table, for a device that remembers one: only then is its module
   // loaded (see room/rejoin.js, whose key this is).
-  // The home screen shows with it, not pushed down by it later.
   const wayBack = localStorage.getItem('ludo.playing')
     && import('./room/rejoin.js').then(({ offerWayBack }) => offerWayBack($('way-back'), myId(), t));
   const language = document.documentElement.lang;
@@ -674,5 +668,5 @@ async function main() {
   document.body.dataset.ready = 'true';
 }
 
-// The page shows once drawn (see app.css), or as it is if drawing failed.
+// Shown once drawn (app.css), or as it is if drawing failed.
 main().finally(() => { document.body.dataset.drawn = 'true'; });
