@@ -555,9 +555,10 @@ test('?lang= chooses the language for that visit, and the switcher puts the one 
 });
 
 /** The rules page of `preset` in each language, as its head lists them (`hreflang` → address). */
+// By full address: search engines read an alternate only so.
 const alternatesOf = (preset) => ({
-  ...Object.fromEntries(LANGUAGES.map((code) => [code, `/rules/${preset}?lang=${code}`])),
-  'x-default': `/rules/${preset}`,
+  ...Object.fromEntries(LANGUAGES.map((code) => [code, `${url}/rules/${preset}?lang=${code}`])),
+  'x-default': `${url}/rules/${preset}`,
 });
 const alternates = (page) => page.$$eval('head link[rel=alternate][hreflang]',
   (links) => Object.fromEntries(links.map((l) => [l.hreflang, l.getAttribute('href')])));
@@ -566,6 +567,10 @@ test('a rules page opened with ?lang= keeps it on its links, and its head names 
   const { page, errors, context } = await open('/rules/classic?lang=fr', { width: 1280, height: 800 });
   await shown(page);
   assert.deepEqual(await alternates(page), alternatesOf('classic'));
+  // Its title and description for search engines are its own, in its language.
+  assert.equal(await page.title(), `${await page.textContent('#rules-page h2')} · Ludo`);
+  assert.equal(await page.getAttribute('meta[name=description]', 'content'),
+    await page.evaluate(() => import('/i18n/texts-fr.js').then((texts) => texts.default['home.about.classic'])));
   const links = await page.$$eval('a[href^="/"]', (a) => a.filter((e) => e.offsetParent).map((e) => e.getAttribute('href')));
   assert.ok(links.includes('/?lang=fr'), `the way home keeps the language (${links})`);
   assert.deepEqual(links.filter((href) => new URL(href, 'https://x').searchParams.get('lang') !== 'fr'), [],
@@ -576,6 +581,7 @@ test('a rules page opened with ?lang= keeps it on its links, and its head names 
   await page.waitForSelector('#home:not([hidden])');
   assert.equal(new URL(page.url()).search, '?lang=fr');
   assert.deepEqual(await alternates(page), {}, 'no alternates off a rules page');
+  assert.equal(await page.getAttribute('meta[name=description]', 'content'), await page.textContent('.tagline'));
   assert.deepEqual(await page.$$eval('#read-rules, #rulesets a', (a) => a.map((e) => e.getAttribute('href'))),
     ['/rules/qdan?lang=fr', '/rules/qdan?lang=fr', '/rules/classic?lang=fr', '/rules/vietnamese?lang=fr']);
   await page.click('#rulesets a[href="/rules/vietnamese?lang=fr"]');

@@ -20,11 +20,17 @@ import { autoplayOn, pace, setAutoplay, setPace } from './game/table.js';
 
 const $ = (id) => document.getElementById(id);
 
+/** The page's title (a rules page sets its own) and description, in its language. */
+function describePage(preset) {
+  document.title = t('title');
+  document.querySelector('meta[name=description]').content = t(preset ? `home.about.${preset}` : 'tagline');
+}
+
 /** Loads the page's language and writes the page's fixed texts in it. */
 async function translate() {
   const language = await chooseLanguage();
   document.documentElement.lang = language;
-  document.title = t('title');
+  describePage();
   for (const node of document.querySelectorAll('[data-t]')) node.textContent = t(node.dataset.t);
   for (const node of document.querySelectorAll('[data-t-label]')) {
     node.setAttribute('aria-label', t(node.dataset.tLabel));
@@ -136,7 +142,7 @@ function languageAlternates(preset) {
     const link = document.createElement('link');
     link.rel = 'alternate';
     link.hreflang = language;
-    link.setAttribute('href', href);
+    link.setAttribute('href', new URL(href, location.origin).href);
     return link;
   }));
 }
@@ -165,7 +171,7 @@ async function route(answer, draw) {
       $('play').hidden = !playing;
     }
     page.hidden = true;
-    document.title = t('title');
+    describePage();
     // Back home: the house rules' words are those of the preset chosen there (a game being played
     // keeps its own board's words: the table says them).
     if (!document.body.classList.contains('in-game')) {
@@ -178,6 +184,7 @@ async function route(answer, draw) {
   $('home').hidden = true;
   $('play').hidden = true;
   page.hidden = false;
+  describePage(preset.preset);
   await draw(page, preset);
 }
 
@@ -526,20 +533,21 @@ async function main() {
     const { offerInvite } = await import('./room/invite.js');
     offerInvite({ copy: $('copy'), share: $('share'), link: $('link'), status: $('copy-status') }, t);
     const { OnlineRoom } = await import('./room/online.js');
-    new OnlineRoom(engine, invited[1], { ...view, seats: $('seats'), link: $('link'),
+    const room = new OnlineRoom(engine, invited[1], { ...view, seats: $('seats'), link: $('link'),
       connection: $('connection'), rated: $('rated'), afterGame: $('after-game'),
       replayLink: $('replay-link'), lobbyNotice: $('lobby-notice'), notify: $('notify'),
       roomSettings: $('room-settings'), tableSettings: $('table-settings') });
     $('export-local').hidden = true;
+    // Shown drawn, or as it is after 3 s without the server.
+    await Promise.race([room.drawn, new Promise((resolve) => { setTimeout(resolve, 3000); })]);
     document.body.dataset.ready = 'true';
     return;
   }
   showPublicTables($('public-tables'), t, () => !$('home').hidden);
   // The way back to an online table, for a device that remembers one: only then is its module
   // loaded (see room/rejoin.js, whose key this is).
-  if (localStorage.getItem('ludo.playing')) {
-    import('./room/rejoin.js').then(({ offerWayBack }) => offerWayBack($('way-back'), myId(), t));
-  }
+  const wayBack = localStorage.getItem('ludo.playing')
+    && import('./room/rejoin.js').then(({ offerWayBack }) => offerWayBack($('way-back'), myId(), t));
   const language = document.documentElement.lang;
   /** Continues a saved game; one the engine no longer reads is said, and not offered again. */
   const continueGame = (game) => {
@@ -622,7 +630,10 @@ async function main() {
   });
   // A reload at a table (a language picked, say) comes back to its game.
   if (history.state?.[TABLE_ENTRY] && !rulesPresetAt(location.pathname)) showTableEntry();
-  const answer = await showRules(engine).catch(async (error) => view.announce(await errorWords(error, t, 'refusal.other')));
+  const [answer] = await Promise.all([
+    showRules(engine).catch(async (error) => view.announce(await errorWords(error, t, 'refusal.other'))),
+    wayBack?.catch(() => {}),
+  ]);
   if (answer) {
     /**
      * A rules page's buttons: a game of the preset's own rules (no house rule changed) against
@@ -657,4 +668,5 @@ async function main() {
   document.body.dataset.ready = 'true';
 }
 
-main();
+// Shown once drawn (app.css), or as it is if drawing failed.
+main().finally(() => { document.body.dataset.drawn = 'true'; });

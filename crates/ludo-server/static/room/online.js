@@ -57,7 +57,10 @@ export class OnlineRoom {
     this.parts(view);
     this.notifyButton();
     this.settingsView = null;
-    if (view.roomSettings) this.loadSettingsView(view.roomSettings);
+    const settingsDrawn = view.roomSettings ? this.loadSettingsView(view.roomSettings) : null;
+    const welcomed = new Promise((resolve) => { this.welcomed = resolve; });
+    /** Settled once the room has first been drawn, its seats and settings in (the page shows it then). */
+    this.drawn = Promise.all([welcomed, settingsDrawn?.catch(() => {})]);
     this.connect();
   }
 
@@ -191,6 +194,7 @@ export class OnlineRoom {
         } else {
           this.table.setOffline(false);
         }
+        this.welcomed();
         break;
       case 'room':
         if (this.room && this.room.host !== this.you
