@@ -59,9 +59,10 @@ async function open(path, language, viewport, { local = null } = {}) {
     await page.evaluate((saved) => sessionStorage.setItem('ludo.replay', saved), JSON.stringify(local));
   }
   await page.goto(`${url}${path}`);
-  await page.waitForSelector('body[data-ready=true]');
+  await page.waitForSelector('.replay[data-step]');
+  const drawn = Date.now();
   await page.waitForSelector('#replay-analysis[data-analysed=true], #replay-analysis .analysis-unavailable', { timeout: 30_000 });
-  return { page, errors, close: () => context.close() };
+  return { page, errors, close: () => context.close(), took: Date.now() - drawn };
 }
 
 /** The chart's lines: seat, number of points, dash pattern. */
@@ -123,7 +124,8 @@ for (const [language, viewport] of [['en', { width: 360, height: 640 }], ['fr', 
 }
 
 test('a room\'s game is analysed on its own page, the winner\'s chance ending at 100%', async () => {
-  const { page, errors, close } = await open(`/games/${game.id}`, 'en', { width: 1280, height: 800 });
+  const { page, errors, close, took } = await open(`/games/${game.id}`, 'en', { width: 1280, height: 800 });
+  console.log(`the analysis of ${record.actions.length} actions was shown ${took} ms after the replay`);
   const lines = await chartLines(page);
   assert.deepEqual(lines.map((l) => l.seat), record.seats);
   for (const line of lines) assert.equal(line.points, record.actions.length + 1, line.seat);
