@@ -41,6 +41,9 @@ test('turned on, a Hint on a real choice shows the move that captures and says s
     ['fr-FR', /^Indice : jouez la pièce 1 \(.+\) — capture rouge △$/, { width: 390, height: 844 }]]) {
     const context = await browser.newContext({ locale, viewport: size });
     const { page, errors } = await resume(context, CAPTURE);
+    // Two seats: Hard gives the hint, and Expert's network is not fetched.
+    const fetched = [];
+    page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
     await page.waitForSelector('#board .piece.legal');
     await turnHintsOn(page);
     await page.waitForSelector('#hint:not([hidden])');
@@ -55,6 +58,7 @@ test('turned on, a Hint on a real choice shows the move that captures and says s
     assert.ok(await page.$('#board .hint-ghost .preview-capture'), 'the capture is crossed on the board');
     await page.screenshot({ path: `${shots}/hint-${size.width}x${size.height}-${locale}.png`, fullPage: true });
     assert.deepEqual(await accessibilityViolations(page), []);
+    assert.ok(!fetched.includes('/expert.bin'), 'Hard hints a two-seat game');
     // Once the move is made, the hint goes.
     await page.click('#board .piece.legal[data-piece="0"]');
     await page.waitForSelector('#hint', { state: 'hidden' });
@@ -86,6 +90,46 @@ test('the Hint button is reached by Tab, and a single move offers none', async (
   assert.ok(!(await only.page.isVisible('#hint')), 'no Hint for a forced move');
   assert.deepEqual([...errors, ...only.errors], []);
   await single.close();
+});
+
+test('in a four-player game under the standard rules the hint is Expert\'s, elsewhere Hard\'s', async () => {
+  const context = await browser.newContext();
+  await context.addInitScript(() => localStorage.setItem('ludo.hints', 'yes'));
+  const four = { ...CAPTURE, seats: ['yellow', 'blue', 'red', 'green'],
+    pieces: { ...CAPTURE.pieces, blue: ['base', 'base', 'base', 'base'], green: ['base', 'base', 'base', 'base'] } };
+  const { page, errors } = await resume(context, four,
+    { players: { yellow: 'human', blue: 'medium', red: 'medium', green: 'medium' } });
+  await page.waitForSelector('#hint:not([hidden])');
+  const network = page.waitForResponse((r) => r.url().endsWith('/expert.bin'));
+  await page.click('#hint');
+  await network;
+  await page.waitForFunction(() => /—/.test(document.getElementById('hint-line').textContent));
+  assert.match(await page.textContent('#hint-line'), /^Hint: move piece \d \(.+\) — .+$/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a hint\'s reason says what the move does: leaves a colour\'s reach, reaches a safe square or the finish, brings a piece out', async () => {
+  const { page, errors } = await person(browser, '/');
+  const reasons = (position) => page.evaluate(async (p) => {
+    const { reason } = await import('/game/hint.js');
+    const { loadEngine } = await import('/engine/engine.js');
+    const { t } = await import('/i18n/i18n.js');
+    const engine = await loadEngine();
+    const layout = engine.board(p);
+    return Object.fromEntries(engine.legal(p).map((m) => [m.piece,
+      reason(t, layout, 'yellow', m, p.pieces, engine.move(p, m.piece).position.pieces)]));
+  }, position);
+  // Red's piece stands 5 squares behind yellow's first: 3 more take it out of reach; the third
+  // piece lands on a star.
+  assert.deepEqual(await reasons(yellowToMove(20, 41, [3], [30, 5, 'base'])),
+    { 0: 'leaves the reach of red △', 1: null, 2: 'to a safe square' });
+  assert.deepEqual(await reasons(yellowToMove(53, 'base', [3], [48, 'base', 'base'])),
+    { 0: 'reaches the finish', 1: 'enters the home column' });
+  const out = await reasons(yellowToMove(30, 'base', [6], ['base', 'base', 'base']));
+  assert.equal(out[1], 'brings a piece out');
+  assert.deepEqual(errors, []);
+  await page.context().close();
 });
 
 test('the setting survives a reload', async () => {

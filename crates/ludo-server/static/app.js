@@ -270,24 +270,22 @@ function endCard() {
     .observe($('end'), { attributes: true, attributeFilter: ['hidden'] });
 }
 
-/** Whether hints are offered in local games (off unless turned on, remembered in this browser). */
-const HINTS_KEY = 'ludo.hints';
-/** The local game being played, if any. */
-let playing = null;
-
 /**
- * Offers hints in the local game being played while they are on (game/hint.js, fetched only once
- * they are first turned on), or takes them away.
+ * Offers hints in the local game `game` while they are on, remembered here (game/hint.js, fetched
+ * once they are first on); their setting shows at local games only.
  */
-function offerHints() {
-  const on = $('hints').checked;
-  if (playing && (on || $('hint'))) import('./game/hint.js').then((hint) => hint.offerHints(playing, on));
+function offerHints(game) {
+  const box = $('hints');
+  $('hints-setting').hidden = false;
+  box.checked = localStorage.getItem('ludo.hints') === 'yes';
+  box.onchange = () => {
+    localStorage.setItem('ludo.hints', box.checked ? 'yes' : 'no');
+    offerHints(game);
+  };
+  if (box.checked || $('hint')) import('./game/hint.js').then((hint) => hint.offerHints(game, box.checked));
 }
 
-/**
- * The play screen's own settings: sound on or off, moves with no choice playing themselves, and
- * hints (in local games only).
- */
+/** The play screen's own settings: sound on or off, and moves with no choice playing themselves. */
 function tableSettings() {
   const button = $('sound');
   const label = () => {
@@ -311,11 +309,6 @@ function tableSettings() {
   // "Fast" is the one speed below normal offered; tests' instant pace shows as normal.
   $('speed').value = pace() > 0 && pace() < 1 ? '0.4' : '1';
   $('speed').onchange = () => setPace(Number($('speed').value));
-  $('hints').checked = localStorage.getItem(HINTS_KEY) === 'yes';
-  $('hints').onchange = () => {
-    localStorage.setItem(HINTS_KEY, $('hints').checked ? 'yes' : 'no');
-    offerHints();
-  };
 }
 
 /**
@@ -471,10 +464,7 @@ async function main() {
     // The table is seen from its top, wherever the home page was scrolled to.
     scrollTo(0, 0);
     game.begin();
-    // Hints are offered at tables of local games, never in rooms.
-    $('hints-setting').hidden = false;
-    playing = game;
-    offerHints();
+    offerHints(game);
     const entry = { [TABLE_ENTRY]: game.game.id };
     if (history.state?.[TABLE_ENTRY]) history.replaceState(entry, '');
     else history.pushState(entry, '');

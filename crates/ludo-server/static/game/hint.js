@@ -167,6 +167,7 @@ class Hints {
   clear() {
     this.thinking?.abort();
     clearTimeout(this.thinkingTimer);
+    this.asking = null;
     this.hinted = null;
     this.line.textContent = '';
     clearGhost(this.game.view.board);
@@ -175,9 +176,11 @@ class Hints {
   /** The person asked: the CPU's choice, shown and said (at once if already known). */
   async ask() {
     const state = this.choosing();
-    if (!state) return;
+    // A second tap while the CPU thinks waits for the same answer.
+    if (!state || this.asking === state) return;
     if (this.hinted?.state !== state) {
       this.clear();
+      this.asking = state;
       const { signal } = (this.thinking = new AbortController());
       this.thinkingTimer = setTimeout(() => { this.line.textContent = this.game.view.t('hint.thinking'); }, THINKING_MS);
       const level = hintLevel(state.position);
@@ -185,10 +188,14 @@ class Hints {
       try {
         ({ piece } = await choose(this.table.engine, state.position, level, Date.now() % 1_000_000, signal));
       } catch (error) {
-        if (!signal.aborted) console.warn('no hint:', error);
+        if (!signal.aborted) {
+          console.warn('no hint:', error);
+          this.line.textContent = '';
+        }
         return;
       } finally {
         clearTimeout(this.thinkingTimer);
+        if (this.asking === state) this.asking = null;
       }
       if (signal.aborted || this.choosing() !== state) return;
       this.hinted = { state, ...this.words(state, piece, level) };
