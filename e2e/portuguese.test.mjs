@@ -17,6 +17,8 @@ globalThis.localStorage = {
 const { addTexts, allTexts, t, chooseLanguage, missingKeys, textEntries } = await import(new URL('i18n/i18n.js', STATIC));
 // The lesson's words (loaded with it) are the page's texts too.
 addTexts((await import(new URL('game/lessontext.js', STATIC))).LESSON_TEXTS);
+// So are the hint's (loaded once hints are turned on).
+addTexts((await import(new URL('game/hinttext.js', STATIC))).HINT_TEXTS);
 // Each text, a plural form of one (`key#other`) as a text of its own.
 const TABLES = Object.fromEntries(Object.entries(await allTexts())
   .map(([language, texts]) => [language, Object.fromEntries(textEntries(texts))]));

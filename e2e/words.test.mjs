@@ -15,6 +15,8 @@ const static_ = '../crates/ludo-server/static';
 const { addTexts, allTexts, chooseLanguage, setBoard, t, textEntries } = await import(`${static_}/i18n/i18n.js`);
 // The lesson's words (loaded with it) are the page's texts too.
 addTexts((await import(`${static_}/game/lessontext.js`)).LESSON_TEXTS);
+// So are the hint's (loaded once hints are turned on).
+addTexts((await import(`${static_}/game/hinttext.js`)).HINT_TEXTS);
 // Each text, a plural form of one (`key#few`) as a text of its own.
 const TEXTS = Object.fromEntries(Object.entries(await allTexts())
   .map(([language, texts]) => [language, Object.fromEntries(textEntries(texts))]));

@@ -277,6 +277,21 @@ function endCard() {
     .observe($('end'), { attributes: true, attributeFilter: ['hidden'] });
 }
 
+/**
+ * Offers hints in the local game `game` while they are on, remembered here (game/hint.js, fetched
+ * once they are first on); their setting shows at local games only.
+ */
+function offerHints(game) {
+  const box = $('hints');
+  $('hints-setting').hidden = false;
+  box.checked = localStorage.getItem('ludo.hints') === 'yes';
+  box.onchange = () => {
+    localStorage.setItem('ludo.hints', box.checked ? 'yes' : 'no');
+    offerHints(game);
+  };
+  if (box.checked || $('hint')) import('./game/hint.js').then((hint) => hint.offerHints(game, box.checked));
+}
+
 /** The play screen's own settings: sound on or off, and moves with no choice playing themselves. */
 function tableSettings() {
   const button = $('sound');
@@ -456,6 +471,7 @@ async function main() {
     // The table is seen from its top, wherever the home page was scrolled to.
     scrollTo(0, 0);
     game.begin();
+    offerHints(game);
     const entry = { [TABLE_ENTRY]: game.game.id };
     if (history.state?.[TABLE_ENTRY]) history.replaceState(entry, '');
     else history.pushState(entry, '');

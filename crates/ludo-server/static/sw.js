@@ -3,10 +3,11 @@
 // once) and the cache refreshed; offline, the cache answers, and local games carry on. Rooms and
 // the API's other calls are never cached.
 
-const CACHE = 'ludo-v18';
+const CACHE = 'ludo-v19';
 const FILES = [
   '/', '/app.js', '/app.css', '/dom.js', '/game/gestures.js', '/game/lesson.js', '/game/nomove.js',
-  '/game/lessontext.js', '/room/served.js', '/engine/engine.js', '/game/board.js',
+  '/game/lessontext.js', '/game/hint.js', '/game/hinttext.js', '/room/served.js', '/engine/engine.js',
+  '/game/board.js',
   '/game/local.js', '/room/online.js', '/game/animate.js', '/rulebook/options.js', '/game/keys.js',
   '/game/turnlog.js', '/i18n/i18n.js', '/rulebook/rulespage.js', '/rulebook/rulespage.css',
   '/rulebook/houserules.js', '/rulebook/rulespicture.js', '/rulebook/rulestext.js',

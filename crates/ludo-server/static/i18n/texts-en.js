@@ -283,6 +283,7 @@ export default {
   'settings.autoplay': 'Play a move by itself when it is the only one',
   'settings.turnBoard': 'Turn the board so that my corner is at the bottom',
   'settings.turnBoardHotSeat': 'Turn the board to the corner of the player to play',
+  'settings.hints': 'Offer a hint when I choose a move',
   'settings.speed': 'Speed',
   'settings.speedNormal': 'Normal',
   'settings.speedFast': 'Fast',

@@ -283,6 +283,7 @@ export default {
   'settings.autoplay': 'Jouer automatiquement le seul coup possible',
   'settings.turnBoard': 'Tourner le plateau pour avoir mon coin en bas',
   'settings.turnBoardHotSeat': 'Tourner le plateau vers le coin du joueur qui joue',
+  'settings.hints': 'Proposer un indice quand je choisis un coup',
   'settings.speed': 'Vitesse',
   'settings.speedNormal': 'Normale',
   'settings.speedFast': 'Rapide',

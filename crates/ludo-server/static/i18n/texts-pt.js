@@ -283,6 +283,7 @@ export default {
   'settings.autoplay': 'Jogar automaticamente quando só há uma jogada',
   'settings.turnBoard': 'Rodar o tabuleiro para o meu canto ficar em baixo',
   'settings.turnBoardHotSeat': 'Rodar o tabuleiro para o canto de quem joga',
+  'settings.hints': 'Oferecer uma dica quando escolho uma jogada',
   'settings.speed': 'Velocidade',
   'settings.speedNormal': 'Normal',
   'settings.speedFast': 'Rápida',

@@ -284,6 +284,7 @@ export default {
   'settings.autoplay': 'Делать единственный возможный ход автоматически',
   'settings.turnBoard': 'Поворачивать доску так, чтобы мой угол был внизу',
   'settings.turnBoardHotSeat': 'Поворачивать доску к углу того, кто ходит',
+  'settings.hints': 'Предлагать подсказку, когда я выбираю ход',
   'settings.speed': 'Скорость',
   'settings.speedNormal': 'Обычная',
   'settings.speedFast': 'Быстрая',

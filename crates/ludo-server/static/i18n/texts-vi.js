@@ -317,6 +317,7 @@ export default {
   'settings.autoplay': 'Tự đi khi chỉ có một nước đi',
   'settings.turnBoard': 'Xoay bàn cờ để góc của tôi ở phía dưới',
   'settings.turnBoardHotSeat': 'Xoay bàn cờ về góc của người đến lượt',
+  'settings.hints': 'Gợi ý khi tôi chọn nước đi',
   'settings.speed': 'Tốc độ',
   'settings.speedNormal': 'Bình thường',
   'settings.speedFast': 'Nhanh',

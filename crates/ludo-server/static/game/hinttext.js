@@ -1,0 +1,70 @@
+// The words of the hint (hint.js), in each language: loaded with the hint, only once hints are
+// turned on, not with every page. A hint names the piece as the keyboard and a screen reader do
+// (its number, where it is, in the `place.*` words) and why the CPU plays it, naming seats in the
+// `seat.*` words. Vietnamese speaks of horses on the horse board (`@horse`), as the page's texts do.
+
+/** By language, then key. */
+export const HINT_TEXTS = {
+  en: {
+    'hint.button': 'Hint',
+    'hint.line': 'Hint: move piece {piece} ({place}) — {why}',
+    'hint.thinking': 'Hint: thinking…',
+    'hint.captures': 'captures {seats}',
+    'hint.finishes': 'reaches the finish',
+    'hint.out': 'brings a piece out',
+    'hint.escapes': 'leaves the reach of {seats}',
+    'hint.safe': 'to a safe square',
+    'hint.homeColumn': 'enters the home column',
+    'hint.choice': 'the {level} CPU’s choice',
+  },
+  fr: {
+    'hint.button': 'Indice',
+    'hint.line': 'Indice : jouez la pièce {piece} ({place}) — {why}',
+    'hint.thinking': 'Indice : réflexion…',
+    'hint.captures': 'capture {seats}',
+    'hint.finishes': 'atteint l’arrivée',
+    'hint.out': 'fait sortir une pièce',
+    'hint.escapes': 'se met hors de portée de {seats}',
+    'hint.safe': 'vers une case sûre',
+    'hint.homeColumn': 'entre dans le couloir d’arrivée',
+    'hint.choice': 'le choix du CPU {level}',
+  },
+  pt: {
+    'hint.button': 'Dica',
+    'hint.line': 'Dica: joga a peça {piece} ({place}) — {why}',
+    'hint.thinking': 'Dica: a pensar…',
+    'hint.captures': 'captura {seats}',
+    'hint.finishes': 'leva-a à chegada',
+    'hint.out': 'faz sair uma peça',
+    'hint.escapes': 'sai do alcance de {seats}',
+    'hint.safe': 'para uma casa segura',
+    'hint.homeColumn': 'entra no corredor de chegada',
+    'hint.choice': 'o que a CPU {level} jogaria',
+  },
+  ru: {
+    'hint.button': 'Подсказка',
+    'hint.line': 'Подсказка: ходите фишкой {piece} ({place}) — {why}',
+    'hint.thinking': 'Подсказка: думаю…',
+    'hint.captures': 'сбивает {seats}',
+    'hint.finishes': 'доходит до финиша',
+    'hint.out': 'выводит фишку с базы',
+    'hint.escapes': 'уходит из-под удара ({seats})',
+    'hint.safe': 'на безопасную клетку',
+    'hint.homeColumn': 'заходит на финишную дорожку',
+    'hint.choice': 'так ходит CPU «{level}»',
+  },
+  vi: {
+    'hint.button': 'Gợi ý',
+    'hint.line': 'Gợi ý: đi quân {piece} ({place}) — {why}',
+    'hint.line@horse': 'Gợi ý: đi ngựa {piece} ({place}) — {why}',
+    'hint.thinking': 'Gợi ý: đang nghĩ…',
+    'hint.captures': 'đá {seats} về chuồng',
+    'hint.finishes': 'về đích',
+    'hint.out': 'đưa một quân ra khỏi chuồng',
+    'hint.out@horse': 'đưa một ngựa ra khỏi chuồng',
+    'hint.escapes': 'thoát khỏi tầm đá của {seats}',
+    'hint.safe': 'tới ô an toàn',
+    'hint.homeColumn': 'vào đường về đích',
+    'hint.choice': 'nước Máy {level} chọn',
+  },
+};
