@@ -308,7 +308,7 @@ export default {
   'refusal.illegal_move': 'Essa jogada não é permitida.',
   'refusal.ranked_people_only': 'Uma mesa classificada só admite pessoas.',
   'refusal.matched_table': 'Esta mesa foi formada para quem nela joga: os lugares e as definições ficam como estão.',
-  'refusal.expert_unavailable': 'A CPU Especialista só joga as regras padrão sem regras locais, com 4 jogadores: complete a mesa ou escolha outro nível.',
+  'refusal.expert_unavailable': 'A CPU Especialista só joga as regras padrão sem regras locais, com 4 jogadores: completa a mesa ou escolhe outro nível.',
   'refusal.unranked_rules': 'As partidas classificadas jogam-se com as regras da predefinição, sem alterações.',
   'refusal.seeking': 'Já estás à procura de uma partida classificada nesta ligação.',
   'refusal.seeking_elsewhere': 'Já estás à procura de uma partida classificada noutro separador.',
