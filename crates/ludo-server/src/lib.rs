@@ -140,7 +140,7 @@ impl Application {
     /// # Errors
     /// When the database cannot be opened or the address cannot be bound.
     pub async fn build(config: &Config) -> std::io::Result<Application> {
-        let store = Store::open(&config.db)
+        let store = Store::open_as(&config.db, Some(config.node_name()))
             .await
             .map_err(std::io::Error::other)?;
         let metrics = Arc::<Metrics>::default();

@@ -217,6 +217,20 @@ async fn execute(url: &str, sql: &'static str, room: String) -> u64 {
     .unwrap()
 }
 
+/// A connection to the database at `url` under node `name`'s application name: while it is
+/// open, that node counts as alive, and its leases last their term.
+async fn alive_as(url: &str, name: &str) -> postgres::Client {
+    let url = url.to_owned();
+    let name = format!("ludo node {name}");
+    tokio::task::spawn_blocking(move || {
+        let mut config: postgres::Config = url.parse().unwrap();
+        config.application_name(&name);
+        config.connect(postgres::NoTls).unwrap()
+    })
+    .await
+    .unwrap()
+}
+
 /// How many actions game `id` has stored.
 async fn stored_actions(addr: SocketAddr, id: &str) -> usize {
     let (status, body) = http(addr, "GET", &format!("/api/games/{id}"), None).await;
@@ -242,7 +256,8 @@ async fn a_node_that_loses_its_lease_stops_acting_for_the_room_at_once() {
         .unwrap()
         .to_owned();
 
-    // Another node takes the lease (as one would after a partition).
+    // Another node, alive, takes the lease (as one would after a partition).
+    let elsewhere = alive_as(db.url(), "elsewhere").await;
     let taken = execute(
         db.url(),
         "UPDATE room_leases SET node = 'elsewhere', expires_at = ludo_now_ms() + 60000
@@ -267,4 +282,7 @@ async fn a_node_that_loses_its_lease_stops_acting_for_the_room_at_once() {
         .await;
     assert_eq!(again.closed(|_| ()).await.map(|c| c.0), Some(1011));
     a.stop().await;
+    tokio::task::spawn_blocking(move || drop(elsewhere))
+        .await
+        .unwrap();
 }

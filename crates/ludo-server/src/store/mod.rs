@@ -327,15 +327,26 @@ impl Store {
     /// # Errors
     /// When the database cannot be opened or reached, or a migration fails.
     pub async fn open(db: &Path) -> StoreResult<Store> {
+        Store::open_as(db, None).await
+    }
+
+    /// [`Store::open`] for the node named `node` of a cluster: on PostgreSQL its connection
+    /// says so, and its leases last while it is open.
+    ///
+    /// # Errors
+    /// As [`Store::open`].
+    pub async fn open_as(db: &Path, node: Option<String>) -> StoreResult<Store> {
         let (ready, opened) = oneshot::channel();
         let tell = move |outcome| {
             let _ = ready.send(outcome);
         };
         let store = match Database::of(db) {
             Database::Sqlite(path) => Store::spawn(move || SqliteBackend::open(&path), false, tell),
-            Database::Postgres(url) => {
-                Store::spawn(move || PostgresBackend::connect(&url), true, tell)
-            }
+            Database::Postgres(url) => Store::spawn(
+                move || PostgresBackend::connect_as(&url, node.as_deref()),
+                true,
+                tell,
+            ),
         };
         opened
             .await

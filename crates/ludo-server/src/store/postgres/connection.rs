@@ -129,15 +129,18 @@ pub(super) struct Connection {
 }
 
 impl Connection {
-    /// The connection `url` describes, not yet made.
-    pub fn new(url: &str) -> StoreResult<Connection> {
+    /// The connection `url` describes, not yet made, under the application name `name` (see
+    /// [`node_session`]) or, without one, the URL's, else `ludo-server`.
+    pub fn new(url: &str, name: Option<&str>) -> StoreResult<Connection> {
         let mut config: Config = url
             .parse()
             .map_err(|e| StoreError(format!("reading the PostgreSQL URL: {e}")))?;
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(CONNECT_TIMEOUT);
         }
-        if config.get_application_name().is_none() {
+        if let Some(name) = name {
+            config.application_name(name);
+        } else if config.get_application_name().is_none() {
             config.application_name("ludo-server");
         }
         Ok(Connection {
@@ -368,3 +371,13 @@ impl Connection {
         }
     }
 }
+
+/// The application name under which node `node`'s connections show in `pg_stat_activity`: while
+/// one is open, the node is alive (see `leases.rs`). PostgreSQL keeps 63 bytes of it, which the
+/// lease queries compare with `left(…, 63)`.
+pub fn node_session(node: &str) -> String {
+    format!("{NODE_SESSION}{node}")
+}
+
+/// What [`node_session`] puts before a node's name.
+pub const NODE_SESSION: &str = "ludo node ";

@@ -9,8 +9,8 @@ use crate::store::{Backend, Claim, Cluster, Forgetting, Forgotten, TestDatabase}
 /// Two nodes' backends on a fresh database with rooms `R1` and `R2` stored.
 fn two_nodes() -> Option<(TestDatabase, PostgresBackend, PostgresBackend)> {
     let db = TestDatabase::create()?;
-    let mut a = PostgresBackend::connect(db.url()).unwrap();
-    let b = PostgresBackend::connect(db.url()).unwrap();
+    let mut a = PostgresBackend::connect_as(db.url(), Some("a")).unwrap();
+    let b = PostgresBackend::connect_as(db.url(), Some("b")).unwrap();
     with_people(&mut a, &["ana", "bo"]);
     for room in ["R1", "R2"] {
         a.save_room(&room.into(), &"ana".into(), "{}", 0).unwrap();
@@ -43,6 +43,31 @@ fn a_room_held_by_one_node_is_refused_to_another_until_its_lease_runs_out() {
     // The first holder has lost it: renewing keeps only what it still holds.
     let renewal = a.renew_leases("a", &["R1".into()], 300).unwrap();
     assert!(renewal.kept.is_empty(), "{renewal:?}");
+}
+
+#[test]
+fn a_room_whose_node_has_no_connection_left_is_granted_at_once_long_before_its_term() {
+    let Some((_db, mut a, mut b)) = two_nodes() else {
+        return;
+    };
+    granted(a.claim_room(&"R1".into(), "a", 60_000).unwrap());
+    assert_eq!(
+        b.claim_room(&"R1".into(), "b", 60_000).unwrap(),
+        Claim::HeldBy("a".into()),
+        "its node is alive"
+    );
+    // Node `a` dies: its connection closes, which PostgreSQL sees at once (its session ends
+    // within a moment: polled, never slept for a fixed time).
+    drop(a);
+    let mut claim = b.claim_room(&"R1".into(), "b", 60_000).unwrap();
+    for _ in 0..200 {
+        if matches!(claim, Claim::Granted { .. }) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+        claim = b.claim_room(&"R1".into(), "b", 60_000).unwrap();
+    }
+    granted(claim);
 }
 
 #[test]

@@ -1,9 +1,16 @@
 //! Leases on rooms in PostgreSQL: which node serves each room, until when (by the database's
 //! clock, `ludo_now_ms()`), and which node wants it handed over.
+//!
+//! A lease also ends as soon as its node has no connection open to the database: each node's
+//! connections carry its name as their application name ([`super::connection::node_session`]),
+//! and a node that dies (killed, its machine off) has its connections closed by its operating
+//! system, which PostgreSQL sees at once. Another node then takes its rooms over without waiting
+//! for the lease's term, which remains the bound for a node cut off from the database without
+//! dying (its connections linger until TCP gives up on them).
 
 use postgres::Client;
 
-use super::connection::{Context, Failure};
+use super::connection::{Context, Failure, NODE_SESSION};
 use crate::ids::RoomCode;
 use crate::store::{Claim, Renewal};
 
@@ -24,8 +31,11 @@ pub(super) fn claim(
                      expires_at = excluded.expires_at, wanted_by = NULL
                  WHERE room_leases.node = excluded.node
                     OR room_leases.expires_at < ludo_now_ms()
+                    OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a
+                                   WHERE a.datname = current_database()
+                                     AND a.application_name = left($5 || room_leases.node, 63))
              RETURNING token",
-            &[&room, &node, &token, &ttl_ms],
+            &[&room, &node, &token, &ttl_ms, &NODE_SESSION],
         )
         .context("claiming a room")?;
     if granted.is_some() {
@@ -103,8 +113,11 @@ pub(super) fn unheld_in_play(db: &mut Client) -> Result<Vec<(RoomCode, String)>,
         "SELECT code, state FROM rooms r
          WHERE EXISTS (SELECT 1 FROM games g WHERE g.room = r.code AND g.finished_at IS NULL)
            AND NOT EXISTS (SELECT 1 FROM room_leases l
-                           WHERE l.room = r.code AND l.expires_at >= ludo_now_ms())",
-        &[],
+                           WHERE l.room = r.code AND l.expires_at >= ludo_now_ms()
+                             AND EXISTS (SELECT 1 FROM pg_stat_activity a
+                                         WHERE a.datname = current_database()
+                                           AND a.application_name = left($1 || l.node, 63)))",
+        &[&NODE_SESSION],
     )
     .and_then(|rows| {
         rows.iter()

@@ -63,8 +63,18 @@ impl PostgresBackend {
     /// # Errors
     /// When the URL is not one, the server cannot be reached or a migration fails.
     pub fn connect(url: &str) -> StoreResult<PostgresBackend> {
+        PostgresBackend::connect_as(url, None)
+    }
+
+    /// [`PostgresBackend::connect`] for the node named `node`, whose connections then say so
+    /// (its leases last while one is open: see `leases.rs`).
+    ///
+    /// # Errors
+    /// As [`PostgresBackend::connect`].
+    pub fn connect_as(url: &str, node: Option<&str>) -> StoreResult<PostgresBackend> {
+        let name = node.map(connection::node_session);
         let mut backend = PostgresBackend {
-            connection: Connection::new(url)?,
+            connection: Connection::new(url, name.as_deref())?,
         };
         backend.connection.run(migrate)?;
         Ok(backend)
