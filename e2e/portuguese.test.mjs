@@ -19,6 +19,8 @@ const { addTexts, allTexts, t, chooseLanguage, missingKeys, textEntries } = awai
 addTexts((await import(new URL('game/lessontext.js', STATIC))).LESSON_TEXTS);
 // So are the hint's (loaded once hints are turned on).
 addTexts((await import(new URL('game/hinttext.js', STATIC))).HINT_TEXTS);
+// And a game's analysis's (loaded with it).
+addTexts((await import(new URL('records/analysistext.js', STATIC))).ANALYSIS_TEXTS);
 // Each text, a plural form of one (`key#other`) as a text of its own.
 const TABLES = Object.fromEntries(Object.entries(await allTexts())
   .map(([language, texts]) => [language, Object.fromEntries(textEntries(texts))]));

@@ -17,6 +17,8 @@ const { addTexts, allTexts, chooseLanguage, setBoard, t, textEntries } = await i
 addTexts((await import(`${static_}/game/lessontext.js`)).LESSON_TEXTS);
 // So are the hint's (loaded once hints are turned on).
 addTexts((await import(`${static_}/game/hinttext.js`)).HINT_TEXTS);
+// And a game's analysis's (loaded with it).
+addTexts((await import(`${static_}/records/analysistext.js`)).ANALYSIS_TEXTS);
 // Each text, a plural form of one (`key#few`) as a text of its own.
 const TEXTS = Object.fromEntries(Object.entries(await allTexts())
   .map(([language, texts]) => [language, Object.fromEntries(textEntries(texts))]));

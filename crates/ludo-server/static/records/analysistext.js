@@ -1,6 +1,7 @@
 // The words of a game's analysis (analysis.js), in each language: loaded with the analysis, not
 // with every page. The analysis covers the standard rules with four seats only (the games the
-// Expert CPU's network knows), all played on the Ludo board: no horse words are needed.
+// Expert CPU's network knows), all played on the Ludo board; Vietnamese still has its horse words
+// where a text speaks of pieces, as every text of the page does.
 
 /** By language, then key. `{chance}` and the like are whole percentages, "31%". */
 export const ANALYSIS_TEXTS = {
@@ -66,11 +67,11 @@ export const ANALYSIS_TEXTS = {
     'analysis.turningLine': 'Passo {n}: {line} — {seat}: {before} → {after}',
     'analysis.costly': 'Jogadas a rever',
     'analysis.costlyLine': 'Passo {n}, {seat}: a CPU Especialista teria movido outra peça (−{cost} pontos)',
-    'analysis.none': 'Nenhuma: cada escolha que contava foi a da CPU Especialista.',
+    'analysis.none': 'Nenhuma: em cada decisão que contava, jogaste como a CPU Especialista.',
     'analysis.played': 'Jogado: {line} ({chance})',
-    'analysis.suggested': 'A escolha da CPU Especialista: {line} ({chance})',
+    'analysis.suggested': 'A jogada da CPU Especialista: {line} ({chance})',
     'analysis.summary': '{who} — melhor jogada: passo {best}. A mais cara: {costliest}.',
-    'analysis.summaryNoBest': '{who} — nenhuma escolha real fez diferença. A mais cara: {costliest}.',
+    'analysis.summaryNoBest': '{who} — nenhuma decisão fez diferença. A mais cara: {costliest}.',
     'analysis.costliestStep': 'passo {n} (−{cost} pontos)',
     'analysis.noCostly': 'nenhuma',
     'analysis.you': 'Tu',
@@ -114,6 +115,7 @@ export const ANALYSIS_TEXTS = {
     'analysis.turningLine': 'Bước {n}: {line} — {seat}: {before} → {after}',
     'analysis.costly': 'Nước đi nên xem lại',
     'analysis.costlyLine': 'Bước {n}, {seat}: Máy Chuyên gia sẽ đi quân khác (−{cost} điểm)',
+    'analysis.costlyLine@horse': 'Bước {n}, {seat}: Máy Chuyên gia sẽ đi ngựa khác (−{cost} điểm)',
     'analysis.none': 'Không có: mọi lựa chọn quan trọng đều giống Máy Chuyên gia.',
     'analysis.played': 'Đã đi: {line} ({chance})',
     'analysis.suggested': 'Lựa chọn của Máy Chuyên gia: {line} ({chance})',
