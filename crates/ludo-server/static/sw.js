@@ -3,7 +3,7 @@
 // once) and the cache refreshed; offline, the cache answers, and local games carry on. Rooms and
 // the API's other calls are never cached.
 
-const CACHE = 'ludo-v19';
+const CACHE = 'ludo-v20';
 const FILES = [
   '/', '/app.js', '/app.css', '/dom.js', '/game/gestures.js', '/game/lesson.js', '/game/nomove.js',
   '/game/lessontext.js', '/game/hint.js', '/game/hinttext.js', '/room/served.js', '/engine/engine.js',
@@ -19,7 +19,7 @@ const FILES = [
   '/home/home.js', '/home/saves.js', '/game/guide.js', '/home/tables.js', '/room/phrases.js',
   '/room/rematch.js', '/game/celebrate.js', '/room/leave.js', '/room/rejoin.js', '/room/invite.js',
   '/home/sheets.js', '/room/roomname.js', '/room/freeseat.js', '/room/identity.js',
-  '/engine/cpu.js', '/engine/cpu-worker.js', '/api/rules', '/manifest.webmanifest', '/icon.svg'];
+  '/engine/cpu.js', '/engine/cpu-worker.js', '/engine/analysis.js', '/api/rules', '/manifest.webmanifest', '/icon.svg'];
 
 /**
  * Files kept once fetched, not at install: the `expert` CPU's network (300 KB) is fetched only

@@ -12,10 +12,11 @@
 //      option}}` (what it refused, as `EngineError` carries it); `{failed: message}` once, if the
 //      engine cannot be loaded here (the page then chooses on its own thread). An analysis first
 //      answers `{id, progress: {done, total, part}}` after each chunk (`part`: what
-//      `Engine.analyse` answers for those actions, for a chart drawn as it comes), then
+//      `analyse` in analysis.js answers for those actions, for a chart drawn as it comes), then
 //      `{id, ok: analysis}`, the whole game's, with its turning points and costly moves.
 
 import { loadEngine } from './engine.js';
+import { analyse } from './analysis.js';
 
 /** The engine, loaded from the first message. */
 let engine = null;
@@ -54,10 +55,10 @@ async function installExpert(loaded) {
 function analysed(loaded, id, { record, chunk = 100 }) {
   const total = record.actions.length;
   for (let from = 0; from < total; from += chunk) {
-    const part = loaded.analyse(record, from, from + chunk);
+    const part = analyse(loaded, record, from, from + chunk);
     postMessage({ id, progress: { done: Math.min(from + chunk, total), total, part } });
   }
-  return loaded.analyse(record);
+  return analyse(loaded, record);
 }
 
 function load(module) {

@@ -126,7 +126,7 @@ export function choose(engine, position, level, seed, signal) {
 }
 
 /**
- * The analysis of the finished game `record` (what `Engine.analyse` answers for the whole game),
+ * The analysis of the finished game `record` (what `analyse` in analysis.js answers for the whole game),
  * made in the worker by the engine built with it (`/analysis.wasm`) and the `expert` CPU's
  * network, both fetched the first time; `onProgress(done, total)` is told after each chunk of
  * actions. Without a worker, the page's thread loads them and makes it at once. Rejects with the `EngineError` the engine answered with (code
@@ -137,10 +137,10 @@ export function analyse(engine, record, onProgress = () => {}) {
     const id = ++lastId;
     const ask = async () => {
       try {
-        const [analyser, bytes] = await Promise.all([loadEngine('/analysis.wasm'),
-          fetch('/expert.bin').then((r) => r.arrayBuffer())]);
+        const [analyser, bytes, { analyse: analysed }] = await Promise.all([loadEngine('/analysis.wasm'),
+          fetch('/expert.bin').then((r) => r.arrayBuffer()), import('./analysis.js')]);
         analyser.installExpert(bytes);
-        resolve(analyser.analyse(record));
+        resolve(analysed(analyser, record));
       } catch (error) {
         reject(error);
       }

@@ -1,7 +1,7 @@
 // The rules engine and the CPU players, compiled to WebAssembly from the same Rust code the
 // server runs. JSON goes in and out; no rule is decided in JavaScript.
 
-const OPS = { new: 1, roll: 2, legal: 3, move: 4, bot: 5, verify: 6, dice: 7, board: 8, options: 9, rules: 10, expert: 11, whyNoMove: 12, analyse: 13 };
+const OPS = { new: 1, roll: 2, legal: 3, move: 4, bot: 5, verify: 6, dice: 7, board: 8, options: 9, rules: 10, expert: 11, whyNoMove: 12 };
 
 /**
  * An error the engine answered with: an illegal action, a position that cannot occur, or rules
@@ -129,15 +129,5 @@ export class Engine {
   /** Checks a finished game's record: its seed against the commitment, and every throw. */
   verify(record) {
     return this.call(OPS.verify, record);
-  }
-
-  /**
-   * A game's analysis by the `expert` CPU's network (installed first), over actions `from` to `to`
-   * (the end when left out): `{chances, start, choices}`, and over the whole game `turning_points`,
-   * `costly` and `summary` too (see `ANALYSE` in the bridge, `crates/ludo-wasm/src/bridge.rs`).
-   */
-  analyse(record, from = 0, to = undefined) {
-    const { rules, seats, actions } = record;
-    return this.call(OPS.analyse, { rules, seats, actions, from, to });
   }
 }
