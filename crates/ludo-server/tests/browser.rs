@@ -39,29 +39,71 @@ async fn the_web_client_passes_its_browser_tests() {
     // count down and short enough to see it run out.
     let server = support::spawn_server_with(|config| config.clock_second_ms = 200).await;
     let url = format!("http://{}", server.addr);
-    // LUDO_E2E names the test files to run (space-separated, e.g. `table.test.mjs`); all by default.
-    let files: Vec<String> = std::env::var("LUDO_E2E")
+    // LUDO_E2E names the test files to run (space-separated, e.g. `table.test.mjs`), one at a
+    // time; by default every file, two at a time but for those that must run alone (`ALONE`),
+    // which run after the others, one at a time.
+    let named: Vec<String> = std::env::var("LUDO_E2E")
         .map(|names| names.split_whitespace().map(str::to_owned).collect())
         .unwrap_or_default();
-    let output = tokio::process::Command::new("node")
-        .arg("--test")
-        .arg("--test-concurrency=1")
-        .args(&files)
-        .current_dir(&e2e)
-        .env("LUDO_URL", &url)
-        .env("LUDO_SHOTS", shots)
-        // offline.test.mjs starts a server process of its own, to kill it and play offline.
-        .env("LUDO_SERVER_BIN", env!("CARGO_BIN_EXE_ludo-server"))
-        .output()
-        .await
-        .expect("node runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "failed:\n{}\n\nthe whole output:\n{stdout}\n{}",
-        failures(&stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let runs = if named.is_empty() {
+        let (alone, together): (Vec<String>, Vec<String>) = test_files(&e2e)
+            .into_iter()
+            .partition(|file| ALONE.contains(&file.as_str()));
+        assert_eq!(
+            alone.len(),
+            ALONE.len(),
+            "every file named to run alone exists"
+        );
+        vec![(together, 2), (alone, 1)]
+    } else {
+        vec![(named, 1)]
+    };
+    for (files, concurrency) in runs {
+        let output = tokio::process::Command::new("node")
+            .arg("--test")
+            .arg(format!("--test-concurrency={concurrency}"))
+            .args(&files)
+            .current_dir(&e2e)
+            .env("LUDO_URL", &url)
+            .env("LUDO_SHOTS", &shots)
+            // offline.test.mjs starts a server process of its own, to kill it and play offline.
+            .env("LUDO_SERVER_BIN", env!("CARGO_BIN_EXE_ludo-server"))
+            .output()
+            .await
+            .expect("node runs");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "failed:\n{}\n\nthe whole output:\n{stdout}\n{}",
+            failures(&stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
+
+/// The files that run alone, one at a time, after the others: those that time what they see (a
+/// page's speed, frame rates, how long a line shows, a worker's answers) and would flake beside
+/// another browser, and those that watch what the whole server lists or matches (public tables,
+/// ranked searches), which another file's rooms would change.
+const ALONE: &[&str] = &[
+    "performance.test.mjs",
+    "lighthouse.test.mjs",
+    "cpu-worker.test.mjs",
+    "speed.test.mjs",
+    "table.test.mjs",
+    "ranked.test.mjs",
+    "room-life.test.mjs",
+];
+
+/// Every browser test file in `e2e`, by name, sorted.
+fn test_files(e2e: &Path) -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(e2e)
+        .expect("e2e/ is readable")
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| name.ends_with(".test.mjs"))
+        .collect();
+    files.sort();
+    files
 }
 
 /// The failed tests of a TAP report, each with what it said (the error and where), so that a
