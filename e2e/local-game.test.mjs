@@ -197,6 +197,11 @@ test('a local game against three CPUs is played to the places table', async () =
   assert.match(await page.textContent('#places-rule'), /^The game ends when the first player is done; the others are placed by pieces finished/);
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 360, `no horizontal scrolling on a phone (${width}px)`);
+  // The end card sums the game up for the person, by the Expert CPU's analysis (made in the
+  // worker), with the way to the whole of it.
+  await page.waitForSelector('#end-analysis:not([hidden])', { timeout: 30_000 });
+  assert.match(await page.textContent('#end-analysis'),
+    /^You — (best move: step \d+\. Most costly: (step \d+ \(−\d+ points\)|none)\.|no real choice made a difference\. Most costly: .+\.) Replay and analysis$/);
   // The end's buttons and links, its replay among them, are 44 px targets for a thumb.
   assert.ok(await page.isVisible('#replay-link'), 'the replay is offered');
   const small = await page.$$eval('#end a, #end button, #after-game a, #after-game button', (all) => all

@@ -266,15 +266,18 @@ async function recordsPage(engine) {
  * next in reach of a thumb; its × tucks it into the page below the board, to look at the board.
  * Home in it does what the table's Home does.
  */
-function endCard() {
+function endCard(engine) {
   $('end-tuck').onclick = () => {
     $('end').classList.add('tucked');
     $('board').scrollIntoView({ block: 'nearest' });
   };
   $('end-home').onclick = () => $('back').click();
   // A new end (another game, a new offer) shows as a card again.
-  new MutationObserver(() => { if ($('end').hidden) $('end').classList.remove('tucked'); })
-    .observe($('end'), { attributes: true, attributeFilter: ['hidden'] });
+  // Shown, it sums the game up for the person (records/endsummary.js).
+  new MutationObserver(() => {
+    if ($('end').hidden) $('end').classList.remove('tucked');
+    else import('./records/endsummary.js').then((m) => m.summariseEnd(engine, $('end-analysis'), $('replay-link')));
+  }).observe($('end'), { attributes: true, attributeFilter: ['hidden'] });
 }
 
 /**
@@ -432,7 +435,7 @@ async function main() {
     t,
   };
   tableSettings();
-  endCard();
+  endCard(engine);
   linkGameRulesPage();
   if (await recordsPage(engine)) {
     document.body.dataset.ready = 'true';
@@ -457,6 +460,7 @@ async function main() {
     // Once the game is over, "Replay" opens it in the viewer (kept for this tab, so that a reload
     // of the viewer shows it again).
     $('replay-link').href = '/replay';
+    $('replay-link').record = () => replay().then(({ localRecord }) => localRecord(game.game));
     $('replay-link').onclick = (event) => {
       event.preventDefault();
       replay().then(({ localRecord }) => {

@@ -3,7 +3,7 @@
 // once) and the cache refreshed; offline, the cache answers, and local games carry on. Rooms and
 // the API's other calls are never cached.
 
-const CACHE = 'ludo-v20';
+const CACHE = 'ludo-v21';
 const FILES = [
   '/', '/app.js', '/app.css', '/dom.js', '/game/gestures.js', '/game/lesson.js', '/game/nomove.js',
   '/game/lessontext.js', '/game/hint.js', '/game/hinttext.js', '/room/served.js', '/engine/engine.js',
@@ -13,7 +13,7 @@ const FILES = [
   '/rulebook/houserules.js', '/rulebook/rulespicture.js', '/rulebook/rulestext.js',
   '/i18n/texts-en.js', '/i18n/texts-fr.js', '/i18n/texts-pt.js', '/i18n/texts-ru.js',
   '/i18n/texts-vi.js', '/game/places.js', '/home/ranked.js', '/records/records.js',
-  '/records/replay.js', '/records/replay.css', '/records/analysis.js', '/records/analysistext.js',
+  '/records/replay.js', '/records/replay.css', '/records/analysis.js', '/records/analysistext.js', '/records/endsummary.js',
   '/engine.wasm', '/game/table.js', '/game/dice.js',
   '/game/clock.js', '/game/sound.js', '/i18n/texts-errors.js', '/room/roomsettings.js',
   '/home/home.js', '/home/saves.js', '/game/guide.js', '/home/tables.js', '/room/phrases.js',

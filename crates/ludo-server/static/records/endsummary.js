@@ -1,0 +1,65 @@
+// The analysis on a game's end card: the person's best move and most costly one, in one line
+// with the way to the whole analysis under the replay. Loaded when an end card shows; the game's
+// record comes from the replay link's `record()` (a local game, which has no page of its own) or
+// from the server (an online game's `/games/<id>`). Only a game the Expert CPU's network knows
+// (the standard rules, four seats) with one person to speak to is summed up; otherwise the line
+// stays hidden.
+
+import { addTexts, t } from '../i18n/i18n.js';
+import { element } from '../dom.js';
+import { analyse } from '../engine/cpu.js';
+import { expertPlays } from '../home/home.js';
+import { myId } from '../home/ranked.js';
+import { ANALYSIS_TEXTS } from './analysistext.js';
+
+addTexts(ANALYSIS_TEXTS);
+
+/** The record the end card's replay link leads to, or null. */
+async function recordOf(link) {
+  if (link.record) return link.record();
+  const id = link.getAttribute('href')?.match(/^\/games\/(\w+)$/)?.[1];
+  if (!id) return null;
+  const response = await fetch(`/api/games/${id}`);
+  return response.ok ? response.json() : null;
+}
+
+/** The seat of the person the card speaks to: this device's player, or a local game's one person. */
+function personSeat(record) {
+  const people = Object.entries(record.players ?? {}).filter(([, who]) => who.kind === 'person');
+  const mine = people.find(([, who]) => who.id && who.id === myId());
+  if (mine) return mine[0];
+  return record.game_id?.startsWith('local-') && people.length === 1 ? people[0][0] : null;
+}
+
+/**
+ * Writes into `line` (hidden until then) the person's best and most costly moves of the game
+ * `link` leads to, with a link to the whole analysis; leaves it hidden when there is nothing to
+ * say. `engine` is the page's (its worker makes the analysis).
+ */
+export async function summariseEnd(engine, line, link) {
+  line.hidden = true;
+  const record = await recordOf(link).catch(() => null);
+  const seat = record && personSeat(record);
+  // Nothing is fetched for a game the network does not know.
+  if (!seat || !expertPlays(record.rules, record.seats.length)) return;
+  const analysis = await analyse(engine, record).catch(() => null);
+  if (!analysis?.summary?.[seat]) return;
+  const { best } = analysis.summary[seat];
+  // The person's own costliest move: not one the CPU played for them while they were away.
+  const cost = (c) => c.best_chance - c.played_chance;
+  const worst = analysis.costly.filter((c) => c.seat === seat && !(c.action in (record.stand_ins ?? {})))
+    .reduce((w, c) => (!w || cost(c) > cost(w) ? c : w), null);
+  const costly = worst
+    ? t('analysis.costliestStep', { n: worst.action + 1, cost: Math.round(cost(worst) * 100) })
+    : t('analysis.noCostly');
+  const who = t('analysis.you');
+  const text = best === null
+    ? t('analysis.summaryNoBest', { who, costliest: costly })
+    : t('analysis.summary', { who, best: best + 1, costliest: costly });
+  const more = element('a', { href: link.href, textContent: link.textContent, onclick: (event) => {
+    event.preventDefault();
+    link.click();
+  } });
+  line.replaceChildren(text, ' ', more);
+  line.hidden = false;
+}
