@@ -1,7 +1,9 @@
 //! A change that cannot be stored is refused with `internal`, shown to nobody, and changes
-//! nothing: not the game, its version or its turn clock, not the seats, not the settings. The
-//! real SQLite backend is made to fail every write through the fail point `store-write`; once
-//! storage works again, the very request that was refused is accepted.
+//! nothing: not the game, its version or its turn clock, not the seats, not the settings, and a
+//! newcomer's identity that cannot be stored lets nobody in. The real SQLite backend is made to
+//! fail its writes through the fail point `store-write`; once storage works again, the very
+//! request that was refused is accepted. (A write failing half-way, inside its transaction, is
+//! tried on both backends by the store's own suite: `store-midway` in `src/store/suite.rs`.)
 //!
 //! Fail points are global to the process: each test holds a `FailScenario`, which runs them
 //! one at a time.
@@ -74,6 +76,42 @@ async fn an_action_that_cannot_be_stored_is_refused_with_internal_shown_to_nobod
     host.send(json!({"t": "roll", "version": version})).await;
     let action = guest.recv_until(|m| m["t"] == "action").await;
     assert_eq!(action["game"]["version"], version + 1, "{action}");
+    scenario.teardown();
+}
+
+#[tokio::test]
+async fn a_newcomer_whose_identity_cannot_be_stored_is_refused_with_internal_shown_to_nobody_and_welcomed_when_trying_again()
+ {
+    const NEWCOMER: &str = "storage-newcomer-device-11";
+    let scenario = fail::FailScenario::setup();
+    let server = spawn_server().await;
+    let code = create_room(server.addr, support::HOST, json!({})).await;
+    let mut host = Client::join(server.addr, &code, support::HOST, "Host").await;
+    let before = as_welcomed(server.addr, &code, &mut [&mut host]).await;
+
+    // The device is looked up (it is new), then storing its new identity fails.
+    fail::cfg("store-write", "1*off->return").unwrap();
+    let hello = json!({"t": "hello", "room": code, "device": NEWCOMER, "name": "Cy"});
+    let mut newcomer = Client::connect(server.addr).await;
+    newcomer.send(hello.clone()).await;
+    assert_eq!(newcomer.error_code().await, "internal");
+    hears_nothing(&mut host, "the host").await;
+    storage_works();
+    assert_eq!(
+        as_welcomed(server.addr, &code, &mut [&mut host]).await,
+        before
+    );
+
+    // Tried again, the same hello is welcomed, as a new player and a watcher the host is shown.
+    let mut again = Client::connect(server.addr).await;
+    again.send(hello).await;
+    let welcome = again.recv_until(|m| m["t"] == "welcome").await;
+    assert!(
+        welcome["you"].as_str().is_some_and(|id| !id.is_empty()),
+        "{welcome}"
+    );
+    host.recv_until(|m| m["t"] == "room" && m["room"]["watchers"] == 1)
+        .await;
     scenario.teardown();
 }
 

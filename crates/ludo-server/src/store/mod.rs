@@ -282,6 +282,21 @@ struct Done {
 /// The most jobs committed together.
 const MAX_GROUP: usize = 256;
 
+/// The fail point `store-midway`, inside the transaction that finishes a game, after its first
+/// statement: configured as `return(<game id>)`, the finish of that game (and of no other) fails
+/// there, its first statement already run, which its transaction must undo. Only with the
+/// `failpoints` feature (the tests'); nothing otherwise.
+fn fails_midway(game: &str) -> Option<StoreError> {
+    #[cfg(feature = "failpoints")]
+    if fail::eval("store-midway", |target| target.as_deref() == Some(game)) == Some(true) {
+        return Some(StoreError(
+            "a write failed half-way on purpose (fail point store-midway)".to_owned(),
+        ));
+    }
+    let _ = game;
+    None
+}
+
 /// What every write returns while the tests' fail point `store-write` is on (with the
 /// `failpoints` feature; otherwise the points are compiled to nothing).
 #[cfg(feature = "failpoints")]

@@ -42,6 +42,7 @@ macro_rules! on_both_backends {
 on_both_backends!(
     finishing_a_ranked_game_rates_its_players_once,
     finishing_a_friendly_game_rates_nobody_but_counts_in_statistics,
+    a_finish_failing_after_its_first_statement_leaves_nothing_and_succeeds_when_tried_again,
     identifying_a_known_device_keeps_its_id_and_takes_its_new_name,
     a_saved_room_comes_back_as_saved_and_a_new_save_replaces_it,
     only_rooms_with_a_game_not_yet_over_are_in_play,
@@ -146,6 +147,46 @@ fn finishing_a_ranked_game_rates_its_players_once(backend: &mut dyn Backend) {
     assert_eq!(stored.places, places);
     assert_eq!(stored.finished_at, Some(5));
     assert_eq!(stored.ratings, changes);
+}
+
+fn a_finish_failing_after_its_first_statement_leaves_nothing_and_succeeds_when_tried_again(
+    backend: &mut dyn Backend,
+) {
+    with_people(backend, &["ana", "bo"]);
+    // A game of its own: the fail point fails this game's finish only, whatever runs beside it.
+    let game = "MIDWAY-G1";
+    backend
+        .create_game(&new_game(
+            game,
+            true,
+            &[(Colour::Yellow, "ana"), (Colour::Red, "bo")],
+        ))
+        .unwrap();
+    let places = BTreeMap::from([(Colour::Yellow, 2), (Colour::Red, 1)]);
+    fail::cfg("store-midway", &format!("return({game})")).unwrap();
+    let failed = backend.finish_game(&game.into(), &places, 5);
+    fail::remove("store-midway");
+    assert!(failed.is_err(), "{failed:?}");
+    // Nothing half-written: the game is not over, no place is stored, nobody is rated.
+    let stored = backend.game(&game.into()).unwrap().unwrap();
+    assert_eq!(stored.finished_at, None);
+    assert!(stored.places.is_empty(), "{:?}", stored.places);
+    assert!(stored.ratings.is_empty());
+    assert_eq!(
+        backend.rating(&"bo".into(), "classic").unwrap(),
+        (1500.0, 0)
+    );
+    // Tried again, the same finish goes through whole.
+    let changes = backend.finish_game(&game.into(), &places, 6).unwrap();
+    assert_eq!(changes.len(), 2);
+    assert_eq!(
+        backend.rating(&"bo".into(), "classic").unwrap(),
+        (1532.0, 1)
+    );
+    assert_eq!(
+        backend.game(&game.into()).unwrap().unwrap().finished_at,
+        Some(6)
+    );
 }
 
 fn finishing_a_friendly_game_rates_nobody_but_counts_in_statistics(backend: &mut dyn Backend) {

@@ -142,6 +142,9 @@ fn finish_once(
         &[&game, &at, &places_json],
     )
     .context("finishing a game")?;
+    if let Some(failure) = crate::store::fails_midway(game) {
+        return Err(failure.into());
+    }
     for (seat, place) in places {
         tx.execute(
             "UPDATE game_players SET place = $3 WHERE game = $1 AND seat = $2",

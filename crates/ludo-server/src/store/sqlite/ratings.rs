@@ -97,6 +97,9 @@ impl SqliteBackend {
             params![game, at, places_json],
         )
         .map_err(fail("finishing a game"))?;
+        if let Some(failure) = crate::store::fails_midway(game) {
+            return Err(failure);
+        }
         for (seat, place) in places {
             tx.execute(
                 "UPDATE game_players SET place = ?3 WHERE game = ?1 AND seat = ?2",
