@@ -53,6 +53,9 @@ async function open(path, language, viewport, { local = null } = {}) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  // The analysis' own files, as the page or its worker fetch them.
+  const heavy = [];
+  context.on('request', (r) => /\/(analysis\.wasm|expert\.bin)$/.test(r.url()) && heavy.push(new URL(r.url()).pathname));
   if (local) {
     // As a local game's "Replay and analysis" opens it: kept for the tab.
     await page.goto(`${url}/`);
@@ -62,7 +65,7 @@ async function open(path, language, viewport, { local = null } = {}) {
   await page.waitForSelector('.replay[data-step]');
   const drawn = Date.now();
   await page.waitForSelector('#replay-analysis[data-analysed=true], #replay-analysis .analysis-unavailable', { timeout: 30_000 });
-  return { page, errors, close: () => context.close(), took: Date.now() - drawn };
+  return { page, errors, close: () => context.close(), took: Date.now() - drawn, fetched: () => heavy };
 }
 
 /** The chart's lines: seat, number of points, dash pattern. */
@@ -77,8 +80,9 @@ for (const [language, viewport] of [['en', { width: 360, height: 640 }], ['fr', 
   const words = WORDS[language];
 
   test(`after a game, the analysis charts every seat's chance, names the turning points and shows a costly move on the board (${language})`, async () => {
-    const { page, errors, close } = await open('/replay', language, viewport, { local: fixed });
+    const { page, errors, close, fetched } = await open('/replay', language, viewport, { local: fixed });
     assert.equal(await page.textContent('#replay-analysis h3'), words.title);
+    assert.deepEqual([...new Set(fetched())].sort(), ['/analysis.wasm', '/expert.bin'], 'the analysis fetches its own files');
     // The person watching played red: their sentence first.
     assert.equal(await page.textContent('.analysis-summary'), words.summary);
     // A line per seat, a point per step, each with its own pattern.
@@ -141,9 +145,10 @@ test('a room\'s game is analysed on its own page, the winner\'s chance ending at
 test('a game under other rules than the standard ones with four seats says it is not analysed', async () => {
   const classic = await playRoomGame(browser, 'classic', { blue: 'random' });
   for (const language of ['en', 'fr']) {
-    const { page, errors, close } = await open(`/games/${classic.id}`, language, { width: 360, height: 640 });
+    const { page, errors, close, fetched } = await open(`/games/${classic.id}`, language, { width: 360, height: 640 });
     assert.equal(await page.textContent('#replay-analysis .analysis-unavailable'), WORDS[language].unavailable);
     assert.equal(await page.locator('#replay-analysis progress').count(), 0, 'no progress bar left');
+    assert.deepEqual(fetched(), [], 'nothing is fetched for it');
     assert.deepEqual(errors, []);
     await close();
   }

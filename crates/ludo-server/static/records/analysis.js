@@ -12,6 +12,7 @@ import { addTexts } from '../i18n/i18n.js';
 import { errorText } from '../i18n/texts-errors.js';
 import { element, svgElement } from '../dom.js';
 import { analyse } from '../engine/cpu.js';
+import { expertPlays } from '../home/home.js';
 import { ANALYSIS_TEXTS } from './analysistext.js';
 
 addTexts(ANALYSIS_TEXTS);
@@ -37,6 +38,11 @@ const points = (difference) => Math.round(Math.abs(difference) * 100);
  */
 export async function showAnalysis(engine, record, { replay, voiced, describe, viewer }, container, t) {
   const title = element('h3', { textContent: t('analysis.title') });
+  // A game the network does not know is said so at once, with nothing fetched.
+  if (!expertPlays(record.rules, record.seats.length)) {
+    container.replaceChildren(title, element('p', { className: 'analysis-unavailable', textContent: t('analysis.unavailable') }));
+    return null;
+  }
   const progress = element('progress', { max: 1, value: 0 });
   progress.setAttribute('aria-label', t('analysis.working'));
   const working = element('p', { className: 'analysis-working', textContent: t('analysis.working') });
