@@ -65,3 +65,14 @@ test('the home page does not move once drawn, describes itself and is accessible
 test('a rules page in French does not move once drawn, describes itself and is accessible', { timeout: 180_000 }, async () => {
   check(await audit('/rules/qdan?lang=fr'));
 });
+
+test('a room opened from its invitation does not move once drawn, describes itself and is accessible', { timeout: 180_000 }, async () => {
+  const device = 'lighthouse-host-device-01';
+  const response = await fetch(`${url}/api/rooms`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ device, name: 'Ana' }),
+  });
+  assert.equal(response.status, 201, await response.clone().text());
+  const { code } = await response.json();
+  check(await audit(`/r/${code}`));
+});
