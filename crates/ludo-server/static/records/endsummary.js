@@ -39,6 +39,8 @@ function personSeat(record) {
 export async function summariseEnd(engine, line, link) {
   line.hidden = true;
   const record = await recordOf(link).catch(() => null);
+  // A game saved without its actions (resumed from a position) has nothing to sum up.
+  if (!Array.isArray(record?.seats) || !Array.isArray(record.actions)) return;
   const seat = record && personSeat(record);
   // Nothing is fetched for a game the network does not know.
   if (!seat || !expertPlays(record.rules, record.seats.length)) return;
