@@ -276,7 +276,8 @@ function endCard(engine) {
   // Shown, it sums the game up for the person (records/endsummary.js).
   new MutationObserver(() => {
     if ($('end').hidden) $('end').classList.remove('tucked');
-    else import('./records/endsummary.js').then((m) => m.summariseEnd(engine, $('end-analysis'), $('replay-link')));
+    // (One that cannot be had, offline say, is not shown.)
+    else import('./records/endsummary.js').then((m) => m.summariseEnd(engine, $('end-analysis'), $('replay-link'))).catch(() => {});
   }).observe($('end'), { attributes: true, attributeFilter: ['hidden'] });
 }
 
