@@ -93,17 +93,23 @@ function costlyOf(analysis, record, seat) {
 function summaries(analysis, record, viewer, voiced, t) {
   return peopleSeats(record, viewer).map((seat) => {
     const who = seat === viewer ? t('analysis.you') : voiced.seat(seat);
-    const { best = null } = analysis.summary?.[seat] ?? {};
-    const costly = costlyOf(analysis, record, seat);
-    const worst = costly.reduce((w, c) => (!w || cost(c) > cost(w) ? c : w), null);
-    const costliest = worst
-      ? t('analysis.costliestStep', { n: worst.action + 1, cost: points(cost(worst)) })
-      : t('analysis.noCostly');
-    const text = best === null
-      ? t('analysis.summaryNoBest', { who, costliest })
-      : t('analysis.summary', { who, best: best + 1, costliest });
-    return element('p', { className: 'analysis-summary', textContent: text });
+    return element('p', { className: 'analysis-summary', textContent: summarySentence(analysis, record, seat, who, t) });
   });
+}
+
+/**
+ * The sentence that sums the game up for the person at `seat`, named `who`: their best move and
+ * their own most costly one (the end card says it too, see endsummary.js).
+ */
+export function summarySentence(analysis, record, seat, who, t) {
+  const { best = null } = analysis.summary?.[seat] ?? {};
+  const worst = costlyOf(analysis, record, seat).reduce((w, c) => (!w || cost(c) > cost(w) ? c : w), null);
+  const costliest = worst
+    ? t('analysis.costliestStep', { n: worst.action + 1, cost: points(cost(worst)) })
+    : t('analysis.noCostly');
+  return best === null
+    ? t('analysis.summaryNoBest', { who, costliest })
+    : t('analysis.summary', { who, best: best + 1, costliest });
 }
 
 /** How much chance a choice gave away. */

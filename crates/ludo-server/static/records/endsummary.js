@@ -5,14 +5,12 @@
 // (the standard rules, four seats) with one person to speak to is summed up; otherwise the line
 // stays hidden.
 
-import { addTexts, t } from '../i18n/i18n.js';
+import { t } from '../i18n/i18n.js';
 import { element } from '../dom.js';
 import { analyse } from '../engine/cpu.js';
+import { summarySentence } from './analysis.js';
 import { expertPlays } from '../home/home.js';
 import { myId } from '../home/ranked.js';
-import { ANALYSIS_TEXTS } from './analysistext.js';
-
-addTexts(ANALYSIS_TEXTS);
 
 /** The record the end card's replay link leads to, or null. */
 async function recordOf(link) {
@@ -46,18 +44,7 @@ export async function summariseEnd(engine, line, link) {
   if (!seat || !expertPlays(record.rules, record.seats.length)) return;
   const analysis = await analyse(engine, record).catch(() => null);
   if (!analysis?.summary?.[seat]) return;
-  const { best } = analysis.summary[seat];
-  // The person's own costliest move: not one the CPU played for them while they were away.
-  const cost = (c) => c.best_chance - c.played_chance;
-  const worst = analysis.costly.filter((c) => c.seat === seat && !(c.action in (record.stand_ins ?? {})))
-    .reduce((w, c) => (!w || cost(c) > cost(w) ? c : w), null);
-  const costly = worst
-    ? t('analysis.costliestStep', { n: worst.action + 1, cost: Math.round(cost(worst) * 100) })
-    : t('analysis.noCostly');
-  const who = t('analysis.you');
-  const text = best === null
-    ? t('analysis.summaryNoBest', { who, costliest: costly })
-    : t('analysis.summary', { who, best: best + 1, costliest: costly });
+  const text = summarySentence(analysis, record, seat, t('analysis.you'), t);
   const more = element('a', { href: link.href, textContent: link.textContent, onclick: (event) => {
     event.preventDefault();
     link.click();
