@@ -55,7 +55,7 @@ async function open(path, language, viewport, { local = null } = {}) {
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   // The analysis' own files, as the page or its worker fetch them.
   const heavy = [];
-  context.on('request', (r) => /\/(analysis\.wasm|expert\.bin)$/.test(r.url()) && heavy.push(new URL(r.url()).pathname));
+  context.on('request', (r) => /\/(analysis\.wasm|expert\/[\w-]+\.bin)$/.test(r.url()) && heavy.push(new URL(r.url()).pathname));
   if (local) {
     // As a local game's "Replay and analysis" opens it: kept for the tab.
     await page.goto(`${url}/`);
@@ -82,7 +82,7 @@ for (const [language, viewport] of [['en', { width: 360, height: 640 }], ['fr', 
   test(`after a game, the analysis charts every seat's chance, names the turning points and shows a costly move on the board (${language})`, async () => {
     const { page, errors, close, fetched } = await open('/replay', language, viewport, { local: fixed });
     assert.equal(await page.textContent('#replay-analysis h3'), words.title);
-    assert.deepEqual([...new Set(fetched())].sort(), ['/analysis.wasm', '/expert.bin'], 'the analysis fetches its own files');
+    assert.deepEqual([...new Set(fetched())].sort(), ['/analysis.wasm', '/expert/qdan-4.bin'], 'the analysis fetches its own files');
     // The person watching played red: their sentence first.
     assert.equal(await page.textContent('.analysis-summary'), words.summary);
     // A line per seat, a point per step, each with its own pattern.

@@ -118,13 +118,13 @@ async function playUntilChosen(page, count) {
 }
 
 /**
- * A page (as `open` makes it, the worker's script as it is) whose fetches of `/expert.bin` are
+ * A page (as `open` makes it, the worker's script as it is) whose fetches of an `/expert/` network are
  * counted, and answered `status` when given.
  */
 async function countingExpertFetches({ status } = {}) {
   const opened = await open('/?cpu-delay=0', { worker: (body) => body });
   const fetched = [];
-  await opened.context.route('**/expert.bin', (route) => {
+  await opened.context.route('**/expert/*.bin', (route) => {
     fetched.push(route.request().url());
     return status ? route.fulfill({ status, body: 'gone' }) : route.continue();
   });
@@ -163,7 +163,7 @@ test('an expert whose network cannot be had says so once and plays on as hard wo
   await page.click('#vs-cpu button[type=submit]');
   await playUntilChosen(page, 10);
   assert.equal(fetched.length, 1, 'asked for once');
-  assert.deepEqual(warnings.filter((w) => /expert/.test(w)), ['the expert CPU plays as hard: /expert.bin: 404']);
+  assert.deepEqual(warnings.filter((w) => /expert/.test(w)), ['the expert CPU plays as hard: /expert/qdan-4.bin: 404']);
   // Beside the browser's own line for the refused fetch.
   assert.deepEqual(errors.filter((e) => !/404/.test(e)), []);
   await context.close();

@@ -41,7 +41,7 @@ test('turned on, a Hint on a real choice shows the move that captures and says s
     ['fr-FR', /^Indice : jouez la pièce 1 \(.+\) — capture rouge △$/, { width: 390, height: 844 }]]) {
     const context = await browser.newContext({ locale, viewport: size });
     const { page, errors } = await resume(context, CAPTURE);
-    // Two seats: Hard gives the hint, and Expert's network is not fetched.
+    // Two seats: Expert gives the hint, with the two-seat game's own network.
     const fetched = [];
     page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
     await page.waitForSelector('#board .piece.legal');
@@ -58,7 +58,7 @@ test('turned on, a Hint on a real choice shows the move that captures and says s
     assert.ok(await page.$('#board .hint-ghost .preview-capture'), 'the capture is crossed on the board');
     await page.screenshot({ path: `${shots}/hint-${size.width}x${size.height}-${locale}.png`, fullPage: true });
     assert.deepEqual(await accessibilityViolations(page), []);
-    assert.ok(!fetched.includes('/expert.bin'), 'Hard hints a two-seat game');
+    assert.deepEqual(fetched.filter((path) => path.startsWith('/expert/')), ['/expert/qdan-2.bin']);
     // Once the move is made, the hint goes.
     await page.click('#board .piece.legal[data-piece="0"]');
     await page.waitForSelector('#hint', { state: 'hidden' });
@@ -92,7 +92,7 @@ test('the Hint button is reached by Tab, and a single move offers none', async (
   await single.close();
 });
 
-test('in a four-player game under the standard rules the hint is Expert\'s, elsewhere Hard\'s', async () => {
+test('the hint is Expert\'s, from the network of the game\'s rules and seats, and Hard\'s with a house rule changed', async () => {
   const context = await browser.newContext();
   await context.addInitScript(() => localStorage.setItem('ludo.hints', 'yes'));
   const four = { ...CAPTURE, seats: ['yellow', 'blue', 'red', 'green'],
@@ -100,13 +100,26 @@ test('in a four-player game under the standard rules the hint is Expert\'s, else
   const { page, errors } = await resume(context, four,
     { players: { yellow: 'human', blue: 'medium', red: 'medium', green: 'medium' } });
   await page.waitForSelector('#hint:not([hidden])');
-  const network = page.waitForResponse((r) => r.url().endsWith('/expert.bin'));
+  const network = page.waitForResponse((r) => r.url().endsWith('/expert/qdan-4.bin'));
   await page.click('#hint');
   await network;
   await page.waitForFunction(() => /—/.test(document.getElementById('hint-line').textContent));
   assert.match(await page.textContent('#hint-line'), /^Hint: move piece \d \(.+\) — .+$/);
   assert.deepEqual(errors, []);
   await context.close();
+  // A house rule changed: no network, Hard's hint.
+  const house = await browser.newContext();
+  await house.addInitScript(() => localStorage.setItem('ludo.hints', 'yes'));
+  const fetched = [];
+  house.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  const changed = await resume(house, { ...CAPTURE, rules: { preset: 'qdan', no_piece_out: 'auto_exit' } });
+  await changed.page.waitForSelector('#hint:not([hidden])');
+  await changed.page.click('#hint');
+  await changed.page.waitForFunction(() => /—/.test(document.getElementById('hint-line').textContent));
+  assert.match(await changed.page.textContent('#hint-line'), /^Hint: move piece 1 \(.+\) — captures red △$/);
+  assert.ok(!fetched.some((path) => path.startsWith('/expert/')), 'Hard hints without a network');
+  assert.deepEqual(changed.errors, []);
+  await house.close();
 });
 
 test('a hint\'s reason says what the move does: leaves a colour\'s reach, reaches a safe square or the finish, brings a piece out', async () => {

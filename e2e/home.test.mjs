@@ -542,34 +542,46 @@ for (const language of ['en', 'fr', 'vi']) {
   }
 }
 
-test('expert is offered only for the standard rules with three CPUs, and Hard takes its place where it does not play', async () => {
-  for (const [locale, only, replaced, hard] of [
-    ['en', 'Expert (standard rules, 4 players only)', /^Expert plays only the standard rules with 4 players/, 'Hard'],
-    ['fr-FR', 'Expert (règles standard, 4 joueurs seulement)', /^Expert ne joue qu’aux règles standard/, 'Difficile'],
+test('expert is offered wherever it has a network, not with a house rule changed, and Hard takes its place there', async () => {
+  for (const [locale, only, replaced, hard, seatsOnly, replacedSeats] of [
+    ['en', 'Expert (no house rules)', /^Expert plays only without house rules/, 'Hard',
+      'Expert (not with this many players)', /^Expert does not play these rules with this many players/],
+    ['fr-FR', 'Expert (sans règles locales)', /^Expert ne joue que sans règles locales/, 'Difficile',
+      'Expert (pas à ce nombre de joueurs)', /^Expert ne joue pas ces règles à ce nombre de joueurs/],
   ]) {
     const { page, errors } = await person(browser, '/?cpu-delay=0', { viewport: PHONE, locale });
     await openWay(page, 'vs-cpu');
     const expert = () => page.$eval('#vs-cpu option[value=expert]', (o) => ({ disabled: o.disabled, text: o.textContent }));
     assert.equal((await expert()).disabled, false, 'offered for the standard rules with 3 CPUs');
     await page.selectOption('#vs-cpu select[name=level]', 'expert');
-    // One opponent: expert has no network for two seats.
+    // One opponent, and the classic rules: networks of their own.
     await page.selectOption('#vs-cpu select[name=opponents]', '1');
+    await page.selectOption('#rules-choice select[name=preset]', 'classic');
+    assert.equal((await expert()).disabled, false, 'offered for the classic rules with 1 CPU');
+    assert.equal(await page.inputValue('#vs-cpu select[name=level]'), 'expert');
+    // The Vietnamese rules with three CPUs: no network for four players; with one, there is.
+    await page.selectOption('#rules-choice select[name=preset]', 'vietnamese');
+    await page.selectOption('#vs-cpu select[name=opponents]', '3');
+    assert.deepEqual(await expert(), { disabled: true, text: seatsOnly }, locale);
+    assert.equal(await page.inputValue('#vs-cpu select[name=level]'), 'hard');
+    assert.match(await page.textContent('#level-note'), replacedSeats);
+    await page.selectOption('#vs-cpu select[name=opponents]', '1');
+    assert.equal((await expert()).disabled, false, 'offered for the Vietnamese rules with 1 CPU');
+    await page.selectOption('#vs-cpu select[name=level]', 'expert');
+    await page.selectOption('#rules-choice select[name=preset]', 'classic');
+    // A house rule changed: not.
+    await page.click('#house-rules summary');
+    await page.selectOption('select[data-option=no_piece_out]', '"auto_exit"');
     assert.deepEqual(await expert(), { disabled: true, text: only }, locale);
     assert.equal(await page.inputValue('#vs-cpu select[name=level]'), 'hard');
     assert.match(await page.textContent('#level-note'), replaced);
     assert.match(await page.textContent('#play-now-what'), new RegExp(`· ${hard}$`));
     if (shots) await page.screenshot({ path: `${shots}/expert-not-offered-${locale}.png` });
-    // Three again: offered again; a house rule changed: not.
-    await page.selectOption('#vs-cpu select[name=opponents]', '3');
-    assert.equal((await expert()).disabled, false);
-    await page.click('#house-rules summary');
-    await page.selectOption('select[data-option=no_piece_out]', '"auto_exit"');
-    assert.equal((await expert()).disabled, true, 'not with a house rule changed');
     // The game started plays Hard.
     await page.click('#vs-cpu button[type=submit]');
     await page.waitForSelector('#play:not([hidden])');
     const players = (await savedGame(page)).players;
-    assert.deepEqual(Object.values(players).filter((p) => p !== 'human'), ['hard', 'hard', 'hard']);
+    assert.deepEqual(Object.values(players).filter((p) => p !== 'human'), ['hard']);
     assert.deepEqual(errors, []);
     await page.context().close();
   }
@@ -578,7 +590,7 @@ test('expert is offered only for the standard rules with three CPUs, and Hard ta
 test('Play remembered with expert under rules it does not play starts Hard', async () => {
   const { page, errors } = await person(browser, '/?cpu-delay=0', { viewport: PHONE });
   await page.evaluate(() => localStorage.setItem('ludo.play',
-    JSON.stringify({ opponents: 1, level: 'expert', rules: { preset: 'classic' } })));
+    JSON.stringify({ opponents: 1, level: 'expert', rules: { preset: 'classic', no_piece_out: 'auto_exit' } })));
   await page.reload();
   await page.waitForSelector('body[data-ready=true]');
   assert.match(await page.textContent('#play-now-what'), /· Hard$/);

@@ -87,17 +87,18 @@ test('two browsers play an online game from the invitation link to the end', asy
   assert.deepEqual(guest.errors, []);
 });
 
-test('in a room under other rules than the standard ones, Expert is not offered for a CPU seat', async () => {
+test('in a room with a house rule changed, Expert is not offered for a CPU seat', async () => {
   const host = await person('/');
   await openWay(host.page, 'friends');
-  await host.page.selectOption('#rules-choice select[name=preset]', 'classic');
+  await host.page.click('#house-rules summary');
+  await host.page.selectOption('select[data-option=no_piece_out]', '"auto_exit"');
   await host.page.fill('#friends input[name=name]', 'Ana');
   await host.page.click('#friends button[type=submit]');
   await host.page.waitForURL(/\/r\/[a-z0-9]+$/);
   await host.page.waitForSelector('#seats select.cpu-level');
   const expert = await host.page.$eval('#seats select.cpu-level option[value=expert]',
     (o) => ({ disabled: o.disabled, text: o.textContent }));
-  assert.deepEqual(expert, { disabled: true, text: 'Expert (standard rules, 4 players only)' });
+  assert.deepEqual(expert, { disabled: true, text: 'Expert (no house rules)' });
   assert.deepEqual(host.errors, []);
 });
 
@@ -111,11 +112,6 @@ test('the host chooses a CPU\'s strength, and a person opening the invitation on
   assert.equal(await host.page.inputValue('#seats li:nth-child(4) select.cpu-level'), 'expert',
     'the next free seat offers the strength chosen last');
   assert.ok(await host.page.isHidden('#watching'), 'the seated host is not watching');
-  // Expert plays four seats only: a start with two is refused, and the host is told why.
-  await host.page.click('#start');
-  await host.page.waitForFunction(() => /4 players/.test(document.querySelector('#lobby-notice').textContent));
-  assert.match(await host.page.textContent('#lobby-notice'),
-    /^The Expert CPU plays only the standard rules without house rules, with 4 players: fill the table or choose another level\.$/);
   for (const seat of [2, 4]) {
     await host.page.selectOption(`#seats li:nth-child(${seat}) select.cpu-level`, 'medium');
     await host.page.click(`#seats li:nth-child(${seat}) button >> nth=1`);

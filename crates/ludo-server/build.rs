@@ -22,16 +22,27 @@ fn main() {
     // The page's engine, and the same with a game's analysis, fetched only when one is shown.
     let wasm = build_wasm(&root, false);
     let analysis = build_wasm(&root, true);
-    // The `expert` CPU's network, fetched by the page only when an expert plays in the browser.
-    let network = root.join("crates/ludo-bots/src/expert/value.bin");
     let mut assets: Vec<(String, Vec<u8>)> = vec![
         ("/engine.wasm".to_owned(), wasm),
         ("/analysis.wasm".to_owned(), analysis),
-        (
-            "/expert.bin".to_owned(),
-            fs::read(&network).expect("the expert's network is readable"),
-        ),
     ];
+    // The `expert` CPU's networks learned against `medium`, each fetched by the page only when an
+    // expert plays its game in the browser (those learned against `random` play only natively).
+    let networks = root.join("crates/ludo-bots/src/expert/networks");
+    let mut files = Vec::new();
+    files_under(&networks, &mut files);
+    files.sort();
+    for file in files {
+        let name = file
+            .file_name()
+            .expect("a file")
+            .to_string_lossy()
+            .into_owned();
+        if !name.ends_with("-random.bin") {
+            let bytes = fs::read(&file).expect("the expert's networks are readable");
+            assets.push((format!("/expert/{name}"), bytes));
+        }
+    }
     let static_dir = manifest.join("static");
     let mut files = Vec::new();
     files_under(&static_dir, &mut files);
@@ -42,7 +53,14 @@ fn main() {
             .expect("a file under static/")
             .to_string_lossy()
             .replace('\\', "/");
-        assets.push((format!("/{name}"), fs::read(&file).expect("a static file")));
+        let bytes = fs::read(&file).expect("a static file");
+        let bytes = if name.ends_with(".js") {
+            let source = String::from_utf8(bytes).expect("a script is UTF-8");
+            script_comments::without_comment_lines(&source).into_bytes()
+        } else {
+            bytes
+        };
+        assets.push((format!("/{name}"), bytes));
     }
     write_table(&out, &assets);
 }
@@ -170,6 +188,10 @@ fn write_table(out: &Path, assets: &[(String, Vec<u8>)]) {
     table.push_str("];\n");
     fs::write(out.join("assets.rs"), table).expect("OUT_DIR is writable");
 }
+
+// The scripts as they are sent: whole-line comments left out, lines kept.
+#[path = "src/script_comments.rs"]
+mod script_comments;
 
 // The content type of a file by its name, shared with the server (which serves files from disk
 // with `--static-dir`).

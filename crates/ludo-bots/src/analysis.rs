@@ -8,20 +8,20 @@
 //! at least two different positions, before anyone has finished: each move is valued for the
 //! mover as `expert` values it ([`Choice`]).
 //!
-//! Only games the network knows can be analysed ([`expert::fits`]: `qdan` without house rules,
-//! four seats); see [`AnalysisError`]. An analysis may cover part of the game (`range`), so that
+//! Only games a network knows can be analysed ([`expert::fits`]: a preset without house rules,
+//! for a number of seats it has learned); see [`AnalysisError`]. An analysis may cover part of the game (`range`), so that
 //! a page can show its progress; [`Analysis::join`] puts the parts together, and the
 //! highlights ([`Analysis::turning_points`], [`Analysis::costly`], [`Analysis::summary`]) read a
 //! whole one.
 //!
 //! ```
 //! use ludo_bots::analysis::analyse;
-//! use ludo_bots::expert::{Model, shipped};
+//! use ludo_bots::expert::{Model, network};
 //! use ludo_fair::Action;
 //! use ludo_rules::{Colour, Rules, Throw};
 //!
 //! let actions = [Action::Throw(Throw::one(6)), Action::Move(0)];
-//! let net = shipped(Model::Medium);
+//! let net = network(&Rules::default(), 4, Model::Medium);
 //! let analysis = analyse(Rules::default(), &Colour::ALL, &actions, net, 0..2).unwrap();
 //! assert_eq!(analysis.chances.len(), 3); // the start, and after each action
 //! ```
@@ -113,7 +113,8 @@ impl Analysis {
 /// range too, so that any part of a record answers the same error.
 ///
 /// `net` values the positions: `expert`'s network learned against `medium`
-/// (`expert::shipped(Model::Medium)`).
+/// for the game (`expert::network(rules, seats, Model::Medium)`); one learned for another game
+/// counts as none.
 ///
 /// # Errors
 /// Rules or seats that make no game; a game the network does not know
@@ -131,7 +132,10 @@ pub fn analyse(
     if !expert::fits(&game) {
         return Err(AnalysisError::Unavailable);
     }
-    let net = net.ok_or(AnalysisError::NoNetwork)?;
+    let variant = expert::Variant::of(&rules, seats.len());
+    let net = net
+        .filter(|net| Some(net.key().variant) == variant)
+        .ok_or(AnalysisError::NoNetwork)?;
     let to = range.end.min(actions.len());
     let from = range.start.min(to);
     let mut analysis = Analysis {

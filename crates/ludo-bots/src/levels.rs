@@ -47,11 +47,11 @@ impl Level {
         }
     }
 
-    /// Whether this level plays as itself in a game under `options` with `seats` seats:
+    /// Whether this level plays as itself in a game under `rules` with `seats` seats:
     /// `expert` only where its network was trained ([`crate::expert::plays`]), every other level
     /// everywhere. Where it does not, the level is not offered.
-    pub fn plays(self, options: &ludo_rules::Options, seats: usize) -> bool {
-        self != Level::Expert || crate::expert::plays(options, seats)
+    pub fn plays(self, rules: &ludo_rules::Rules, seats: usize) -> bool {
+        self != Level::Expert || crate::expert::plays(rules, seats)
     }
 
     /// A player of this level.

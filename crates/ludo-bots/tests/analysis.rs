@@ -2,9 +2,10 @@
 //! to what it sees shows here, and what every analysis holds to.
 
 use ludo_bots::analysis::{Analysis, AnalysisError, COSTLY, TURNING, analyse};
-use ludo_bots::expert::{Model, Net, shipped};
+use ludo_bots::expert::{Model, Net, TRAINED, Variant, network};
+use ludo_bots::{Level, Rng, throw_dice};
 use ludo_fair::{Action, VerifyError};
-use ludo_rules::{Colour, PlayError, Preset, Rules, Throw};
+use ludo_rules::{Colour, Phase, PlayError, Preset, Rules, Throw};
 use serde_json::{Value, json};
 
 /// A whole `qdan` game of a `random`, an `easy` and two `medium` CPUs, as a local game exports
@@ -22,7 +23,7 @@ fn record() -> (Rules, Vec<Colour>, Vec<Action>) {
 }
 
 fn net() -> Option<&'static Net> {
-    shipped(Model::Medium)
+    network(&Rules::default(), 4, Model::Medium)
 }
 
 /// The fixed game analysed over `range`.
@@ -127,29 +128,62 @@ fn every_choice_values_the_move_played_and_the_best_as_the_network_does() {
 }
 
 #[test]
-fn only_qdan_games_of_four_seats_without_house_rules_are_analysed() {
+fn games_with_house_rules_are_not_analysed_and_another_games_network_counts_as_none() {
     let (_, seats, actions) = record();
-    let classic = Rules::preset(Preset::Classic);
-    let qdan = Rules::default();
     let house = Rules::check_json(r#"{"preset": "qdan", "passing": "free"}"#).unwrap();
-    let three = [Colour::Yellow, Colour::Blue, Colour::Red];
-    for (rules, seats) in [
-        (classic, &seats[..]),
-        (house, &seats[..]),
-        (qdan, &three[..]),
-    ] {
-        let refused = analyse(rules, seats, &actions, net(), 0..10).unwrap_err();
-        assert_eq!(refused, AnalysisError::Unavailable);
-        assert_eq!(refused.code(), "analysis_unavailable");
-        // Known before any network is asked for.
-        assert_eq!(
-            analyse(rules, seats, &actions, None, 0..10),
-            Err(AnalysisError::Unavailable)
-        );
-    }
-    let without = analyse(qdan, &seats, &actions, None, 0..10).unwrap_err();
+    let refused = analyse(house, &seats, &actions, net(), 0..10).unwrap_err();
+    assert_eq!(refused, AnalysisError::Unavailable);
+    assert_eq!(refused.code(), "analysis_unavailable");
+    // Known before any network is asked for.
+    assert_eq!(
+        analyse(house, &seats, &actions, None, 0..10),
+        Err(AnalysisError::Unavailable)
+    );
+    let without = analyse(Rules::default(), &seats, &actions, None, 0..10).unwrap_err();
     assert_eq!(without.code(), "no_network");
+    // The standard game's network for a classic game.
+    let classic = Rules::preset(Preset::Classic);
+    let other = analyse(classic, &seats, &actions, net(), 0..10).unwrap_err();
+    assert_eq!(other, AnalysisError::NoNetwork);
     assert_eq!(AnalysisError::CODES, ["analysis_unavailable", "no_network"]);
+}
+
+/// The first `length` actions of a game of `variant` between `medium` players.
+fn played(variant: Variant, length: usize) -> Vec<Action> {
+    let mut game = variant.game();
+    let (mut dice, mut choices) = (Rng::new(7), Rng::new(8));
+    let mut medium = Level::Medium.player();
+    let mut actions = Vec::new();
+    while actions.len() < length && !game.is_over() {
+        let action = if game.phase() == Phase::Move {
+            let moves = game.legal_moves();
+            Action::Move(medium.choose(&game, &moves, &mut choices).piece)
+        } else {
+            Action::Throw(throw_dice(&game, &mut dice))
+        };
+        action.apply(&mut game).unwrap();
+        actions.push(action);
+    }
+    actions
+}
+
+#[test]
+fn a_game_of_every_preset_and_seat_count_with_a_network_is_analysed_with_its_own() {
+    for key in TRAINED.iter().filter(|k| k.model == Model::Medium) {
+        let variant = key.variant;
+        let game = variant.game();
+        let actions = played(variant, 200);
+        let net = network(game.rules(), game.seats().len(), Model::Medium);
+        assert_eq!(net.map(Net::key), Some(*key));
+        let analysis = analyse(variant.rules(), game.seats(), &actions, net, 0..usize::MAX)
+            .unwrap_or_else(|e| panic!("{key}: {e}"));
+        assert_eq!(analysis.chances.len(), actions.len() + 1, "{key}");
+        for row in &analysis.chances {
+            let sum: f32 = row.iter().sum();
+            assert!((sum - 1.0).abs() < 1e-4, "{key}: {row:?}");
+        }
+        assert!(!analysis.choices.is_empty(), "{key}");
+    }
 }
 
 #[test]

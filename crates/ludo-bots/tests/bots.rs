@@ -155,11 +155,16 @@ fn a_bot_chooses_the_same_move_for_the_same_position_and_seed() {
     assert!(checked > 50);
 }
 
-/// Runs an arena and prints what each entrant won, for the floors below.
+/// Runs an arena under `qdan` and prints what each entrant won, for the floors below.
 fn win_rate(bots: &[Level], games: u64, seed: u64) -> f64 {
-    let arena = run_arena(Rules::default(), bots, games, seed, |_| {}).unwrap();
+    win_rate_under(Preset::Qdan, bots, games, seed)
+}
+
+/// Runs an arena under `preset`'s rules and prints what each entrant won.
+fn win_rate_under(preset: Preset, bots: &[Level], games: u64, seed: u64) -> f64 {
+    let arena = run_arena(Rules::preset(preset), bots, games, seed, |_| {}).unwrap();
     let rate = arena.entrants[0].win_rate();
-    eprintln!("{bots:?}: {rate:.3} over {games} games");
+    eprintln!("{preset} {bots:?}: {rate:.3} over {games} games");
     rate
 }
 
@@ -225,4 +230,106 @@ fn a_playout_with_random_players_ends_with_every_seat_placed() {
     .unwrap();
     assert!(tally.moves > 0 && game.is_over());
     assert!(game.seats().iter().all(|&s| game.place(s).is_some()));
+}
+
+/// An `expert` floor: its win rate in a small fixed-seed arena under `preset`'s own rules,
+/// against `hard` with two seats and against `medium` in every other seat with three or four.
+struct ExpertFloor {
+    preset: Preset,
+    seats: usize,
+    games: u64,
+    floor: f64,
+}
+
+/// One floor for each game `expert` has a network for, about three standard errors of its
+/// arena's size below the rate measured over 2,000 games or more (docs/cpu-players.md,
+/// "Strength"). They are cheap, so they catch a network that is missing, mismatched or broken
+/// rather than a point or two of strength.
+const EXPERT_FLOORS: &[ExpertFloor] = &[
+    ExpertFloor {
+        preset: Preset::Qdan,
+        seats: 2,
+        games: 60,
+        floor: 0.36,
+    },
+    ExpertFloor {
+        preset: Preset::Qdan,
+        seats: 3,
+        games: 100,
+        floor: 0.35,
+    },
+    ExpertFloor {
+        preset: Preset::Classic,
+        seats: 2,
+        games: 60,
+        floor: 0.36,
+    },
+    ExpertFloor {
+        preset: Preset::Classic,
+        seats: 3,
+        games: 100,
+        floor: 0.55,
+    },
+    ExpertFloor {
+        preset: Preset::Classic,
+        seats: 4,
+        games: 100,
+        floor: 0.42,
+    },
+    ExpertFloor {
+        preset: Preset::Vietnamese,
+        seats: 2,
+        games: 60,
+        floor: 0.36,
+    },
+];
+
+/// Plays the arenas of `preset`'s floors.
+fn expert_holds_its_floors_under(preset: Preset) {
+    for f in EXPERT_FLOORS.iter().filter(|f| f.preset == preset) {
+        let mut bots = vec![Level::Expert];
+        let opponent = if f.seats == 2 {
+            Level::Hard
+        } else {
+            Level::Medium
+        };
+        bots.resize(f.seats, opponent);
+        let rate = win_rate_under(preset, &bots, f.games, 6);
+        assert!(rate > f.floor, "{preset} with {} seats: {rate:.3}", f.seats);
+    }
+}
+
+#[test]
+fn every_game_expert_is_offered_for_has_a_floor() {
+    use ludo_bots::expert::{Model, TRAINED};
+    let standard = ludo_bots::expert::Key::STANDARD.variant;
+    let with_floors: Vec<String> = EXPERT_FLOORS
+        .iter()
+        .map(|f| format!("{}-{}", f.preset, f.seats))
+        .collect();
+    for key in TRAINED.iter().filter(|k| k.model == Model::Medium) {
+        if key.variant != standard {
+            assert!(with_floors.contains(&key.to_string()), "{key} has no floor");
+        }
+    }
+    assert_eq!(
+        with_floors.len(),
+        TRAINED.len() - 2,
+        "a floor for a game without network"
+    );
+}
+
+#[test]
+fn expert_holds_its_floors_under_the_standard_rules() {
+    expert_holds_its_floors_under(Preset::Qdan);
+}
+
+#[test]
+fn expert_holds_its_floors_under_the_classic_rules() {
+    expert_holds_its_floors_under(Preset::Classic);
+}
+
+#[test]
+fn expert_holds_its_floors_under_the_vietnamese_rules() {
+    expert_holds_its_floors_under(Preset::Vietnamese);
 }

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use clap::Args;
-use ludo_bots::expert::{Model, shipped};
+use ludo_bots::expert::{Model, network};
 use ludo_bots::{AnalysisError, analyse as analyse_game};
 use ludo_fair::{Action, VerifyError};
 use ludo_rules::{Colour, Rules};
@@ -43,7 +43,7 @@ pub fn analyse(args: &AnalyseArgs) -> Result<String, Failure> {
     let game: Played =
         serde_json::from_str(&text).map_err(|e| bad(format!("{}: {e}", path.display())))?;
     let range = args.from..args.to.unwrap_or(usize::MAX);
-    let net = shipped(Model::Medium);
+    let net = network(&game.rules, game.seats.len(), Model::Medium);
     let analysis = analyse_game(game.rules, &game.seats, &game.actions, net, range)
         .map_err(|e| failure(path, &e))?;
     Ok(analysis.to_json().to_string())

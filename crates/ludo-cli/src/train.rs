@@ -2,14 +2,22 @@
 //! `ludo_bots::expert`).
 
 use clap::Args;
-use ludo_bots::expert::{Net, Training, train};
+use ludo_bots::Level;
+use ludo_bots::expert::{Key, Model, Net, Training, Variant, train};
+use ludo_rules::Preset;
 
 use crate::failure::{Failure, bad};
 
 /// Arguments of `ludo train-expert`.
 #[derive(Args)]
 pub struct TrainArgs {
-    /// Games to play against three `medium` players.
+    /// The rules (a preset: qdan, classic, vietnamese) of the game the network is for.
+    #[arg(long, default_value = "qdan")]
+    pub rules: Preset,
+    /// How many seats that game has (2 to 4).
+    #[arg(long, default_value_t = 4)]
+    pub seats: u8,
+    /// Games to play against `medium` players in every other seat.
     #[arg(long, default_value_t = 2_000_000)]
     pub games: u64,
     /// The seed of the dice and of the untrained network.
@@ -21,10 +29,10 @@ pub struct TrainArgs {
     /// Go on from this network instead of an untrained one.
     #[arg(long)]
     pub from: Option<std::path::PathBuf>,
-    /// The level of the three players it learns against (`medium` for `value.bin`, `random` for
-    /// `value-random.bin`).
+    /// The level of the players it learns against: `medium` (the network played against people
+    /// and every level) or `random` (played against three `random` players).
     #[arg(long, default_value = "medium")]
-    pub against: ludo_bots::Level,
+    pub against: Level,
 }
 
 /// Games between progress lines (and saves of the network so far).
@@ -33,12 +41,33 @@ const EVERY: u64 = 10_000;
 /// `ludo train-expert`: trains, saving the network every [`EVERY`] games and at the end, and
 /// prints the share of the last games won.
 pub fn train_expert(args: &TrainArgs) -> Result<String, Failure> {
+    let variant = Variant::new(args.rules, args.seats)
+        .ok_or_else(|| bad(format!("a game has 2 to 4 seats, not {}", args.seats)))?;
+    let model = match args.against {
+        Level::Medium => Model::Medium,
+        Level::Random => Model::Random,
+        other => {
+            return Err(bad(format!(
+                "a network learns against medium or random, not {other}"
+            )));
+        }
+    };
+    let key = Key { variant, model };
     let mut net = match &args.from {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
-            Net::from_bytes(&bytes).map_err(|e| bad(format!("{}: {e}", path.display())))?
+            let net =
+                Net::from_bytes(&bytes).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+            if net.key() != key {
+                let known = net.key();
+                return Err(bad(format!(
+                    "{}: a network for {known}, not {key}",
+                    path.display()
+                )));
+            }
+            net
         }
-        None => Net::untrained(args.seed),
+        None => Net::untrained(key, args.seed),
     };
     let save = |net: &Net| {
         std::fs::write(&args.out, net.to_bytes())

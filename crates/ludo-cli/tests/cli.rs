@@ -727,7 +727,10 @@ fn ludo_train_expert_writes_a_network_the_expert_reads_and_goes_on_from_one() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(run.stdout.contains("30 games: won"), "{}", run.stdout);
     let trained = ludo_bots::expert::Net::from_bytes(&std::fs::read(&first).unwrap()).unwrap();
-    assert_ne!(trained, ludo_bots::expert::Net::untrained(3));
+    assert_ne!(
+        trained,
+        ludo_bots::expert::Net::untrained(ludo_bots::expert::Key::STANDARD, 3)
+    );
     let run = ludo(
         &[
             "train-expert",
@@ -762,6 +765,44 @@ fn ludo_train_expert_refuses_a_file_that_is_no_network() {
     );
     assert_eq!(run.code, Some(2));
     assert!(run.stderr.contains("not a value network"), "{}", run.stderr);
+}
+
+#[test]
+fn ludo_train_expert_learns_for_the_rules_and_seats_asked_and_goes_on_only_from_that_games_network()
+{
+    let dir = std::env::temp_dir().join(format!("ludo-cli-train-for-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let horse = dir.join("vietnamese-2.bin");
+    let path = horse.to_str().unwrap();
+    let args = ["train-expert", "--rules", "vietnamese", "--seats", "2"];
+    let run = ludo(&[&args[..], &["--games", "5", "--out", path]].concat(), "");
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let net = ludo_bots::expert::Net::from_bytes(&std::fs::read(&horse).unwrap()).unwrap();
+    assert_eq!(net.key().to_string(), "vietnamese-2");
+    // Going on under other rules than the network's is refused, as are five seats.
+    let run = ludo(
+        &[
+            "train-expert",
+            "--games",
+            "1",
+            "--out",
+            "/dev/null",
+            "--from",
+            path,
+        ],
+        "",
+    );
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr
+            .contains("a network for vietnamese-2, not qdan-4"),
+        "{}",
+        run.stderr
+    );
+    let run = ludo(&["train-expert", "--seats", "5", "--out", "/dev/null"], "");
+    assert_eq!(run.code, Some(2));
+    assert!(run.stderr.contains("2 to 4 seats, not 5"), "{}", run.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -842,10 +883,10 @@ fn ludo_analyse_prints_the_analysis_of_an_exported_record_whole_or_in_part() {
 fn ludo_analyse_refuses_a_game_the_network_does_not_know_and_an_illegal_action() {
     let mut record: Value =
         serde_json::from_str(&std::fs::read_to_string(ANALYSED).unwrap()).unwrap();
-    record["rules"] = json!("classic");
-    let classic = RulesFile::new("classic-game", &record);
+    record["rules"] = json!({"preset": "qdan", "stacking": false});
+    let house = RulesFile::new("house-rules-game", &record);
     assert_refused(
-        &ludo(&["analyse", classic.arg()], ""),
+        &ludo(&["analyse", house.arg()], ""),
         2,
         &["analysis_unavailable"],
     );

@@ -605,17 +605,21 @@ async function main() {
   cpuForm.level.value = settings.level;
   cpuForm.preset.value = settings.rules.preset;
   $('play-now-what').textContent = settingsText(settings, t);
-  // Expert is offered only where its network plays (the standard rules, four seats); where the
-  // rules or the number of opponents change so that it does not, Hard takes its place, said.
+  // Expert is offered only where it has a network (a preset without house rules, for the number
+  // of players); where the rules or the number of opponents change so that it has none, Hard takes
+  // its place, said.
   const expert = cpuForm.level.querySelector('option[value=expert]');
   const offerExpert = () => {
-    const plays = expertPlays(chosenRules(), Number(cpuForm.opponents.value) + 1);
+    const rules = chosenRules();
+    const plays = expertPlays(rules, Number(cpuForm.opponents.value) + 1);
+    // Not offered: with a house rule changed, or with this many players under these rules.
+    const houseRules = Object.keys(rules).length > 1;
     expert.disabled = !plays;
-    expert.dataset.t = plays ? 'level.expert' : 'level.expertOnly';
+    expert.dataset.t = plays ? 'level.expert' : houseRules ? 'level.expertOnly' : 'level.expertPlayers';
     expert.textContent = t(expert.dataset.t);
     if (plays || cpuForm.level.value !== 'expert') return;
     cpuForm.level.value = 'hard';
-    $('level-note').textContent = t('level.expertReplaced');
+    $('level-note').textContent = t(houseRules ? 'level.expertReplaced' : 'level.expertReplacedPlayers');
   };
   // The note goes once the person picks a level of their own.
   cpuForm.level.addEventListener('change', () => { $('level-note').textContent = ''; });

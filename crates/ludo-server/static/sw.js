@@ -3,7 +3,7 @@
 // once) and the cache refreshed; offline, the cache answers, and local games carry on. Rooms and
 // the API's other calls are never cached.
 
-const CACHE = 'ludo-v21';
+const CACHE = 'ludo-v22';
 const FILES = [
   '/', '/app.js', '/app.css', '/dom.js', '/game/gestures.js', '/game/lesson.js', '/game/nomove.js',
   '/game/lessontext.js', '/game/hint.js', '/game/hinttext.js', '/room/served.js', '/engine/engine.js',
@@ -22,11 +22,13 @@ const FILES = [
   '/engine/cpu.js', '/engine/cpu-worker.js', '/engine/analysis.js', '/api/rules', '/manifest.webmanifest', '/icon.svg'];
 
 /**
- * Files kept once fetched, not at install: the `expert` CPU's network (300 KB) is fetched only
- * when an expert first plays, and from then on plays offline too; the engine with a game's
- * analysis, when a game is first analysed.
+ * Files kept once fetched, not at install: each of the `expert` CPU's networks (300 KB,
+ * `/expert/<name>.bin`) is fetched only when an expert first plays its kind of game, and from
+ * then on plays offline too; the engine with a game's analysis, when a game is first analysed.
  */
-const ON_DEMAND = ['/expert.bin', '/analysis.wasm'];
+function isOnDemand(path) {
+  return path === '/analysis.wasm' || /^\/expert\/[\w-]+\.bin$/.test(path);
+}
 
 /**
  * Addresses the page draws itself (a room, the replay viewer, a rules page, the records' pages):
@@ -53,7 +55,7 @@ self.addEventListener('activate', (event) => {
 self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
   const cacheable = event.request.method === 'GET' && url.origin === location.origin
-    && (FILES.includes(url.pathname) || ON_DEMAND.includes(url.pathname) || isPage(url.pathname));
+    && (FILES.includes(url.pathname) || isOnDemand(url.pathname) || isPage(url.pathname));
   if (!cacheable) return;
   const key = isPage(url.pathname) ? '/' : url.pathname;
   event.respondWith(

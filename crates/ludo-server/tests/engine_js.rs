@@ -352,10 +352,10 @@ const ANALYSED: &str = include_str!("../../ludo-bots/tests/data/game.json");
 fn native_analysis() -> Value {
     let record: Value = serde_json::from_str(ANALYSED).expect("the record is JSON");
     let read = |field: &str| record[field].clone();
-    let rules = serde_json::from_value(read("rules")).expect("rules");
+    let rules: ludo_rules::Rules = serde_json::from_value(read("rules")).expect("rules");
     let seats: Vec<ludo_rules::Colour> = serde_json::from_value(read("seats")).expect("seats");
     let actions: Vec<ludo_fair::Action> = serde_json::from_value(read("actions")).expect("actions");
-    let net = ludo_bots::expert::shipped(ludo_bots::expert::Model::Medium);
+    let net = ludo_bots::expert::network(&rules, seats.len(), ludo_bots::expert::Model::Medium);
     ludo_bots::analyse(rules, &seats, &actions, net, 0..usize::MAX)
         .expect("the fixed game is analysed")
         .to_json()
@@ -429,10 +429,10 @@ fn the_browser_cpu_players_choose_the_native_ones_moves_at_every_level() {
             ("LUDO_ANALYSIS_RECORD", record.as_os_str()),
             ("LUDO_ANALYSIS_NATIVE", analysis.as_os_str()),
             (
-                "LUDO_EXPERT",
+                "LUDO_EXPERT_NETWORKS",
                 OsStr::new(concat!(
                     env!("CARGO_MANIFEST_DIR"),
-                    "/../ludo-bots/src/expert/value.bin"
+                    "/../ludo-bots/src/expert/networks"
                 )),
             ),
         ],

@@ -158,6 +158,39 @@ async fn the_page_s_modules_styles_and_engine_carry_no_policy_that_would_mean_no
 }
 
 #[tokio::test]
+async fn the_page_asks_for_exactly_the_experts_networks_learned_against_medium_and_each_is_served()
+{
+    use ludo_bots::expert::{BYTES, Model, TRAINED};
+    let listed = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/static/engine/engine.js"
+    ))
+    .unwrap();
+    let set = listed.split("new Set([").nth(1).unwrap();
+    let names: Vec<&str> = set[..set.find("])").unwrap()]
+        .split(',')
+        .map(|name| name.trim().trim_matches('\''))
+        .collect();
+    let medium: Vec<String> = TRAINED
+        .iter()
+        .filter(|k| k.model == Model::Medium)
+        .map(|k| k.to_string())
+        .collect();
+    assert_eq!(names, medium, "engine.js lists the networks there are");
+    let server = spawn_server().await;
+    for (key, bytes) in TRAINED.iter().zip(BYTES) {
+        let path = format!("/expert/{key}.bin");
+        let answer = request(server.addr, "GET", &path, &[], "").await;
+        if key.model == Model::Medium {
+            assert_eq!(answer.status, 200, "{path}");
+            assert_eq!(answer.body, bytes, "{path}");
+        } else {
+            assert_eq!(answer.status, 404, "{path}: the page never needs it");
+        }
+    }
+}
+
+#[tokio::test]
 async fn the_page_has_no_inline_script_or_style_for_the_policy_to_block() {
     let server = spawn_server().await;
     let page = request(server.addr, "GET", "/", &[], "").await;

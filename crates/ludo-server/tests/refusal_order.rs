@@ -127,27 +127,26 @@ async fn removing_a_cpu_where_none_sits_is_refused_and_changes_nothing() {
 }
 
 #[tokio::test]
-async fn an_expert_cpu_is_refused_where_its_network_does_not_play_and_nothing_changes() {
+async fn an_expert_cpu_is_refused_where_it_has_no_network_and_nothing_changes() {
     let server = spawn_server().await;
     let (code, mut host) = support::host_and_cpu_in(&server, json!({}), "Host", "expert").await;
     let before = as_welcomed(server.addr, &code).await;
-    // Two seats: the expert would play as `hard`, so the game does not start.
+    // The rules do not change under it to house rules, where it would play as `hard`.
+    let house = json!({"preset": "qdan", "stacking": false});
+    host.send(json!({"t": "settings", "rules": house})).await;
+    let refusal = host.refusal().await;
+    assert_eq!(refusal["code"], "expert_unavailable");
     assert_eq!(
-        refused(&mut host, json!({"t": "start"})).await,
-        "expert_unavailable"
-    );
-    // Nor do the rules change under it.
-    assert_eq!(
-        refused(&mut host, json!({"t": "settings", "rules": "classic"})).await,
-        "expert_unavailable"
+        refusal["message"],
+        "expert plays only without house rules: seat another level"
     );
     assert_eq!(as_welcomed(server.addr, &code).await, before);
-    // Under other rules, it is not seated at all.
-    let classic = create_room(server.addr, HOST, json!({"rules": "classic"})).await;
-    let mut other = Client::join(server.addr, &classic, HOST, "Host").await;
+    // Under house rules, it is not seated at all.
+    let other = create_room(server.addr, HOST, json!({"rules": house})).await;
+    let mut at_other = Client::join(server.addr, &other, HOST, "Host").await;
     let add = json!({"t": "add_cpu", "colour": "red", "level": "expert"});
-    assert_eq!(refused(&mut other, add).await, "expert_unavailable");
-    assert!(as_welcomed(server.addr, &classic).await["seats"]["red"].is_null());
+    assert_eq!(refused(&mut at_other, add).await, "expert_unavailable");
+    assert!(as_welcomed(server.addr, &other).await["seats"]["red"].is_null());
 }
 
 #[tokio::test]

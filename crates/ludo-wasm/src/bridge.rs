@@ -37,8 +37,9 @@ pub const OPTIONS: u32 = 9;
 /// values are for the page to say it in its reader's words. An error about an option (a
 /// contradiction) also names it as `option`.
 pub const RULES: u32 = 10;
-/// The `expert` CPU's network, as bytes (`/expert.bin`), not JSON → `{"ok": true}`. Until it is
-/// installed, `expert` plays as `hard` here (see `ludo_bots::expert`).
+/// One of the `expert` CPU's networks, as bytes (`/expert/<name>.bin`, which says what game it
+/// is for), not JSON → `{"ok": true}`. Until it is installed, `expert` plays that game as `hard`
+/// here (see `ludo_bots::expert`).
 pub const EXPERT: u32 = 11;
 /// `{"position", "dice": [..]}` → why the throw gives the pieces of the seat to act no move:
 /// `{"forfeit": bool, "pieces": [{"piece", "reason", …}]}`, one entry for each piece that cannot
@@ -138,7 +139,7 @@ fn field<T: for<'de> Deserialize<'de>>(request: &mut Value, name: &str) -> Resul
 /// [`ANALYSE`]: a record's analysis over the actions its request names.
 #[cfg(feature = "analysis")]
 fn analyse(input: &str) -> Result<Value, Value> {
-    use ludo_bots::expert::{Model, shipped};
+    use ludo_bots::expert::{Model, network};
     let mut request: Value = parse(input)?;
     let rules = rules(&request["rules"])?;
     let seats: Vec<Colour> = field(&mut request, "seats")?;
@@ -150,7 +151,7 @@ fn analyse(input: &str) -> Result<Value, Value> {
             .map(|n| n as usize)
     };
     let range = at("from").unwrap_or(0)..at("to").unwrap_or(usize::MAX);
-    let net = shipped(Model::Medium);
+    let net = network(&rules, seats.len(), Model::Medium);
     ludo_bots::analyse(rules, &seats, &actions, net, range)
         .map(|analysis| analysis.to_json())
         .map_err(|e| fault(&e))
@@ -183,7 +184,7 @@ pub fn call(op: u32, input: &str) -> Value {
 /// Installs the `expert` CPU's network from its bytes ([`EXPERT`]).
 pub fn install_expert(bytes: &[u8]) -> Value {
     match ludo_bots::expert::install(bytes) {
-        Ok(()) => json!({ "ok": true }),
+        Ok(_) => json!({ "ok": true }),
         Err(e) => unreadable(e),
     }
 }
@@ -553,10 +554,9 @@ mod tests {
             call(ANALYSE, &request.to_string())
         };
         let four = json!(["yellow", "blue", "red", "green"]);
-        let classic = game(json!("classic"), four.clone(), json!([]));
-        assert_coded(&classic, "analysis_unavailable");
-        let three = game(json!("qdan"), json!(["yellow", "blue", "red"]), json!([]));
-        assert_coded(&three, "analysis_unavailable");
+        let house = json!({"preset": "classic", "stacking": false});
+        let house = game(house, four.clone(), json!([]));
+        assert_coded(&house, "analysis_unavailable");
         let illegal = game(json!("qdan"), four, json!([{"throw": [6]}, {"throw": [6]}]));
         assert_coded(&illegal, "wrong_phase");
         assert_eq!(illegal["params"]["index"], 1);
@@ -568,7 +568,7 @@ mod tests {
     #[test]
     fn the_experts_network_is_installed_from_its_bytes_and_anything_else_refused() {
         assert!(install_expert(b"{}")["error"].is_string());
-        let bytes = include_bytes!("../../ludo-bots/src/expert/value.bin");
+        let bytes = include_bytes!("../../ludo-bots/src/expert/networks/qdan-4.bin");
         assert_eq!(install_expert(bytes), json!({ "ok": true }));
     }
 }

@@ -8,7 +8,8 @@ use ludo_rules::Fault;
 /// Why a game is not analysed: its own faults, or its record's.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AnalysisError {
-    /// The network knows only `qdan` without house rules, with four seats (`expert::fits`).
+    /// No network knows the game: a house rule is changed, or there is none for its preset and
+    /// seats (`expert::fits`).
     Unavailable,
     /// No network to value positions with (in the browser, until it is installed).
     NoNetwork,
@@ -43,7 +44,7 @@ impl fmt::Display for AnalysisError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AnalysisError::Unavailable => {
-                f.write_str("only qdan games of four seats without house rules can be analysed")
+                f.write_str("only games the expert has a network for (a preset without house rules) can be analysed")
             }
             AnalysisError::NoNetwork => f.write_str("the expert's network is not installed"),
             AnalysisError::Record(e) => e.fmt(f),

@@ -12,48 +12,81 @@
 //! - how many of its pieces are finished (as for the base).
 //!
 //! Then, for every seat, each track square where one of its pieces stands unsafe with a piece
-//! of another colour 1 to 6 squares behind it (one throw away), and each where such a piece is
-//! 7 to 12 squares behind; each square where an opponent's piece is one throw ahead of a piece
-//! of the viewer's; and whether the viewer throws next.
+//! of another colour one throw behind it (1 to 6 squares with one die, 1 to 12 with two), and
+//! each where such a piece is two throws behind (7 to 12 squares, or 13 to 24); each square where
+//! an opponent's piece is one throw ahead of a piece of the viewer's; and whether the viewer
+//! throws next. Where no piece may be passed (`passing = any`, the Vietnamese rules), a piece
+//! with another between it and its prey does not count as behind it.
 //!
-//! The layout fits the 52-square Ludo cross with four seats, the board the network was trained
-//! on (see [`fits`]).
+//! Each board has its own layout of these inputs: the number of track squares differs (52 on the
+//! Ludo cross, 56 on the horse board, 13 an arm with one arm per seat), so a network reads the
+//! positions of the board it was learned on ([`Shape`]). Seats that are not taken leave their
+//! block off. On the horse board a piece in a home cell counts as finished and also shows its
+//! cell, as it may still move up.
 
-use ludo_rules::{Board, Colour, Game, Options, Phase, Preset};
+use ludo_rules::{Board, Colour, Game, Geometry, Passing, Phase};
 
-/// Track squares of the board the network knows.
-const SQUARES: usize = 52;
-/// Cells of a home column before the finish.
+/// Cells of a home column before the finish (the Ludo board's five and its finish; the horse
+/// board's six).
 const HOME_CELLS: usize = 6;
-/// Inputs per seat: base count, squares with one and with two pieces, home cells, finished count.
-const PER_SEAT: usize = 4 + 2 * SQUARES + HOME_CELLS + 4;
-/// The input for "another seat acts next"; the one after it: "the viewer throws next".
-const NEXT_TO_ACT: usize = 4 * PER_SEAT;
-/// The first threat input: a piece one throw away from being captured.
-const NEAR_THREAT: usize = NEXT_TO_ACT + 2;
-/// The first far-threat input: 7 to 12 squares away.
-const FAR_THREAT: usize = NEAR_THREAT + 4 * SQUARES;
-/// The first input of an opponent's piece within the viewer's throw.
-const IN_REACH: usize = FAR_THREAT + 4 * SQUARES;
+/// Seat blocks: one per seat there can be.
+const SEATS: usize = 4;
+/// The most track squares a board has (the horse board's).
+const MOST_SQUARES: usize = 56;
 
-/// How many inputs the network has.
-pub const INPUTS: usize = IN_REACH + SQUARES;
-
-/// Whether the network knows this game's board and seats: the 52-square Ludo cross with four
-/// seats and the rules it was trained under (`qdan`).
-pub fn fits(game: &Game) -> bool {
-    let g = game.geometry();
-    g.board() == Board::Ludo
-        && usize::from(g.track_len()) == SQUARES
-        && plays(game.options(), game.seats().len())
+/// Where each input sits for a board of so many track squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    squares: usize,
 }
 
-/// Whether a game under `options` with `seats` seats is one the network was trained for: the
-/// `qdan` rules with no house rule changed, and four seats. A game that is not plays `expert` as
-/// `hard`, so it is offered only where this holds.
-pub fn plays(options: &Options, seats: usize) -> bool {
-    seats == 4 && *options == Preset::Qdan.options()
+impl Shape {
+    /// The shape of `game`'s board.
+    pub fn of(game: &Game) -> Shape {
+        Shape::on(game.geometry())
+    }
+
+    /// The shape of a board.
+    pub fn on(board: &Geometry) -> Shape {
+        Shape {
+            squares: usize::from(board.track_len()),
+        }
+    }
+
+    /// Inputs per seat: base count, squares with one and with two pieces, home cells, finished
+    /// count.
+    const fn per_seat(self) -> usize {
+        4 + 2 * self.squares + HOME_CELLS + 4
+    }
+
+    /// The input for "another seat acts next"; the one after it: "the viewer throws next".
+    const fn next_to_act(self) -> usize {
+        SEATS * self.per_seat()
+    }
+
+    /// The first threat input: a piece one throw away from being captured.
+    const fn near_threat(self) -> usize {
+        self.next_to_act() + 2
+    }
+
+    /// The first far-threat input: 7 to 12 squares away.
+    const fn far_threat(self) -> usize {
+        self.near_threat() + SEATS * self.squares
+    }
+
+    /// The first input of an opponent's piece within the viewer's throw.
+    const fn in_reach(self) -> usize {
+        self.far_threat() + SEATS * self.squares
+    }
+
+    /// How many inputs a network of this board has.
+    pub const fn inputs(self) -> usize {
+        self.in_reach() + self.squares
+    }
 }
+
+/// How many inputs the network of the standard game (the 52-square Ludo cross) has.
+pub const INPUTS: usize = Shape { squares: 52 }.inputs();
 
 /// A piece out on the track: its seat (0 = the viewer, then in turn order), square (counted
 /// from the viewer's start) and progress.
@@ -64,8 +97,8 @@ struct OnTrack {
     steps: u8,
 }
 
-/// Writes into `active` the inputs that are on for `game` seen by `viewer` (which must sit in a
-/// game that [`fits`]).
+/// Writes into `active` the inputs that are on for `game` seen by `viewer` (a seat of it), in
+/// the layout of its board's [`Shape`].
 pub fn encode(game: &Game, viewer: Colour, active: &mut Vec<u16>) {
     active.clear();
     let g = game.geometry();
@@ -82,19 +115,28 @@ pub fn encode(game: &Game, viewer: Colour, active: &mut Vec<u16>) {
         square: 0,
         steps: 0,
     }; 16];
+    let shape = Shape::of(game);
+    let squares = shape.squares;
+    let horse = g.board() == Board::Horse;
     let mut out = 0;
     for k in 0..seats.len() {
         let seat = seats[(first + k) % seats.len()];
-        let block = k * PER_SEAT;
+        let block = k * shape.per_seat();
+        let home = block + 4 + 2 * squares;
         let (mut in_base, mut finished) = (0, 0);
-        let mut count = [0u8; SQUARES];
+        let mut count = [0u8; MOST_SQUARES];
         for piece in game.pieces(seat) {
             match (piece.steps(), game.track_square(seat, piece)) {
                 (None, _) => in_base += 1,
-                (Some(steps), _) if g.is_finished(steps) => finished += 1,
+                (Some(steps), _) if g.is_finished(steps) => {
+                    finished += 1;
+                    if horse {
+                        active.push((home + usize::from(steps - g.door() - 1)) as u16);
+                    }
+                }
                 (Some(steps), None) => {
                     let cell = usize::from(steps - g.door() - 1).min(HOME_CELLS - 1);
-                    active.push((block + 4 + 2 * SQUARES + cell) as u16);
+                    active.push((home + cell) as u16);
                 }
                 (Some(steps), Some(square)) => {
                     let square = from_origin(square);
@@ -109,22 +151,32 @@ pub fn encode(game: &Game, viewer: Colour, active: &mut Vec<u16>) {
             }
         }
         active.extend((0..in_base).map(|c| (block + c) as u16));
-        for (square, &n) in count.iter().enumerate() {
+        for (square, &n) in count[..squares].iter().enumerate() {
             if n >= 1 {
                 active.push((block + 4 + square) as u16);
             }
             if n >= 2 {
-                active.push((block + 4 + SQUARES + square) as u16);
+                active.push((block + 4 + squares + square) as u16);
             }
         }
-        let finished_at = block + 4 + 2 * SQUARES + HOME_CELLS;
+        let finished_at = home + HOME_CELLS;
         active.extend((0..finished).map(|c| (finished_at + c) as u16));
     }
     let pieces = &on_track[..out];
-    // Whether `hunter` is `distance` squares behind `prey` and can get there on its own track.
-    let behind = |hunter: &OnTrack, prey: &OnTrack, distances: std::ops::RangeInclusive<u8>| {
+    let throw = 6 * game.options().dice;
+    let (one_throw, two_throws) = (1..=throw, throw + 1..=2 * throw);
+    let nothing_passed = game.options().passing == Passing::Any;
+    // Whether `hunter` is `distance` squares behind `prey` and can get there on its own track
+    // (without passing a piece where none may be passed).
+    let behind = |hunter: &OnTrack, prey: &OnTrack, distances: &std::ops::RangeInclusive<u8>| {
         let d = (prey.square + len - hunter.square) % len;
-        distances.contains(&d) && hunter.steps + d <= g.door()
+        let between = |p: &OnTrack| {
+            let e = (p.square + len - hunter.square) % len;
+            e > 0 && e < d
+        };
+        distances.contains(&d)
+            && hunter.steps + d <= g.door()
+            && !(nothing_passed && pieces.iter().any(between))
     };
     for prey in pieces {
         if g.is_safe((prey.square + origin) % len) {
@@ -132,24 +184,31 @@ pub fn encode(game: &Game, viewer: Colour, active: &mut Vec<u16>) {
         }
         let hunters = || pieces.iter().filter(|h| h.seat != prey.seat);
         let at = usize::from(prey.square);
-        if hunters().any(|h| behind(h, prey, 1..=6)) {
-            active.push((NEAR_THREAT + prey.seat * SQUARES + at) as u16);
+        if hunters().any(|h| behind(h, prey, &one_throw)) {
+            active.push((shape.near_threat() + prey.seat * squares + at) as u16);
         }
-        if hunters().any(|h| behind(h, prey, 7..=12)) {
-            active.push((FAR_THREAT + prey.seat * SQUARES + at) as u16);
+        if hunters().any(|h| behind(h, prey, &two_throws)) {
+            active.push((shape.far_threat() + prey.seat * squares + at) as u16);
         }
-        if prey.seat != 0 && pieces.iter().any(|h| h.seat == 0 && behind(h, prey, 1..=6)) {
-            active.push((IN_REACH + at) as u16);
+        if prey.seat != 0
+            && pieces
+                .iter()
+                .any(|h| h.seat == 0 && behind(h, prey, &one_throw))
+        {
+            active.push((shape.in_reach() + at) as u16);
         }
     }
     let viewer_throws = game.seat() == viewer && game.phase() == Phase::Roll;
-    active.push((NEXT_TO_ACT + usize::from(viewer_throws)) as u16);
+    active.push((shape.next_to_act() + usize::from(viewer_throws)) as u16);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ludo_rules::Rules;
+    use ludo_rules::{Preset, Rules};
+
+    /// The layout of the 52-square Ludo cross.
+    const CROSS: Shape = Shape { squares: 52 };
 
     /// A `qdan` position with four seats, yellow to throw; `pieces` names the pieces of the
     /// colours with a piece out (the others are all in the base).
@@ -173,12 +232,12 @@ mod tests {
         let mut active = Vec::new();
         encode(&game, Colour::Yellow, &mut active);
         let bases: Vec<u16> = (0..4)
-            .flat_map(|k| (0..4).map(move |c| (k * PER_SEAT + c) as u16))
+            .flat_map(|k| (0..4).map(move |c| (k * CROSS.per_seat() + c) as u16))
             .collect();
         assert_eq!(active[..16], bases[..]);
-        assert_eq!(active[16..], [(NEXT_TO_ACT + 1) as u16]);
+        assert_eq!(active[16..], [(CROSS.next_to_act() + 1) as u16]);
         encode(&game, Colour::Red, &mut active);
-        assert_eq!(active[16..], [NEXT_TO_ACT as u16]);
+        assert_eq!(active[16..], [CROSS.next_to_act() as u16]);
     }
 
     #[test]
@@ -195,7 +254,10 @@ mod tests {
         // in the block two seats after its own.
         for seen in [&seen_by_yellow, &seen_by_red] {
             assert!(seen.contains(&((4 + 5) as u16)), "{seen:?}");
-            assert!(seen.contains(&((2 * PER_SEAT + 4 + 31) as u16)), "{seen:?}");
+            assert!(
+                seen.contains(&((2 * CROSS.per_seat() + 4 + 31) as u16)),
+                "{seen:?}"
+            );
         }
     }
 
@@ -208,24 +270,46 @@ mod tests {
         let mut seen_by_yellow = Vec::new();
         encode(&game, Colour::Yellow, &mut seen_by_yellow);
         // Blue's piece stands on square (13 + 46) % 52 = 7, three behind yellow's on 10.
-        assert!(seen_by_yellow.contains(&((NEAR_THREAT + 10) as u16)));
+        assert!(seen_by_yellow.contains(&((CROSS.near_threat() + 10) as u16)));
         let mut seen_by_blue = Vec::new();
         encode(&game, Colour::Blue, &mut seen_by_blue);
         // From blue's start (13), yellow's piece is on 49: one of blue's throws away.
         assert!(
-            seen_by_blue.contains(&((IN_REACH + 49) as u16)),
+            seen_by_blue.contains(&((CROSS.in_reach() + 49) as u16)),
             "{seen_by_blue:?}"
         );
-        assert!(seen_by_blue.contains(&((NEAR_THREAT + 3 * SQUARES + 49) as u16)));
+        assert!(seen_by_blue.contains(&((CROSS.near_threat() + 3 * 52 + 49) as u16)));
     }
 
     #[test]
-    fn only_qdan_with_four_seats_fits() {
-        let four = Game::new(Rules::default(), &Colour::ALL).unwrap();
-        assert!(fits(&four));
-        let two = Game::new(Rules::default(), &[Colour::Yellow, Colour::Red]).unwrap();
-        assert!(!fits(&two));
-        let classic = Game::new(Rules::preset(ludo_rules::Preset::Classic), &Colour::ALL);
-        assert!(!fits(&classic.unwrap()));
+    fn each_board_has_its_own_number_of_inputs() {
+        let inputs = |preset, seats: &[Colour]| {
+            let game = Game::new(Rules::preset(preset), seats).unwrap();
+            Shape::of(&game).inputs()
+        };
+        assert_eq!(inputs(Preset::Qdan, &Colour::ALL), INPUTS);
+        assert_eq!(
+            inputs(Preset::Classic, &[Colour::Yellow, Colour::Red]),
+            INPUTS
+        );
+        assert!(inputs(Preset::Vietnamese, &Colour::ALL) > INPUTS);
+    }
+
+    #[test]
+    fn on_the_horse_board_a_piece_in_a_home_cell_shows_its_cell_and_counts_as_finished() {
+        let game = Game::from_json(
+            r#"{"rules":"vietnamese","seats":["yellow","red"],
+            "pieces":{"yellow":[61,"base","base","base"],"red":["base","base","base","base"]},
+            "turn":{"seat":"yellow","phase":"roll"}}"#,
+        )
+        .unwrap();
+        let shape = Shape::of(&game);
+        let mut active = Vec::new();
+        encode(&game, Colour::Yellow, &mut active);
+        let home = 4 + 2 * 56;
+        // Progress 61 is the sixth home cell, the deepest (the door is 55).
+        assert!(active.contains(&((home + 5) as u16)), "{active:?}");
+        assert!(active.contains(&((home + HOME_CELLS) as u16)), "{active:?}");
+        assert!(active.iter().all(|&i| usize::from(i) < shape.inputs()));
     }
 }

@@ -5,23 +5,32 @@
 //! few are on, so the hidden layer adds the rows of the inputs that are on instead of multiplying
 //! a whole vector.
 //!
-//! Stored as little-endian bytes: the magic `LUDOVAL1`, the number of inputs and of hidden units
-//! (`u32` each), then the weights as `f32`, input by input (each input's row of [`HIDDEN`]), the
-//! hidden biases, the output weights and the output bias.
+//! Stored as little-endian bytes: the magic `LUDOVAL2`; the number of inputs and of hidden units
+//! (`u32` each); what it was learned for ([`Key`]): the preset's index in `Preset::ALL`, the
+//! seats and the opponents' model (0 `medium`, 1 `random`), a byte each, and a zero byte; then
+//! the weights as `f32`, input by input (each input's row of [`HIDDEN`]), the hidden biases, the
+//! output weights and the output bias.
 
 use std::fmt;
 
-use super::features::INPUTS;
+use ludo_rules::Preset;
+
+use super::Model;
+use super::networks::{Key, Variant};
 
 /// Hidden units.
 pub const HIDDEN: usize = 80;
 
 /// What a stored network starts with.
-const MAGIC: &[u8; 8] = b"LUDOVAL1";
+const MAGIC: &[u8; 8] = b"LUDOVAL2";
+/// The bytes before the weights.
+const HEADER: usize = 20;
 
 /// A value network.
 #[derive(Clone, PartialEq)]
 pub struct Net {
+    /// What it was learned for.
+    key: Key,
     /// Per input, its weight into each hidden unit.
     hidden_weights: Vec<[f32; HIDDEN]>,
     hidden_bias: [f32; HIDDEN],
@@ -31,7 +40,12 @@ pub struct Net {
 
 impl fmt::Debug for Net {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Net({INPUTS} inputs, {HIDDEN} hidden units)")
+        write!(
+            f,
+            "Net({}, {} inputs, {HIDDEN} hidden units)",
+            self.key,
+            self.hidden_weights.len()
+        )
     }
 }
 
@@ -54,21 +68,27 @@ fn sigmoid(x: f32) -> f32 {
 }
 
 impl Net {
-    /// A network with small weights drawn from `seed`: where training starts.
-    pub fn untrained(seed: u64) -> Net {
+    /// A network for `key`'s game with small weights drawn from `seed`: where training starts.
+    pub fn untrained(key: Key, seed: u64) -> Net {
         let mut rng = crate::Rng::new(seed);
         let mut small = || ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.2;
-        let mut hidden_weights = vec![[0.0; HIDDEN]; INPUTS];
+        let mut hidden_weights = vec![[0.0; HIDDEN]; key.variant.shape().inputs()];
         for w in hidden_weights.iter_mut().flatten() {
             *w = small();
         }
         let output_weights = std::array::from_fn(|_| small());
         Net {
+            key,
             hidden_weights,
             hidden_bias: [0.0; HIDDEN],
             output_weights,
             output_bias: 0.0,
         }
+    }
+
+    /// What it was learned for.
+    pub fn key(&self) -> Key {
+        self.key
     }
 
     /// The hidden units' outputs for the inputs that are on.
@@ -126,10 +146,19 @@ impl Net {
 
     /// The network as bytes (see the module's docs).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(16 + 4 * (INPUTS * HIDDEN + 2 * HIDDEN + 1));
+        let inputs = self.hidden_weights.len();
+        let mut out = Vec::with_capacity(HEADER + 4 * (inputs * HIDDEN + 2 * HIDDEN + 1));
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+        out.extend_from_slice(&(inputs as u32).to_le_bytes());
         out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        let Key { variant, model } = self.key;
+        let preset = Preset::ALL.iter().position(|&p| p == variant.preset);
+        out.extend_from_slice(&[
+            preset.expect("every preset is listed") as u8,
+            variant.seats,
+            model as u8,
+            0,
+        ]);
         let weights = self.hidden_weights.iter().flatten();
         let rest = self.hidden_bias.iter().chain(&self.output_weights);
         for w in weights.chain(rest).chain([&self.output_bias]) {
@@ -141,30 +170,52 @@ impl Net {
     /// A network from its bytes (see the module's docs).
     ///
     /// # Errors
-    /// When the bytes are not a stored network of this shape.
+    /// When the bytes are not a stored network, or one whose inputs do not fit the board of the
+    /// game it names.
     pub fn from_bytes(bytes: &[u8]) -> Result<Net, NetError> {
-        let expected = 16 + 4 * (INPUTS * HIDDEN + 2 * HIDDEN + 1);
-        if bytes.len() != expected || &bytes[..8] != MAGIC {
+        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
             return Err(NetError(format!(
-                "not a value network of {INPUTS} inputs and {HIDDEN} hidden units \
-                 ({} bytes, {expected} expected)",
+                "not a value network ({} bytes, not starting with LUDOVAL2)",
                 bytes.len()
             )));
         }
         let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
-        if word(8) as usize != INPUTS || word(12) as usize != HIDDEN {
+        let model = match bytes[18] {
+            0 => Some(Model::Medium),
+            1 => Some(Model::Random),
+            _ => None,
+        };
+        let preset = Preset::ALL.get(usize::from(bytes[16]));
+        let variant = preset.and_then(|&preset| Variant::new(preset, bytes[17]));
+        let (Some(variant), Some(model)) = (variant, model) else {
             return Err(NetError(format!(
-                "a network of {} inputs and {} hidden units, not {INPUTS} and {HIDDEN}",
+                "a value network for no game there is (rules {}, {} seats, model {})",
+                bytes[16], bytes[17], bytes[18]
+            )));
+        };
+        let key = Key { variant, model };
+        let inputs = variant.shape().inputs();
+        if word(8) as usize != inputs || word(12) as usize != HIDDEN {
+            return Err(NetError(format!(
+                "a network of {} inputs and {} hidden units, not {inputs} and {HIDDEN} as its game has",
                 word(8),
                 word(12)
             )));
         }
-        let mut floats = bytes[16..]
+        let expected = HEADER + 4 * (inputs * HIDDEN + 2 * HIDDEN + 1);
+        if bytes.len() != expected {
+            return Err(NetError(format!(
+                "a network of {} bytes, not {expected}",
+                bytes.len()
+            )));
+        }
+        let mut floats = bytes[HEADER..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")));
         let mut next = || floats.next().expect("the length was checked");
         let mut net = Net {
-            hidden_weights: vec![[0.0; HIDDEN]; INPUTS],
+            key,
+            hidden_weights: vec![[0.0; HIDDEN]; inputs],
             hidden_bias: [0.0; HIDDEN],
             output_weights: [0.0; HIDDEN],
             output_bias: 0.0,
@@ -186,23 +237,45 @@ mod tests {
 
     #[test]
     fn a_network_reads_back_from_its_bytes() {
-        let net = Net::untrained(3);
+        let net = Net::untrained(Key::STANDARD, 3);
         assert_eq!(Net::from_bytes(&net.to_bytes()).unwrap(), net);
     }
 
     #[test]
     fn bytes_of_another_shape_are_refused() {
-        let mut bytes = Net::untrained(3).to_bytes();
+        let mut bytes = Net::untrained(Key::STANDARD, 3).to_bytes();
         bytes.pop();
         assert!(Net::from_bytes(&bytes).is_err());
-        let mut bytes = Net::untrained(3).to_bytes();
+        let mut bytes = Net::untrained(Key::STANDARD, 3).to_bytes();
         bytes[0] = b'X';
         assert!(Net::from_bytes(&bytes).is_err());
+        let mut bytes = Net::untrained(Key::STANDARD, 3).to_bytes();
+        // The same bytes said to be for the Vietnamese game, on the horse board's 56 squares.
+        bytes[16] = 2;
+        let error = Net::from_bytes(&bytes).unwrap_err().to_string();
+        assert!(
+            error.contains("942 inputs and 80 hidden units, not 1010"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_network_knows_the_game_it_was_learned_for() {
+        let key = Key {
+            variant: Variant::new(Preset::Vietnamese, 2).unwrap(),
+            model: Model::Medium,
+        };
+        let net = Net::from_bytes(&Net::untrained(key, 1).to_bytes()).unwrap();
+        assert_eq!(net.key(), key);
+        assert_eq!(
+            format!("{net:?}"),
+            "Net(vietnamese-2, 1010 inputs, 80 hidden units)"
+        );
     }
 
     #[test]
     fn learning_moves_the_value_toward_the_target_and_leaves_other_inputs_alone() {
-        let mut net = Net::untrained(1);
+        let mut net = Net::untrained(Key::STANDARD, 1);
         let (seen, unseen) = ([3u16, 70, 400], [5u16, 71, 401]);
         let before = (net.value(&seen), net.value(&unseen));
         for _ in 0..200 {

@@ -1,5 +1,6 @@
 //! How the expert's value networks are learned: by temporal differences (TD(λ)), playing against
-//! three `medium` (or three `random`) players under `qdan`.
+//! `medium` (or `random`) players in every other seat of the game the network is for (its
+//! [`Key`]).
 //!
 //! The learner plays each game greedily on its own network (the move whose position after it
 //! the network values most), taking the seats in turn game by game. After each game every
@@ -8,12 +9,11 @@
 //! `λ` times the next one's return. The dice of game `n` come from `seed` and `n`, so a run is
 //! repeatable.
 
-use ludo_rules::{Colour, Game, Phase, Rules};
+use ludo_rules::{Colour, Game, Phase};
 
 use super::features::encode;
 use super::greedy;
 use super::net::Net;
-use crate::arena::seats_for;
 use crate::levels::Level;
 use crate::playout::throw_dice;
 use crate::rng::Rng;
@@ -29,7 +29,7 @@ pub struct Training {
     pub rate: f32,
     /// How far back each outcome reaches (0: the next position only, 1: the outcome only).
     pub lambda: f32,
-    /// The level of the three players it learns against.
+    /// The level of the players it learns against.
     pub opponents: Level,
 }
 
@@ -53,7 +53,7 @@ struct Step {
     value: f32,
 }
 
-/// Trains `net` as `training` says. `progress` hears, every `every` games and after the last,
+/// Trains `net` for the game its key names as `training` says. `progress` hears, every `every` games and after the last,
 /// the network so far, how many games were played, and how many of the games since it last
 /// heard the learner won, of how many.
 pub fn train(
@@ -62,14 +62,15 @@ pub fn train(
     every: u64,
     mut progress: impl FnMut(&Net, u64, u64, u64),
 ) {
-    let seats = seats_for(4).expect("four seats");
+    let fresh = net.key().variant.game();
+    let seats = fresh.seats().to_vec();
     let mut steps = Vec::new();
     let (mut won_lately, mut reported) = (0, 0);
     for n in 0..training.games {
-        let learner = seats[(n % 4) as usize];
+        let learner = seats[(n % seats.len() as u64) as usize];
         let seed = training.seed.wrapping_mul(1_000_003).wrapping_add(n);
         steps.clear();
-        let won = play_against(net, training.opponents, learner, seed, &mut steps);
+        let won = play_against(net, fresh, (training.opponents, learner), seed, &mut steps);
         won_lately += u64::from(won);
         let mut target = if won { 1.0 } else { 0.0 };
         for t in (0..steps.len()).rev() {
@@ -84,17 +85,16 @@ pub fn train(
     }
 }
 
-/// Plays one `qdan` game until a seat is done: `learner` greedy on `net`, the others players of
-/// level `opponents`. Records the learner's positions after its moves; whether it won.
+/// Plays `game` (one that has not started) until a seat is done: `learner` greedy on `net`, the
+/// others players of level `opponents`. Records the learner's positions after its moves; whether
+/// it won.
 fn play_against(
     net: &Net,
-    opponents: Level,
-    learner: Colour,
+    mut game: Game,
+    (opponents, learner): (Level, Colour),
     seed: u64,
     steps: &mut Vec<Step>,
 ) -> bool {
-    let mut game = Game::new(Rules::default(), seats_for(4).expect("four seats"))
-        .expect("four seats fit qdan");
     let mut dice = Rng::new(seed);
     let mut choices = Rng::new(!seed);
     let mut others = opponents.player();
@@ -128,11 +128,12 @@ fn play_against(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::expert::Key;
 
     #[test]
     fn training_is_repeatable_and_changes_the_network() {
         let run = || {
-            let mut net = Net::untrained(1);
+            let mut net = Net::untrained(Key::STANDARD, 1);
             train(
                 &mut net,
                 &Training::standard(20, 5, Level::Medium),
@@ -143,13 +144,13 @@ mod tests {
         };
         let (a, b) = (run(), run());
         assert_eq!(a, b);
-        assert_ne!(a, Net::untrained(1));
+        assert_ne!(a, Net::untrained(Key::STANDARD, 1));
     }
 
     #[test]
     fn progress_is_heard_every_so_many_games_and_after_the_last() {
         let mut heard = Vec::new();
-        let mut net = Net::untrained(1);
+        let mut net = Net::untrained(Key::STANDARD, 1);
         train(
             &mut net,
             &Training::standard(25, 5, Level::Random),

@@ -127,8 +127,8 @@ refusal_codes! {
     NoSuchPhrase => "no_such_phrase",
     /// A seat or a settings change at a table matchmaking formed, which keeps its own.
     MatchedTable => "matched_table",
-    /// An `expert` CPU where its network does not play: other rules than the standard ones
-    /// without house rules, or a game of fewer than four seats.
+    /// An `expert` CPU where it has no network: a house rule changed, or a number of seats it
+    /// has not learned under the table's rules.
     ExpertUnavailable => "expert_unavailable",
 }
 

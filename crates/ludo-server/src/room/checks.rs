@@ -90,21 +90,30 @@ impl Checks<'_> {
     }
 
     /// `expert_unavailable` while an `expert` CPU sits at the table and a game under
-    /// `settings` with `seats` seats (when known: at a start, not while the table fills) is
-    /// one its network does not play ([`ludo_bots::Level::plays`]): it would play as `hard`.
+    /// `settings` with `seats` seats is one it has no network for ([`ludo_bots::Level::plays`]):
+    /// it would play as `hard`. While the table fills (`seats` not known yet) a game of any
+    /// number of seats it has a network for will do; at a start, the seats taken must be one.
     pub fn expert_plays(&self, settings: &Settings, seats: Option<usize>) -> Result<(), Refusal> {
         let expert_seated =
             self.state.seats.values().any(
                 |o| matches!(o, Occupant::Cpu { level } if level.0 == ludo_bots::Level::Expert),
             );
-        let options = settings.rules.options();
-        if !expert_seated || ludo_bots::Level::Expert.plays(options, seats.unwrap_or(4)) {
+        let rules = &settings.rules;
+        let plays = |n| ludo_bots::Level::Expert.plays(rules, n);
+        let playable = match seats {
+            Some(n) => plays(n),
+            None => (2..=4).any(plays),
+        };
+        if !expert_seated || playable {
             return Ok(());
         }
-        let message = if seats.is_some_and(|n| n != 4) {
-            "expert plays only games of four seats: fill the table, or seat another level"
-        } else {
-            "expert plays only the standard rules without house rules: seat another level"
+        let message = match (ludo_bots::expert::Variant::of(rules, 2), seats) {
+            (None, _) => "expert plays only without house rules: seat another level",
+            (Some(_), Some(n)) => &format!(
+                "expert has not learned these rules with {n} seats: seat another level, or take \
+                 another number of seats"
+            ),
+            (Some(_), None) => "expert has not learned these rules: seat another level",
         };
         Err(Refusal::new(RefusalCode::ExpertUnavailable, message))
     }

@@ -901,15 +901,20 @@ mod tests {
 
     /// A settings request changing only the clock to `clock`, or making the table ranked.
     #[test]
-    fn an_expert_sits_only_where_its_network_plays_and_plays_only_with_four_seats() {
+    fn an_expert_sits_only_where_it_has_a_network_never_with_a_house_rule_changed() {
         let expert = LevelName(ludo_bots::Level::Expert);
+        let house = serde_json::json!({"preset": "qdan", "stacking": false});
+        let to_house = SettingsChange {
+            rules: Some(&house),
+            ..settings_change(None, None)
+        };
         let classic = serde_json::json!("classic");
         let to_classic = SettingsChange {
             rules: Some(&classic),
             ..settings_change(None, None)
         };
         // Under the standard rules the host seats an expert, and no change of rules leaves it
-        // playing as another level.
+        // playing as another level; another preset has its own network.
         let room = Room::new(table(false, false));
         let d = room
             .table()
@@ -917,35 +922,45 @@ mod tests {
             .unwrap();
         let seated = Room::new(d.state);
         assert_eq!(
-            refusal(seated.table().change_settings(&id("ana"), &to_classic)),
+            refusal(seated.table().change_settings(&id("ana"), &to_house)),
             "expert_unavailable"
         );
-        // Three seats: the expert would play as `hard`, so the game does not start.
-        assert_eq!(refusal(accept(&seated, "ana")), "expert_unavailable");
-        let full = Room::new(
+        assert!(
             seated
                 .table()
-                .add_cpu(&id("ana"), Colour::Blue, cpu())
-                .unwrap()
-                .state,
+                .change_settings(&id("ana"), &to_classic)
+                .is_ok()
         );
-        assert!(accept(&full, "ana").is_ok(), "four seats: the expert plays");
-        // Under other rules it is not seated at all.
-        let d = room
+        assert!(
+            accept(&seated, "ana").is_ok(),
+            "three seats: the expert plays"
+        );
+        // Under the Vietnamese rules it has learned two seats only: it stays while the table
+        // fills, and a start with three is refused.
+        let vietnamese = serde_json::json!("vietnamese");
+        let to_vietnamese = SettingsChange {
+            rules: Some(&vietnamese),
+            ..settings_change(None, None)
+        };
+        let d = seated
             .table()
-            .change_settings(&id("ana"), &to_classic)
+            .change_settings(&id("ana"), &to_vietnamese)
             .unwrap();
-        let other_rules = Room::new(d.state);
+        let three = Room::new(d.state);
+        assert_eq!(refusal(accept(&three, "ana")), "expert_unavailable");
+        // With a house rule changed it is not seated at all.
+        let d = room.table().change_settings(&id("ana"), &to_house).unwrap();
+        let house_rules = Room::new(d.state);
         assert_eq!(
             refusal(
-                other_rules
+                house_rules
                     .table()
                     .add_cpu(&id("ana"), Colour::Green, expert)
             ),
             "expert_unavailable"
         );
         assert!(
-            other_rules
+            house_rules
                 .table()
                 .add_cpu(&id("ana"), Colour::Green, cpu())
                 .is_ok(),

@@ -15,7 +15,7 @@
 //      `analyse` in analysis.js answers for those actions, for a chart drawn as it comes), then
 //      `{id, ok: analysis}`, the whole game's, with its turning points and costly moves.
 
-import { loadEngine } from './engine.js';
+import { expertNetwork, loadEngine, networkUrl } from './engine.js';
 import { analyse } from './analysis.js';
 
 /** The engine, loaded from the first message. */
@@ -23,24 +23,33 @@ let engine = null;
 /** The engine with a game's analysis, loaded when a game is first analysed. */
 let analyser = null;
 /**
- * The bytes of the `expert` CPU's network, fetched from `/expert.bin` when an expert first plays
- * or a game is first analysed (300 KB that no other game needs), and installed in each engine
- * that needs it; a network that cannot be had (offline before it was ever fetched) is said once
- * in the console: the expert then plays as `hard`, and an analysis answers `no_network`.
+ * The bytes of the `expert` CPU's networks by name, each fetched from `/expert/<name>.bin` when an
+ * expert first plays a game of its kind or one is first analysed (300 KB that no other game
+ * needs), and installed in each engine that needs it; a network that cannot be had (offline
+ * before it was ever fetched) is said once in the console: the expert then plays as `hard`, and
+ * an analysis answers `no_network`.
  */
-let network = null;
-const installed = new WeakSet();
+const networks = new Map();
+/** The names of the networks installed, by engine. */
+const installed = new WeakMap();
 let warned = false;
 
-async function installExpert(loaded) {
-  network ??= fetch('/expert.bin').then((response) => {
-    if (!response.ok) throw new Error(`/expert.bin: ${response.status}`);
-    return response.arrayBuffer();
-  });
+/** Installs in `loaded` the network for a game of `rules` with `seats` seats, if there is one. */
+async function installExpert(loaded, rules, seats) {
+  const name = expertNetwork(rules, seats);
+  if (!name) return;
+  const url = networkUrl(name);
+  if (!networks.has(name)) {
+    networks.set(name, fetch(url).then((response) => {
+      if (!response.ok) throw new Error(`${url}: ${response.status}`);
+      return response.arrayBuffer();
+    }));
+  }
   try {
-    const bytes = await network;
-    if (!installed.has(loaded)) loaded.installExpert(bytes);
-    installed.add(loaded);
+    const bytes = await networks.get(name);
+    if (!installed.has(loaded)) installed.set(loaded, new Set());
+    if (!installed.get(loaded).has(name)) loaded.installExpert(bytes);
+    installed.get(loaded).add(name);
   } catch (error) {
     if (!warned) console.warn(`the expert CPU plays as hard: ${error?.message ?? error}`);
     warned = true;
@@ -88,7 +97,7 @@ addEventListener('message', async ({ data }) => {
     analyser ??= loadEngine('/analysis.wasm');
     answer(id, async () => {
       const loaded = await analyser;
-      await installExpert(loaded);
+      await installExpert(loaded, analyse.record.rules, analyse.record.seats.length);
       return analysed(loaded, id, analyse);
     });
     return;
@@ -101,6 +110,6 @@ addEventListener('message', async ({ data }) => {
   } catch {
     return; // Said once, above.
   }
-  if (choose.level === 'expert') await installExpert(loaded);
+  if (choose.level === 'expert') await installExpert(loaded, choose.position.rules, choose.position.seats.length);
   answer(id, () => loaded.bot(choose.position, choose.level, choose.seed));
 });

@@ -9,7 +9,7 @@
 // For tests and profiles, each choice leaves a User Timing mark: `ludo.cpu.worker` (the worker
 // chose), `ludo.cpu.page` (the page's thread did) or `ludo.cpu.stale` (an answer was dropped).
 
-import { EngineError, loadEngine } from './engine.js';
+import { EngineError, expertNetwork, loadEngine, networkUrl } from './engine.js';
 
 /** The worker, once started; null before, or once it failed. */
 let worker = null;
@@ -137,8 +137,9 @@ export function analyse(engine, record, onProgress = () => {}) {
     const id = ++lastId;
     const ask = async () => {
       try {
+        const network = networkUrl(expertNetwork(record.rules, record.seats.length));
         const [analyser, bytes, { analyse: analysed }] = await Promise.all([loadEngine('/analysis.wasm'),
-          fetch('/expert.bin').then((r) => r.arrayBuffer()), import('./analysis.js')]);
+          fetch(network).then((r) => r.arrayBuffer()), import('./analysis.js')]);
         analyser.installExpert(bytes);
         resolve(analysed(analyser, record));
       } catch (error) {

@@ -119,8 +119,8 @@ export class Engine {
   }
 
   /**
-   * Hands the `expert` CPU its network (the bytes of `/expert.bin`); until then an expert plays
-   * as `hard` would.
+   * Hands the `expert` CPU a network (the bytes of one of `/expert/<name>.bin`, which says what
+   * game it is for); until then an expert plays that game as `hard` would.
    */
   installExpert(bytes) {
     return this.call(OPS.expert, new Uint8Array(bytes));
@@ -130,4 +130,26 @@ export class Engine {
   verify(record) {
     return this.call(OPS.verify, record);
   }
+}
+
+// Which games the `expert` CPU has a value network for, and where the page fetches it: one per
+// preset and number of seats, without house rules (docs/cpu-players.md). Elsewhere `expert` is
+// not offered.
+
+/** The games with a network, as `<preset>-<seats>`. */
+const TRAINED = new Set(['qdan-4', 'qdan-2', 'qdan-3', 'classic-2', 'classic-3', 'classic-4', 'vietnamese-2']);
+
+/**
+ * The name of the network `expert` plays a game of `rules` (a preset's name, or `{preset, ...}`
+ * with any house rule changed) with `seats` seats with, or null where there is none.
+ */
+export function expertNetwork(rules, seats) {
+  const { preset, ...changes } = typeof rules === 'string' ? { preset: rules } : rules ?? {};
+  const name = `${preset}-${seats}`;
+  return !Object.keys(changes).length && TRAINED.has(name) ? name : null;
+}
+
+/** Where the network `name` is served. */
+export function networkUrl(name) {
+  return `/expert/${name}.bin`;
 }

@@ -4,7 +4,7 @@
 // the piece) and says why in one line, in a polite live region: what it captures, that it
 // finishes, brings a piece out, leaves the reach of another colour, goes to a safe square or enters
 // the home column, else that it is that CPU's choice. The CPU asked is `expert` where its network
-// plays (the standard rules without house rules, four seats: `expertPlays`), else `hard`; it
+// plays (a preset without house rules, for the number of seats: `expertPlays`), else `hard`; it
 // thinks in the CPU players' worker (cpu.js). The hint goes once a move is made.
 //
 // Loaded only once hints are turned on in the table's settings (app.js), with its words

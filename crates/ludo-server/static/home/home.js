@@ -6,6 +6,7 @@ import { drawBoard } from '../game/board.js';
 import { forget, restore, savedGames, untouched } from './saves.js';
 import { element, svgElement } from '../dom.js';
 import { keepLanguage } from '../i18n/i18n.js';
+import { expertNetwork } from '../engine/engine.js';
 
 const SETTINGS_KEY = 'ludo.play';
 const GUIDE_KEY = 'ludo.guide';
@@ -46,13 +47,11 @@ export function playSettings(language) {
 }
 
 /**
- * Whether `expert` plays a game of `rules` with `seats` seats: its network knows the standard
- * rules without house rules, with four seats (docs/cpu-players.md). Elsewhere it is not offered,
- * rather than offered and played as `hard`.
+ * Whether `expert` plays a game of `rules` with `seats` seats: it has a network for it
+ * (`expertNetwork` in `engine/engine.js`). Elsewhere it is not offered, rather than offered and played as `hard`.
  */
 export function expertPlays(rules, seats) {
-  const { preset, ...changes } = typeof rules === 'string' ? { preset: rules } : rules;
-  return preset === 'qdan' && !Object.keys(changes).length && seats === 4;
+  return expertNetwork(rules, seats) !== null;
 }
 
 /**

@@ -4,8 +4,8 @@
 // mark and its own line pattern so that it reads without colour, and the same figures as a table
 // for screen readers; the turning points; each person's moves where the Expert CPU would have
 // moved another piece and it mattered, each shown on the board when picked (the move made and the
-// one suggested); and a sentence per person. Only games the network knows are analysed (the
-// standard rules with four seats); elsewhere the section says so.
+// one suggested); and a sentence per person. Only games a network knows are analysed (a preset
+// without house rules, for the number of seats: `expertPlays`); elsewhere the section says so.
 
 import { FILL, MARK, drawPreview, placeText } from '../game/board.js';
 import { addTexts } from '../i18n/i18n.js';

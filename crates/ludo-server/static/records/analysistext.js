@@ -1,14 +1,14 @@
 // The words of a game's analysis (analysis.js), in each language: loaded with the analysis, not
-// with every page. The analysis covers the standard rules with four seats only (the games the
-// Expert CPU's network knows), all played on the Ludo board; Vietnamese still has its horse words
-// where a text speaks of pieces, as every text of the page does.
+// with every page. The analysis covers the games the Expert CPU has a network for, the Vietnamese
+// rules' on the horse board among them: Vietnamese has its horse words where a text speaks of
+// pieces, as every text of the page does.
 
 /** By language, then key. `{chance}` and the like are whole percentages, "31%". */
 export const ANALYSIS_TEXTS = {
   en: {
     'analysis.title': 'Analysis',
     'analysis.working': 'Analysing the game…',
-    'analysis.unavailable': 'The analysis covers games of the standard rules with 4 players, the games the Expert CPU knows.',
+    'analysis.unavailable': 'The analysis covers the games the Expert CPU has learned: without house rules, and not yet the Vietnamese rules with 3 or 4 players.',
     'analysis.failed': 'The game could not be analysed: {why}',
     'analysis.offline': 'The analysis needs the Expert CPU’s knowledge, which comes from the server: open this page once online.',
     'analysis.chart': 'Each player’s chance to win after every step, from the Expert CPU',
@@ -32,7 +32,7 @@ export const ANALYSIS_TEXTS = {
   fr: {
     'analysis.title': 'Analyse',
     'analysis.working': 'Analyse de la partie…',
-    'analysis.unavailable': 'L’analyse couvre les parties aux règles standard à 4 joueurs, celles que connaît le CPU Expert.',
+    'analysis.unavailable': 'L’analyse couvre les parties que le CPU Expert a apprises : sans règles locales, et pas encore les règles vietnamiennes à 3 ou 4 joueurs.',
     'analysis.failed': 'La partie n’a pas pu être analysée : {why}',
     'analysis.offline': 'L’analyse a besoin des connaissances du CPU Expert, qui viennent du serveur : ouvrez cette page une fois en ligne.',
     'analysis.chart': 'Les chances de gagner de chaque joueur après chaque étape, selon le CPU Expert',
@@ -56,7 +56,7 @@ export const ANALYSIS_TEXTS = {
   pt: {
     'analysis.title': 'Análise',
     'analysis.working': 'A analisar o jogo…',
-    'analysis.unavailable': 'A análise cobre os jogos com as regras padrão e 4 jogadores, os que a CPU Especialista conhece.',
+    'analysis.unavailable': 'A análise cobre os jogos que a CPU Especialista aprendeu: sem regras locais, e ainda não as regras vietnamitas com 3 ou 4 jogadores.',
     'analysis.failed': 'Não foi possível analisar o jogo: {why}',
     'analysis.offline': 'A análise precisa do conhecimento da CPU Especialista, que vem do servidor: abre esta página uma vez com ligação.',
     'analysis.chart': 'A hipótese de ganhar de cada jogador depois de cada passo, segundo a CPU Especialista',
@@ -80,7 +80,7 @@ export const ANALYSIS_TEXTS = {
   ru: {
     'analysis.title': 'Разбор партии',
     'analysis.working': 'Разбираем партию…',
-    'analysis.unavailable': 'Разбор доступен для партий по стандартным правилам вчетвером — тех, что знает CPU «Эксперт».',
+    'analysis.unavailable': 'Разбор доступен для партий, которые выучил CPU «Эксперт»: без местных правил и пока не по вьетнамским правилам втроём или вчетвером.',
     'analysis.failed': 'Не удалось разобрать партию: {why}',
     'analysis.offline': 'Для разбора нужны знания CPU «Эксперт», они приходят с сервера: откройте эту страницу хотя бы раз при подключении к сети.',
     'analysis.chart': 'Шансы каждого игрока на победу после каждого шага, по оценке CPU «Эксперт»',
@@ -104,7 +104,7 @@ export const ANALYSIS_TEXTS = {
   vi: {
     'analysis.title': 'Phân tích',
     'analysis.working': 'Đang phân tích ván chơi…',
-    'analysis.unavailable': 'Phân tích dành cho các ván luật tiêu chuẩn 4 người, những ván mà Máy Chuyên gia biết.',
+    'analysis.unavailable': 'Phân tích dành cho các ván mà Máy Chuyên gia đã học: không có luật riêng, và chưa có luật cờ cá ngựa 3 hoặc 4 người.',
     'analysis.failed': 'Không phân tích được ván chơi: {why}',
     'analysis.offline': 'Phân tích cần hiểu biết của Máy Chuyên gia, được tải từ máy chủ: hãy mở trang này một lần khi có mạng.',
     'analysis.chart': 'Cơ hội thắng của mỗi người sau từng bước, theo Máy Chuyên gia',

@@ -1,9 +1,9 @@
 // The analysis on a game's end card: the person's best move and most costly one, in one line
 // with the way to the whole analysis under the replay. Loaded when an end card shows; the game's
 // record comes from the replay link's `record()` (a local game, which has no page of its own) or
-// from the server (an online game's `/games/<id>`). Only a game the Expert CPU's network knows
-// (the standard rules, four seats) with one person to speak to is summed up; otherwise the line
-// stays hidden.
+// from the server (an online game's `/games/<id>`). Only a game the Expert CPU has a network for
+// (a preset without house rules, for the number of seats) with one person to speak to is summed
+// up; otherwise the line stays hidden.
 
 import { t } from '../i18n/i18n.js';
 import { element } from '../dom.js';

@@ -689,8 +689,9 @@ export class OnlineRoom {
     const level = document.createElement('select');
     level.setAttribute('aria-label', `${t('home.level')} (${t(`seat.${colour}`)})`);
     level.className = 'cpu-level';
-    // Expert only under the rules its network knows (the standard rules, four seats).
-    const expert = expertPlays(this.room.settings.rules, COLOURS.length);
+    // Expert only where it has a network (a preset without house rules) for some number of seats;
+    // a start with another number is refused, said in the lobby.
+    const expert = [2, 3, 4].some((seats) => expertPlays(this.room.settings.rules, seats));
     const chosen = this.cpuLevel === 'expert' && !expert ? 'hard' : this.cpuLevel ?? 'medium';
     for (const name of ['random', 'easy', 'medium', 'hard', 'expert']) {
       const option = new Option(t(`level.${name}`), name, false, name === chosen);
