@@ -25,13 +25,13 @@ const WORDS = {
     costly: ['Step 392, Ana △: the Expert CPU would have moved another piece (−10 points)',
       'Step 341, Ana △: the Expert CPU would have moved another piece (−6 points)'],
     turning: /^Step 446: .+ — Ana △: 49% → 25%$/,
-    unavailable: 'The analysis covers games of the standard rules with 4 players, the games the Expert CPU knows.' },
+    unavailable: 'The analysis covers the games the Expert CPU has learned: without house rules, and not yet the Vietnamese rules with 3 or 4 players.' },
   fr: { title: 'Analyse', played: /^Joué : /, suggested: /^Le choix du CPU Expert : /,
     summary: 'Vous — meilleur coup : étape 435. Le plus coûteux : étape 392 (−10 points).',
     costly: ['Étape 392, Ana △ : le CPU Expert aurait avancé une autre pièce (−10 points)',
       'Étape 341, Ana △ : le CPU Expert aurait avancé une autre pièce (−6 points)'],
     turning: /^Étape 446 : .+ — Ana △ : 49\u202f% → 25\u202f%$/,
-    unavailable: 'L’analyse couvre les parties aux règles standard à 4 joueurs, celles que connaît le CPU Expert.' },
+    unavailable: 'L’analyse couvre les parties que le CPU Expert a apprises : sans règles locales, et pas encore les règles vietnamiennes à 3 ou 4 joueurs.' },
 };
 
 /** The engine's fixed game, played by Ana at red (a local game's record, as exported). */
@@ -142,10 +142,24 @@ test('a room\'s game is analysed on its own page, the winner\'s chance ending at
   await close();
 });
 
-test('a game under other rules than the standard ones with four seats says it is not analysed', async () => {
-  const classic = await playRoomGame(browser, 'classic', { blue: 'random' });
+test('a Vietnamese two-player game is analysed with its own network, in the horse board\'s words', async () => {
+  const horse = await playRoomGame(browser, 'vietnamese', { red: 'random' });
+  const { page, errors, close, fetched } = await open(`/games/${horse.id}`, 'vi', { width: 390, height: 844 });
+  const played = await (await fetch(`${url}/api/games/${horse.id}`)).json();
+  const lines = await chartLines(page);
+  assert.deepEqual(lines.map((l) => l.seat), played.seats);
+  for (const line of lines) assert.equal(line.points, played.actions.length + 1, line.seat);
+  assert.ok(fetched().includes('/expert/vietnamese-2.bin'), fetched().join(', '));
+  assert.match(await page.textContent('.analysis-summary'), /^Ana/);
+  if (shots) await page.screenshot({ path: join(shots, 'analysis-vi-horse-390x844.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('a game with a house rule changed says it is not analysed', async () => {
+  const house = await playRoomGame(browser, { preset: 'qdan', no_piece_out: 'auto_exit' }, { blue: 'random' });
   for (const language of ['en', 'fr']) {
-    const { page, errors, close, fetched } = await open(`/games/${classic.id}`, language, { width: 360, height: 640 });
+    const { page, errors, close, fetched } = await open(`/games/${house.id}`, language, { width: 360, height: 640 });
     assert.equal(await page.textContent('#replay-analysis .analysis-unavailable'), WORDS[language].unavailable);
     assert.equal(await page.locator('#replay-analysis progress').count(), 0, 'no progress bar left');
     assert.deepEqual(fetched(), [], 'nothing is fetched for it');
