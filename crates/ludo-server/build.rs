@@ -28,11 +28,7 @@ fn main() {
     ];
     // The `expert` CPU's networks learned against `medium`, each fetched by the page only when an
     // expert plays its game in the browser (those learned against `random` play only natively).
-    let networks = root.join("crates/ludo-bots/src/expert/networks");
-    let mut files = Vec::new();
-    files_under(&networks, &mut files);
-    files.sort();
-    for file in files {
+    for file in sorted_files_under(&root.join("crates/ludo-bots/src/expert/networks")) {
         let name = file
             .file_name()
             .expect("a file")
@@ -44,10 +40,7 @@ fn main() {
         }
     }
     let static_dir = manifest.join("static");
-    let mut files = Vec::new();
-    files_under(&static_dir, &mut files);
-    files.sort();
-    for file in files {
+    for file in sorted_files_under(&static_dir) {
         let name = file
             .strip_prefix(&static_dir)
             .expect("a file under static/")
@@ -65,11 +58,19 @@ fn main() {
     write_table(&out, &assets);
 }
 
+/// Every file under `dir`, in order of path.
+fn sorted_files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    files_under(dir, &mut files);
+    files.sort();
+    files
+}
+
 /// Every file under `dir`, its folders included (the client's rooms: `game/`, `room/`, …), each
 /// folder watched for changes.
 fn files_under(dir: &Path, files: &mut Vec<PathBuf>) {
     println!("cargo:rerun-if-changed={}", dir.display());
-    for entry in fs::read_dir(dir).expect("static/ is readable") {
+    for entry in fs::read_dir(dir).expect("the folder is readable") {
         let path = entry.expect("a directory entry").path();
         if path.is_dir() {
             files_under(&path, files);

@@ -749,20 +749,15 @@ fn ludo_train_expert_writes_a_network_the_expert_reads_and_goes_on_from_one() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `ludo train-expert` asked to go on, for one game of the standard rules, from the file `from`.
+fn train_on_from(from: &str) -> Run {
+    let args = ["train-expert", "--games", "1", "--out", "/dev/null"];
+    ludo(&[&args[..], &["--from", from]].concat(), "")
+}
+
 #[test]
 fn ludo_train_expert_refuses_a_file_that_is_no_network() {
-    let run = ludo(
-        &[
-            "train-expert",
-            "--games",
-            "1",
-            "--out",
-            "/dev/null",
-            "--from",
-            "Cargo.toml",
-        ],
-        "",
-    );
+    let run = train_on_from("Cargo.toml");
     assert_eq!(run.code, Some(2));
     assert!(run.stderr.contains("not a value network"), "{}", run.stderr);
 }
@@ -780,18 +775,7 @@ fn ludo_train_expert_learns_for_the_rules_and_seats_asked_and_goes_on_only_from_
     let net = ludo_bots::expert::Net::from_bytes(&std::fs::read(&horse).unwrap()).unwrap();
     assert_eq!(net.key().to_string(), "vietnamese-2");
     // Going on under other rules than the network's is refused, as are five seats.
-    let run = ludo(
-        &[
-            "train-expert",
-            "--games",
-            "1",
-            "--out",
-            "/dev/null",
-            "--from",
-            path,
-        ],
-        "",
-    );
+    let run = train_on_from(path);
     assert_eq!(run.code, Some(2));
     assert!(
         run.stderr

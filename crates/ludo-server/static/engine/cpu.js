@@ -137,10 +137,11 @@ export function analyse(engine, record, onProgress = () => {}) {
     const id = ++lastId;
     const ask = async () => {
       try {
-        const network = networkUrl(expertNetwork(record.rules, record.seats.length));
+        // A game without a network is left to the analyser, which says so.
+        const network = expertNetwork(record.rules, record.seats.length);
         const [analyser, bytes, { analyse: analysed }] = await Promise.all([loadEngine('/analysis.wasm'),
-          fetch(network).then((r) => r.arrayBuffer()), import('./analysis.js')]);
-        analyser.installExpert(bytes);
+          network && fetch(networkUrl(network)).then((r) => r.arrayBuffer()), import('./analysis.js')]);
+        if (bytes) analyser.installExpert(bytes);
         resolve(analysed(analyser, record));
       } catch (error) {
         reject(error);
