@@ -161,8 +161,9 @@ test('the status, the highlighted seat and the dice change together, only once a
 });
 
 test('a turn clock counts down on the seat, keeps counting when someone speaks, warns, and says when the CPU played the turn', async () => {
-  // The test server runs a clock second in 200 ms: a 30 s clock lasts 6 s.
-  const host = await person(browser, '/', { viewport: { width: 360, height: 640 } });
+  // The test server runs a clock second in 200 ms: a 30 s clock lasts 6 s. At the pace people see,
+  // so that the CPU's own turn is drawn (the test server's CPU plays at once).
+  const host = await person(browser, '/', { pace: 1, viewport: { width: 360, height: 640 } });
   await openWay(host.page, 'friends');
   await host.page.fill('#friends input[name=name]', 'Ana');
   await host.page.selectOption('#friends select[name=clock]', '30');

@@ -55,7 +55,26 @@ fn main() {
         };
         assets.push((format!("/{name}"), bytes));
     }
+    preload_the_first_screen(&mut assets);
     write_table(&out, &assets);
+}
+
+/// The home page told of every module its entry script imports and of the engine, to ask for
+/// them all at once (see `src/preloads.rs`).
+fn preload_the_first_screen(assets: &mut [(String, Vec<u8>)]) {
+    let source = |path: &str| {
+        assets
+            .iter()
+            .find(|(name, _)| name == path)
+            .map(|(_, bytes)| String::from_utf8_lossy(bytes).into_owned())
+    };
+    let modules = preloads::module_graph(preloads::ENTRY, source);
+    let page = assets
+        .iter_mut()
+        .find(|(name, _)| name == "/index.html")
+        .expect("static/index.html exists");
+    let html = String::from_utf8(page.1.clone()).expect("the page is UTF-8");
+    page.1 = preloads::with_preloads(&html, &modules, preloads::ENGINE).into_bytes();
 }
 
 /// Every file under `dir`, in order of path.
@@ -193,6 +212,10 @@ fn write_table(out: &Path, assets: &[(String, Vec<u8>)]) {
 // The scripts as they are sent: whole-line comments left out, lines kept.
 #[path = "src/script_comments.rs"]
 mod script_comments;
+
+// The home page's preloads of what its first screen waits for.
+#[path = "src/preloads.rs"]
+mod preloads;
 
 // The content type of a file by its name, shared with the server (which serves files from disk
 // with `--static-dir`).

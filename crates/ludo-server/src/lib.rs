@@ -30,6 +30,9 @@ pub mod protocol;
 pub mod rating;
 mod room;
 mod routes;
+// Used by the build (`build.rs`), which writes the home page's preloads into it.
+#[cfg(test)]
+mod preloads;
 // Used by the build (`build.rs`), which sends the scripts without their comment lines.
 #[cfg(test)]
 mod script_comments;

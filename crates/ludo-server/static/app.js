@@ -99,8 +99,19 @@ function showOptions(choices) {
   $('options').replaceChildren(...controls.children, error);
 }
 
+/** The presets and house rules (`/api/rules`), asked for once. */
+let rulesAsked = null;
+function rulesAnswer() {
+  if (!rulesAsked) {
+    rulesAsked = fetch('/api/rules').then((response) => response.json());
+    // Asked for before anyone waits on it: a failure is said where it is waited on, not twice.
+    rulesAsked.catch(() => {});
+  }
+  return rulesAsked;
+}
+
 async function showRules(engine) {
-  const answer = await (await fetch('/api/rules')).json();
+  const answer = await rulesAnswer();
   presets = answer.presets;
   // The presets side by side, whatever their boards: in the Ludo board's words.
   setBoard('ludo');
@@ -418,7 +429,9 @@ async function main() {
   if (rulesPresetAt(location.pathname) || location.hash.startsWith('#rules/')) $('home').hidden = true;
   // Once loaded, the page works offline for local games.
   navigator.serviceWorker?.register('/sw.js').catch(() => {});
-  // The texts and the engine load side by side.
+  // The home and rules pages draw from the rules the server plays: asked for with the texts and
+  // the engine, which load side by side.
+  if (location.pathname === '/' || rulesPresetAt(location.pathname)) rulesAnswer();
   const [engine] = await Promise.all([loadEngine(), translate()]);
   const view = {
     board: $('board'),

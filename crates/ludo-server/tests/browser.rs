@@ -62,6 +62,12 @@ async fn the_web_client_passes_its_browser_tests() {
         let output = tokio::process::Command::new("node")
             .arg("--test")
             .arg(format!("--test-concurrency={concurrency}"))
+            // The report that `failures` reads, then how long each file took.
+            .args(["--test-reporter=tap", "--test-reporter-destination=stdout"])
+            .args([
+                "--test-reporter=./file-times.mjs",
+                "--test-reporter-destination=stdout",
+            ])
             .args(&files)
             .current_dir(&e2e)
             .env("LUDO_URL", &url)
@@ -72,6 +78,13 @@ async fn the_web_client_passes_its_browser_tests() {
             .await
             .expect("node runs");
         let stdout = String::from_utf8_lossy(&output.stdout);
+        // Shown with `--nocapture`: where the time went.
+        for line in stdout
+            .lines()
+            .skip_while(|line| !line.starts_with("# time per file"))
+        {
+            println!("{line}");
+        }
         assert!(
             output.status.success(),
             "failed:\n{}\n\nthe whole output:\n{stdout}\n{}",
