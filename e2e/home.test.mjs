@@ -247,6 +247,30 @@ test('a game saved by the version that kept one game joins the list', async () =
   await page.context().close();
 });
 
+test('the home screen shows before the engine is loaded, and Play tapped then starts the game once it is', async () => {
+  const context = await browser.newContext({ viewport: PHONE });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  // The engine arrives only when the test lets it.
+  let letThrough;
+  const held = new Promise((resolve) => { letThrough = resolve; });
+  await page.route('**/engine.wasm', async (route) => { await held; await route.continue(); });
+  await page.goto(`${url}/?cpu-delay=0`);
+  await page.waitForSelector('body[data-drawn=true] #play-now');
+  assert.equal(await page.getAttribute('body', 'data-ready'), null, 'the engine is still loading');
+  assert.equal(await page.textContent('#play-now-what'), 'Standard rules · you + 3 CPUs · Medium');
+  assert.equal(await page.locator('#rulesets svg.ruleset-board rect').count(), 0, 'the pictures wait for the engine');
+  await page.click('#play-now');
+  assert.ok(await page.isHidden('#play'), 'no game before the engine is there');
+  letThrough();
+  // The tap is played once the engine is loaded: the game starts, and the pictures are drawn.
+  await page.waitForSelector('#play:not([hidden]) #board rect');
+  assert.ok(await page.locator('#rulesets svg.ruleset-board rect').count() > 150, 'the pictures are drawn');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the three rulesets each show a picture of their board and link to their rules page', async () => {
   const { page, errors } = await person(browser, '/', { viewport: PHONE });
   const rulesets = await page.$$eval('#rulesets li', (items) => items.map((li) => ({

@@ -58,8 +58,11 @@ function check(figures) {
   assert.ok(figures.tbt <= 3_000, `TBT ${figures.tbt} ms`);
 }
 
-test('the home page does not move once drawn, describes itself and is accessible', { timeout: 180_000 }, async () => {
-  check(await audit('/'));
+test('the home page does not move once drawn, describes itself, is accessible and paints its largest text within 2.5 s', { timeout: 180_000 }, async () => {
+  const figures = await audit('/');
+  check(figures);
+  // Shown before the engine is loaded (docs/performance.md): measured 1.80–1.84 s.
+  assert.ok(figures.lcp <= 2_500, `LCP ${figures.lcp} ms (at most 2.5 s)`);
 });
 
 test('a rules page in French does not move once drawn, describes itself and is accessible', { timeout: 180_000 }, async () => {

@@ -59,8 +59,8 @@ fn main() {
     write_table(&out, &assets);
 }
 
-/// The home page told of every module its entry script imports and of the engine, to ask for
-/// them all at once (see `src/preloads.rs`).
+/// The home page told of every module its entry script imports, to ask for them all at once (see
+/// `src/preloads.rs`).
 fn preload_the_first_screen(assets: &mut [(String, Vec<u8>)]) {
     let source = |path: &str| {
         assets
@@ -74,7 +74,7 @@ fn preload_the_first_screen(assets: &mut [(String, Vec<u8>)]) {
         .find(|(name, _)| name == "/index.html")
         .expect("static/index.html exists");
     let html = String::from_utf8(page.1.clone()).expect("the page is UTF-8");
-    page.1 = preloads::with_preloads(&html, &modules, preloads::ENGINE).into_bytes();
+    page.1 = preloads::with_preloads(&html, &modules).into_bytes();
 }
 
 /// Every file under `dir`, in order of path.

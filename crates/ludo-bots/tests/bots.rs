@@ -155,6 +155,16 @@ fn a_bot_chooses_the_same_move_for_the_same_position_and_seed() {
     assert!(checked > 50);
 }
 
+/// How many times the usual number of games a soak plays (`LUDO_SOAK`, at least 1; see
+/// `scripts/soak.sh`): the floors stay, measured over more games.
+fn soak_factor() -> u64 {
+    std::env::var("LUDO_SOAK")
+        .ok()
+        .and_then(|factor| factor.parse().ok())
+        .unwrap_or(1)
+        .max(1)
+}
+
 /// Runs an arena under `qdan` and prints what each entrant won, for the floors below.
 fn win_rate(bots: &[Level], games: u64, seed: u64) -> f64 {
     win_rate_under(Preset::Qdan, bots, games, seed)
@@ -162,6 +172,7 @@ fn win_rate(bots: &[Level], games: u64, seed: u64) -> f64 {
 
 /// Runs an arena under `preset`'s rules and prints what each entrant won.
 fn win_rate_under(preset: Preset, bots: &[Level], games: u64, seed: u64) -> f64 {
+    let games = games * soak_factor();
     let arena = run_arena(Rules::preset(preset), bots, games, seed, |_| {}).unwrap();
     let rate = arena.entrants[0].win_rate();
     eprintln!("{preset} {bots:?}: {rate:.3} over {games} games");

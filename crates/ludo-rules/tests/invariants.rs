@@ -41,8 +41,23 @@ use ludo_rules::{
     Options, Passing, Phase, PlayError, Preset, Progress, Refusal, Rules, Safe, Throw,
 };
 
-/// Games played in all, shared out over the three presets.
+/// Games played in all, shared out over the three presets; `LUDO_SOAK` times as many in a soak
+/// (`scripts/soak.sh`), the first 10,000 being the same games.
 const GAMES: u64 = 10_000;
+
+/// [`GAMES`] times the soak factor `LUDO_SOAK` (1 unless set).
+fn games() -> u64 {
+    GAMES * soak_factor()
+}
+
+/// How many times the usual counts a soak runs (`LUDO_SOAK`, at least 1).
+fn soak_factor() -> u64 {
+    std::env::var("LUDO_SOAK")
+        .ok()
+        .and_then(|factor| factor.parse().ok())
+        .unwrap_or(1)
+        .max(1)
+}
 /// The seed every game's own seed is drawn from.
 const SEED: u64 = 0x5EED_1D0C_0FFE_E000;
 /// Throws and moves after which a game that has not ended counts as endless. The longest of the
@@ -1594,7 +1609,7 @@ fn play_every_game_of(preset: Preset) {
             .map(|w| {
                 scope.spawn(move || {
                     let mut seen = Seen::default();
-                    for index in (first + 3 * w..GAMES).step_by(3 * workers as usize) {
+                    for index in (first + 3 * w..games()).step_by(3 * workers as usize) {
                         play_game(index, FULL_CHECKS, &mut seen);
                     }
                     seen
@@ -1628,7 +1643,7 @@ fn play_every_game_of(preset: Preset) {
         seen.shared_places,
         seen.kinds.len()
     );
-    assert!(seen.games >= GAMES / 3);
+    assert!(seen.games >= games() / 3);
     assert!(seen.captures > 0 && seen.rolloffs > 0 && seen.turns_without_move > 0);
     assert!(seen.ranked_everyone > 0 && seen.shared_places > 0);
     for horse in [false, true] {
@@ -1670,7 +1685,7 @@ fn the_same_seed_gives_the_same_game() {
     // Each sampled game is played twice, with the cheap checks and then with every check: the
     // checks play on copies and draw from a generator of their own, so the game is the same.
     let mut seen = Seen::default();
-    for index in (0..GAMES).step_by(197) {
+    for index in (0..games()).step_by(197) {
         let first = play_game(index, CHEAP_CHECKS, &mut seen);
         let again = play_game(index, FULL_CHECKS, &mut seen);
         assert_eq!(first, again, "game #{index} played twice");

@@ -4,15 +4,13 @@
 //! scripts would arrive a level of imports at a time, a round trip each, and the engine's
 //! WebAssembly only once they had all run. The server's build (`build.rs`) therefore writes into
 //! `index.html`, after its module script, a `<link rel="modulepreload">` for every module that
-//! the entry script imports statically (directly or through others), and a `<link rel="preload">`
-//! for the engine, so that all of them are asked for together with the page's own first request.
-//! Modules imported with `import()` (loaded when asked for) are left out.
+//! the entry script imports statically (directly or through others), so that all of them are
+//! asked for together. Modules imported with `import()` (loaded when asked for) are left out.
+//! The engine is preloaded by the answer's `Link` header on the addresses that draw with it
+//! (`routes/pages.rs`); the home screen is drawn without it, and loads it once shown.
 
 /// The script every page starts from.
 pub const ENTRY: &str = "/app.js";
-
-/// The engine, which every page loads (see `static/engine/engine.js`).
-pub const ENGINE: &str = "/engine.wasm";
 
 /// The modules `source` (at `path`, such as `/game/table.js`) imports statically, as absolute
 /// paths, in the order written: `import … from '…'`, `export … from '…'` and `import '…'`.
@@ -93,19 +91,15 @@ pub fn module_graph(entry: &str, read: impl Fn(&str) -> Option<String>) -> Vec<S
     seen
 }
 
-/// `page` with a preload of `engine` and of each of `modules` right after the entry script's tag.
-/// A page without that tag is returned as it is.
-pub fn with_preloads(page: &str, modules: &[String], engine: &str) -> String {
+/// `page` with a preload of each of `modules` right after the entry script's tag. A page without
+/// that tag is returned as it is.
+pub fn with_preloads(page: &str, modules: &[String]) -> String {
     let tag = format!("<script type=\"module\" src=\"{ENTRY}\"></script>\n");
     let Some(at) = page.find(&tag) else {
         return page.to_owned();
     };
     let at = at + tag.len();
-    // Fetched by `fetch()` in CORS mode with the page's own credentials: `crossorigin` makes the
-    // preload the same request, so that it is used rather than made twice.
-    let mut links = format!(
-        "<link rel=\"preload\" href=\"{engine}\" as=\"fetch\" type=\"application/wasm\" crossorigin>\n"
-    );
+    let mut links = String::new();
     for module in modules {
         links.push_str(&format!("<link rel=\"modulepreload\" href=\"{module}\">\n"));
     }
@@ -155,11 +149,10 @@ mod tests {
     #[test]
     fn the_preloads_follow_the_entry_script() {
         let page = "<head>\n<script type=\"module\" src=\"/app.js\"></script>\n</head>\n";
-        let sent = with_preloads(page, &["/a.js".to_owned()], ENGINE);
+        let sent = with_preloads(page, &["/a.js".to_owned()]);
         assert_eq!(
             sent,
             "<head>\n<script type=\"module\" src=\"/app.js\"></script>\n\
-             <link rel=\"preload\" href=\"/engine.wasm\" as=\"fetch\" type=\"application/wasm\" crossorigin>\n\
              <link rel=\"modulepreload\" href=\"/a.js\">\n</head>\n"
         );
     }

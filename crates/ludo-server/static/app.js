@@ -110,7 +110,8 @@ function rulesAnswer() {
   return rulesAsked;
 }
 
-async function showRules(engine) {
+/** Draws the rules' table and list from the server's answer, their pictures once `engineLoaded`. */
+async function showRules(engineLoaded) {
   const answer = await rulesAnswer();
   presets = answer.presets;
   // The presets side by side, whatever their boards: in the Ludo board's words.
@@ -130,7 +131,7 @@ async function showRules(engine) {
   }
   $('rules').replaceChildren(table);
   showOptions(answer.choices);
-  drawRulesets($('rulesets'), presets, engine, t);
+  drawRulesets($('rulesets'), presets, engineLoaded, t);
   $('vs-cpu').elements.preset.onchange = () => showOptions(answer.choices);
   return answer;
 }
@@ -277,7 +278,7 @@ async function recordsPage(engine) {
  * next in reach of a thumb; its × tucks it into the page below the board, to look at the board.
  * Home in it does what the table's Home does.
  */
-function endCard(engine) {
+function endCard(engineLoaded) {
   $('end-tuck').onclick = () => {
     $('end').classList.add('tucked');
     $('board').scrollIntoView({ block: 'nearest' });
@@ -288,7 +289,10 @@ function endCard(engine) {
   new MutationObserver(() => {
     if ($('end').hidden) $('end').classList.remove('tucked');
     // (One that cannot be had, offline say, is not shown.)
-    else import('./records/endsummary.js').then((m) => m.summariseEnd(engine, $('end-analysis'), $('replay-link'))).catch(() => {});
+    else {
+      Promise.all([import('./records/endsummary.js'), engineLoaded])
+        .then(([m, engine]) => m.summariseEnd(engine, $('end-analysis'), $('replay-link'))).catch(() => {});
+    }
   }).observe($('end'), { attributes: true, attributeFilter: ['hidden'] });
 }
 
@@ -424,15 +428,67 @@ function rankedForm(sheets) {
   }
 }
 
+/** Shows the page (app.css hides it until drawn: nothing moves once seen). */
+let showPage;
+const shown = new Promise((resolve) => { showPage = resolve; });
+function reveal() {
+  if (document.body.dataset.drawn) return;
+  document.body.dataset.drawn = 'true';
+  performance.mark('shown');
+  showPage();
+}
+
+/**
+ * Once the page's next frame is on the screen: the frame after it has begun (or a moment, in a tab
+ * that is not painting).
+ */
+function afterPaint() {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve)));
+    setTimeout(resolve, 250);
+  });
+}
+
+/**
+ * Taps on buttons and links, and forms sent, before `ready` settles are held, and the last one
+ * made again once it has: the home screen shows before the engine is loaded, and a Play tapped
+ * at once still plays.
+ */
+function holdTapsUntil(ready) {
+  let last = null;
+  const hold = (event) => {
+    const target = event.type === 'submit' ? event.target : event.target.closest?.('button, a[href]');
+    if (!target) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    last = { target, again: event.type === 'submit' ? () => target.requestSubmit() : () => target.click() };
+  };
+  document.addEventListener('click', hold, true);
+  document.addEventListener('submit', hold, true);
+  const release = () => {
+    document.removeEventListener('click', hold, true);
+    document.removeEventListener('submit', hold, true);
+    if (last?.target.isConnected) last.again();
+  };
+  ready.then(release, release);
+}
+
 async function main() {
   // A rules page's address shows that page once the rules are loaded, not the home screen first.
   if (rulesPresetAt(location.pathname) || location.hash.startsWith('#rules/')) $('home').hidden = true;
   // Once loaded, the page works offline for local games.
   navigator.serviceWorker?.register('/sw.js').catch(() => {});
-  // The home and rules pages draw from the rules the server plays: asked for with the texts and
-  // the engine, which load side by side.
+  // The home screen is drawn and shown before the engine is asked for: nothing on it needs the
+  // engine but the rules' pictures (drawn once it is there) and what a tap starts (held until
+  // then). Every other page draws with the engine, which the server's answer preloads.
+  const homeFirst = location.pathname === '/' && !location.hash.startsWith('#rules/') && !history.state?.[TABLE_ENTRY];
+  const engineLoaded = homeFirst ? shown.then(afterPaint).then(() => loadEngine()) : loadEngine();
+  let engine = null;
+  const engineSet = engineLoaded.then((loaded) => { engine = loaded; }, () => {});
+  if (homeFirst) holdTapsUntil(engineSet);
+  // The home and rules pages draw from the rules the server plays: asked for with the texts.
   if (location.pathname === '/' || rulesPresetAt(location.pathname)) rulesAnswer();
-  const [engine] = await Promise.all([loadEngine(), translate()]);
+  await Promise.all([homeFirst || engineLoaded, translate()]);
   const view = {
     board: $('board'),
     status: $('status'),
@@ -449,7 +505,7 @@ async function main() {
     t,
   };
   tableSettings();
-  endCard(engine);
+  endCard(engineLoaded);
   linkGameRulesPage();
   if (await recordsPage(engine)) {
     document.body.dataset.ready = 'true';
@@ -669,7 +725,7 @@ async function main() {
   // A reload at a table (a language picked, say) comes back to its game.
   if (history.state?.[TABLE_ENTRY] && !rulesPresetAt(location.pathname)) showTableEntry();
   const [answer] = await Promise.all([
-    showRules(engine).catch(async (error) => view.announce(await errorWords(error, t, 'refusal.other'))),
+    showRules(engineLoaded).catch(async (error) => view.announce(await errorWords(error, t, 'refusal.other'))),
     wayBack?.catch(() => {}),
   ]);
   if (answer) {
@@ -703,8 +759,10 @@ async function main() {
   } else {
     $('home').hidden = false;
   }
+  reveal();
+  await engineLoaded;
   document.body.dataset.ready = 'true';
 }
 
 // Shown once drawn (app.css), or as it is if drawing failed.
-main().finally(() => { document.body.dataset.drawn = 'true'; });
+main().finally(reveal);

@@ -24,8 +24,18 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde_json::{Value, json};
 use support::{Client, HOST, http, spawn_server, spawn_server_with, turn_of};
 
-/// How many races each test runs (the quick same-version races run at least four times as many).
+/// How many races each test runs (the quick same-version races run at least four times as many);
+/// `LUDO_SOAK` times as many in a soak (`scripts/soak.sh`).
 const RACES: usize = 50;
+
+/// [`RACES`] times the soak factor `LUDO_SOAK` (1 unless set).
+fn race_count() -> usize {
+    let factor: usize = std::env::var("LUDO_SOAK")
+        .ok()
+        .and_then(|factor| factor.parse().ok())
+        .unwrap_or(1);
+    RACES * factor.max(1)
+}
 
 /// After a game's end, the host starts the next one; returns once it has started.
 async fn play_again(host: &mut Conn) {
@@ -365,7 +375,7 @@ async fn two_connections_of_one_seat_acting_on_the_same_version_have_exactly_one
     let (mut races, mut host_won, mut first_won, mut restarts) = (0, 0, 0, 0);
     let mut codes = std::collections::BTreeMap::<String, usize>::new();
     // Until three games have ended too, to race the next game's start.
-    while races < 4 * RACES || restarts < 3 {
+    while races < 4 * race_count() || restarts < 3 {
         let game = host.game();
         let (phase, seat, version) = turn_of(&game);
         if phase == "over" {
@@ -623,7 +633,7 @@ async fn a_persons_request_racing_their_turn_clock_is_played_once_by_them_or_by_
         let game = host.game();
         let (phase, seat, _) = turn_of(&game);
         if phase == "over" {
-            if races >= RACES {
+            if races >= race_count() {
                 break;
             }
             play_again(&mut host).await;
@@ -637,7 +647,7 @@ async fn a_persons_request_racing_their_turn_clock_is_played_once_by_them_or_by_
             host.recv().await;
             continue;
         };
-        let racing = races < RACES;
+        let racing = races < race_count();
         if racing {
             sleep_until_ms(deadline + offset).await;
         }
@@ -700,7 +710,7 @@ async fn a_person_coming_back_as_the_cpu_stands_in_for_them_is_played_for_exactl
         let game = host.game();
         let (phase, seat, _) = turn_of(&game);
         if phase == "over" {
-            if races >= RACES {
+            if races >= race_count() {
                 break;
             }
             play_again(&mut host).await;
@@ -711,7 +721,7 @@ async fn a_person_coming_back_as_the_cpu_stands_in_for_them_is_played_for_exactl
             continue;
         }
         let sent = request(&game, 0);
-        if !(fresh_turn(&game) && races < RACES) {
+        if !(fresh_turn(&game) && races < race_count()) {
             // The person plays their own turn.
             host.send(sent.clone()).await;
             assert_eq!(
@@ -831,7 +841,7 @@ async fn a_hello_racing_the_unload_of_an_idle_room_is_always_welcomed_with_the_r
     let mut dice = Dice::new();
     let began = Instant::now();
     let mut name = "Ana".to_owned();
-    for round in 0..RACES {
+    for round in 0..race_count() {
         let previous = std::mem::replace(&mut name, format!("Ana {round}"));
         // The host and a watcher come back to every room, each at its own moment around the
         // room's unloading, on sockets opened beforehand.
@@ -875,7 +885,8 @@ async fn a_hello_racing_the_unload_of_an_idle_room_is_always_welcomed_with_the_r
         left = now_ms();
     }
     eprintln!(
-        "{RACES} rounds of {} hellos at the unloading of {ROOMS} rooms in {:?}",
+        "{} rounds of {} hellos at the unloading of {ROOMS} rooms in {:?}",
+        race_count(),
         2 * ROOMS,
         began.elapsed()
     );

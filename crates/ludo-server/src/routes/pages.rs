@@ -25,13 +25,13 @@ pub mod generated {
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/", get(home_page))
-        .route("/r/{code}", get(home_page))
-        .route("/ranked", get(home_page))
-        .route("/leaderboard", get(home_page))
-        .route("/leaderboard/{rules}", get(home_page))
-        .route("/players/{id}", get(home_page))
-        .route("/games/{id}", get(home_page))
-        .route("/replay", get(home_page))
+        .route("/r/{code}", get(drawn_with_the_engine))
+        .route("/ranked", get(drawn_with_the_engine))
+        .route("/leaderboard", get(drawn_with_the_engine))
+        .route("/leaderboard/{rules}", get(drawn_with_the_engine))
+        .route("/players/{id}", get(drawn_with_the_engine))
+        .route("/games/{id}", get(drawn_with_the_engine))
+        .route("/replay", get(drawn_with_the_engine))
         .route("/rules/{preset}", get(rules_page))
         .fallback(get(
             |State(state): State<AppState>, uri: Uri, headers: HeaderMap| async move {
@@ -40,9 +40,28 @@ pub fn router() -> Router<AppState> {
         ))
 }
 
-/// The page every client route starts from; the script reads the path.
+/// The page every client route starts from; the script reads the path. The home screen is shown
+/// before the engine is loaded, which the page asks for once it has been drawn.
 async fn home_page(State(state): State<AppState>, headers: HeaderMap) -> Response {
     file(&state, "/index.html", &headers)
+}
+
+/// The page, for an address it draws with the engine (a room, a rules page, the records): told
+/// to load the engine at once, beside its scripts.
+async fn drawn_with_the_engine(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    with_engine_preload(file(&state, "/index.html", &headers))
+}
+
+/// `response` with a `Link` header that preloads the engine, as `static/engine/engine.js`
+/// fetches it (CORS mode, the page's own credentials), so that the fetch uses it.
+fn with_engine_preload(mut response: Response) -> Response {
+    response.headers_mut().insert(
+        header::LINK,
+        HeaderValue::from_static(
+            "</engine.wasm>; rel=preload; as=fetch; type=\"application/wasm\"; crossorigin",
+        ),
+    );
+    response
 }
 
 /// A preset's rules page: the home page, which draws it; 404 for a preset that does not exist.
@@ -54,7 +73,7 @@ async fn rules_page(
     if preset.parse::<ludo_rules::Preset>().is_err() {
         return HttpError::Plain(StatusCode::NOT_FOUND, "no such rules").into_response();
     }
-    file(&state, "/index.html", &headers)
+    with_engine_preload(file(&state, "/index.html", &headers))
 }
 
 /// The file at `path`: from the directory given with `--static-dir` when it holds one by that

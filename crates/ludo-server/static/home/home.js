@@ -156,11 +156,14 @@ export function drawSavedGames(section, { t, language, onContinue }) {
  * it is, and a small picture of its board (drawn by the board's own code from the engine's
  * numbers for a four-player game).
  */
-export function drawRulesets(list, presets, engine, t) {
+export function drawRulesets(list, presets, engineLoaded, t) {
   list.replaceChildren(...PRESETS.filter((name) => presets.some((p) => p.preset === name)).map((name) => {
+    // The picture's room is kept (app.css): its board is drawn into it once the engine is loaded.
     const picture = svgElement('svg', { class: 'ruleset-board', 'aria-hidden': 'true' });
-    const position = engine.newGame({ preset: name }, ['yellow', 'blue', 'red', 'green']);
-    drawBoard(picture, position, engine.board(position), { t });
+    engineLoaded.then((engine) => {
+      const position = engine.newGame({ preset: name }, ['yellow', 'blue', 'red', 'green']);
+      drawBoard(picture, position, engine.board(position), { t });
+    }, () => {});
     const link = element('a', { href: keepLanguage(`/rules/${name}`) }, picture,
       element('span', { className: 'ruleset-text' },
         element('strong', { textContent: t(`preset.${name}`) }),
