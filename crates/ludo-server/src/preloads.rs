@@ -7,7 +7,8 @@
 //! the entry script imports statically (directly or through others), so that all of them are
 //! asked for together. Modules imported with `import()` (loaded when asked for) are left out.
 //! The engine is preloaded by the answer's `Link` header on the addresses that draw with it
-//! (`routes/pages.rs`); the home screen is drawn without it, and loads it once shown.
+//! (`routes/pages.rs`), and a rules page's answer adds the modules that draw it, which `app.js`
+//! imports only there; the home screen is drawn without the engine, and loads it once shown.
 
 /// The script every page starts from.
 pub const ENTRY: &str = "/app.js";
@@ -106,6 +107,28 @@ pub fn with_preloads(page: &str, modules: &[String]) -> String {
     format!("{}{links}{}", &page[..at], &page[at..])
 }
 
+/// The pages' own stylesheet of the rules pages, which `rulebook/rulespage.js` adds when it loads.
+pub const RULES_PAGE_STYLE: &str = "/rulebook/rulespage.css";
+
+/// The module that draws a rules page, loaded by `app.js` with `import()` on a rules page's address.
+pub const RULES_PAGE: &str = "/rulebook/rulespage.js";
+
+/// A `Link` header's value that preloads the engine (as `static/engine/engine.js` fetches it: CORS
+/// mode, the page's own credentials, so that the fetch uses it), each of `modules` and each of
+/// `styles`.
+pub fn link_header(modules: &[String], styles: &[&str]) -> String {
+    let mut links = vec![
+        "</engine.wasm>; rel=preload; as=fetch; type=\"application/wasm\"; crossorigin".to_owned(),
+    ];
+    links.extend(modules.iter().map(|m| format!("<{m}>; rel=modulepreload")));
+    links.extend(
+        styles
+            .iter()
+            .map(|s| format!("<{s}>; rel=preload; as=style")),
+    );
+    links.join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,6 +167,28 @@ mod tests {
             module_graph("/app.js", files),
             ["/a.js", "/b.js", "/c/d.js"]
         );
+    }
+
+    #[test]
+    fn a_link_header_names_the_engine_then_the_modules_then_the_styles() {
+        assert_eq!(
+            link_header(&["/a.js".to_owned()], &["/a.css"]),
+            "</engine.wasm>; rel=preload; as=fetch; type=\"application/wasm\"; crossorigin, \
+             </a.js>; rel=modulepreload, </a.css>; rel=preload; as=style"
+        );
+    }
+
+    #[test]
+    fn the_real_scripts_give_the_home_page_its_modules_and_a_rules_page_the_rest() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
+        let read = |path: &str| std::fs::read_to_string(dir.join(&path[1..])).ok();
+        let home = module_graph(ENTRY, read);
+        assert!(home.contains(&"/game/table.js".to_owned()), "{home:?}");
+        assert!(!home.contains(&RULES_PAGE.to_owned()), "loaded only where it is drawn");
+        let rules = module_graph(RULES_PAGE, read);
+        assert!(rules.contains(&"/rulebook/rulestext.js".to_owned()), "{rules:?}");
+        let link = link_header(&rules, &[RULES_PAGE_STYLE]);
+        assert!(link.ends_with("</rulebook/rulespage.css>; rel=preload; as=style"));
     }
 
     #[test]

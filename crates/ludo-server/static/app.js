@@ -11,6 +11,7 @@ import { LANGUAGES, chooseLanguage, errorWords, keepLanguage, pickLanguage, setB
 import { COLOURS } from './game/board.js';
 import { optionLabel, ordered, valueLabel } from './rulebook/options.js';
 import { createRoom, playerName, savedName, setPlayerName } from './room/identity.js';
+import { served } from './room/served.js';
 import { showPublicTables } from './home/tables.js';
 import { MATCHED_KEY, myId, seekRanked } from './home/ranked.js';
 import { drawHouseRules, readHouseRules } from './rulebook/houserules.js';
@@ -99,20 +100,9 @@ function showOptions(choices) {
   $('options').replaceChildren(...controls.children, error);
 }
 
-/** The presets and house rules (`/api/rules`), asked for once. */
-let rulesAsked = null;
-function rulesAnswer() {
-  if (!rulesAsked) {
-    rulesAsked = fetch('/api/rules').then((response) => response.json());
-    // Asked for before anyone waits on it: a failure is said where it is waited on, not twice.
-    rulesAsked.catch(() => {});
-  }
-  return rulesAsked;
-}
-
 /** Draws the rules' table and list from the server's answer, their pictures once `engineLoaded`. */
 async function showRules(engineLoaded) {
-  const answer = await rulesAnswer();
+  const answer = await served();
   presets = answer.presets;
   // The presets side by side, whatever their boards: in the Ludo board's words.
   setBoard('ludo');
@@ -487,7 +477,7 @@ async function main() {
   const engineSet = engineLoaded.then((loaded) => { engine = loaded; }, () => {});
   if (homeFirst) holdTapsUntil(engineSet);
   // The home and rules pages draw from the rules the server plays: asked for with the texts.
-  if (location.pathname === '/' || rulesPresetAt(location.pathname)) rulesAnswer();
+  if (location.pathname === '/' || rulesPresetAt(location.pathname)) served().catch(() => {});
   await Promise.all([homeFirst || engineLoaded, translate()]);
   const view = {
     board: $('board'),

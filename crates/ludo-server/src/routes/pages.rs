@@ -21,6 +21,12 @@ pub mod generated {
     include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 }
 
+/// The `Link` headers that preload what a page draws with, worked out by `build.rs` from the
+/// scripts (see `preloads.rs`).
+mod links {
+    include!(concat!(env!("OUT_DIR"), "/links.rs"));
+}
+
 /// The page routes.
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -46,25 +52,25 @@ async fn home_page(State(state): State<AppState>, headers: HeaderMap) -> Respons
     file(&state, "/index.html", &headers)
 }
 
-/// The page, for an address it draws with the engine (a room, a rules page, the records): told
-/// to load the engine at once, beside its scripts.
+/// The page, for an address it draws with the engine (a room, the records): told to load the
+/// engine at once, beside its scripts.
 async fn drawn_with_the_engine(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    with_engine_preload(file(&state, "/index.html", &headers))
+    with_link(
+        file(&state, "/index.html", &headers),
+        links::DRAWN_WITH_THE_ENGINE,
+    )
 }
 
-/// `response` with a `Link` header that preloads the engine, as `static/engine/engine.js`
-/// fetches it (CORS mode, the page's own credentials), so that the fetch uses it.
-fn with_engine_preload(mut response: Response) -> Response {
-    response.headers_mut().insert(
-        header::LINK,
-        HeaderValue::from_static(
-            "</engine.wasm>; rel=preload; as=fetch; type=\"application/wasm\"; crossorigin",
-        ),
-    );
+/// `response` with a `Link` header of preloads.
+fn with_link(mut response: Response, link: &'static str) -> Response {
+    response
+        .headers_mut()
+        .insert(header::LINK, HeaderValue::from_static(link));
     response
 }
 
-/// A preset's rules page: the home page, which draws it; 404 for a preset that does not exist.
+/// A preset's rules page: the home page, which draws it, told to load the engine and the modules
+/// that draw a rules page at once; 404 for a preset that does not exist.
 async fn rules_page(
     State(state): State<AppState>,
     Path(preset): Path<String>,
@@ -73,7 +79,7 @@ async fn rules_page(
     if preset.parse::<ludo_rules::Preset>().is_err() {
         return HttpError::Plain(StatusCode::NOT_FOUND, "no such rules").into_response();
     }
-    with_engine_preload(file(&state, "/index.html", &headers))
+    with_link(file(&state, "/index.html", &headers), links::RULES_PAGE)
 }
 
 /// The file at `path`: from the directory given with `--static-dir` when it holds one by that
