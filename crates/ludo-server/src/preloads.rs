@@ -184,9 +184,15 @@ mod tests {
         let read = |path: &str| std::fs::read_to_string(dir.join(&path[1..])).ok();
         let home = module_graph(ENTRY, read);
         assert!(home.contains(&"/game/table.js".to_owned()), "{home:?}");
-        assert!(!home.contains(&RULES_PAGE.to_owned()), "loaded only where it is drawn");
+        assert!(
+            !home.contains(&RULES_PAGE.to_owned()),
+            "loaded only where it is drawn"
+        );
         let rules = module_graph(RULES_PAGE, read);
-        assert!(rules.contains(&"/rulebook/rulestext.js".to_owned()), "{rules:?}");
+        assert!(
+            rules.contains(&"/rulebook/rulestext.js".to_owned()),
+            "{rules:?}"
+        );
         let link = link_header(&rules, &[RULES_PAGE_STYLE]);
         assert!(link.ends_with("</rulebook/rulespage.css>; rel=preload; as=style"));
     }
