@@ -14,6 +14,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::time::{Duration, Instant};
 
+use postgres::error::SqlState;
 use postgres::{Client, Config, NoTls, Statement};
 
 use super::statements::Statements;
@@ -60,6 +61,19 @@ pub(super) fn describe(doing: &str, e: &postgres::Error) -> StoreError {
         None => StoreError(format!("{doing}: {e}")),
     }
 }
+
+/// Whether PostgreSQL aborted the statement (or its transaction) to break a deadlock or a
+/// serialisation conflict with another session: it did nothing, and trying it again usually goes
+/// through (SQLSTATE 40P01 and 40001).
+pub(super) fn is_conflict(e: &postgres::Error) -> bool {
+    matches!(
+        e.code(),
+        Some(&SqlState::T_R_DEADLOCK_DETECTED | &SqlState::T_R_SERIALIZATION_FAILURE)
+    )
+}
+
+/// How many times work that lost a conflict (see [`is_conflict`]) is tried in all.
+pub(super) const CONFLICT_ATTEMPTS: u32 = 5;
 
 /// Whether `e` means the connection cannot be used again: it broke, or the server is shutting
 /// it down (SQLSTATE classes 08 and 57P).
@@ -215,6 +229,31 @@ impl Connection {
         work: impl FnOnce(&mut Client) -> Result<T, Failure>,
     ) -> StoreResult<T> {
         self.run_prepared(None, |client, _| work(client))
+    }
+
+    /// Runs `work` as [`Connection::run`] does, and again, up to [`CONFLICT_ATTEMPTS`] times in
+    /// all, when PostgreSQL aborted it to break a conflict with another session (see
+    /// [`is_conflict`]): two nodes' lease statements on the same rows, say, each locking them in
+    /// its own order. Only for work whose every statement may run again.
+    pub fn run_retried<T>(
+        &mut self,
+        mut work: impl FnMut(&mut Client) -> Result<T, Failure>,
+    ) -> StoreResult<T> {
+        let mut attempt = 1;
+        loop {
+            let mut conflict = false;
+            let outcome = self.run(|db| {
+                let outcome = work(db);
+                if let Err(Failure::Database(_, e)) = &outcome {
+                    conflict = is_conflict(e);
+                }
+                outcome
+            });
+            match outcome {
+                Err(_) if conflict && attempt < CONFLICT_ATTEMPTS => attempt += 1,
+                done => return done,
+            }
+        }
     }
 
     /// Runs `work` with the statement `sql` prepared (and kept for the next time), as

@@ -203,3 +203,43 @@ fn two_nodes_forgetting_at_once_forget_each_room_once() {
     // ROOM, R1 and R2, each by one node or the other.
     assert_eq!(a.rooms + b.rooms, 3, "{a:?} {b:?}");
 }
+
+#[test]
+fn a_renewal_that_postgresql_aborts_to_break_a_deadlock_is_tried_again_and_keeps_its_rooms() {
+    let Some((db, mut a, _b)) = two_nodes() else {
+        return;
+    };
+    granted(a.claim_room(&"R1".into(), "a", 60_000).unwrap());
+    granted(a.claim_room(&"R2".into(), "a", 60_000).unwrap());
+    // Another session locks R2, then (once the renewal holds R1 and waits for R2) wants R1: a
+    // deadlock. It waits longer than the node's session before looking for one, so that
+    // PostgreSQL breaks it by aborting the renewal.
+    let mut other = postgres::Client::connect(db.url(), postgres::NoTls).unwrap();
+    other
+        .batch_execute(
+            "BEGIN; SET LOCAL deadlock_timeout = '30s';
+             UPDATE room_leases SET expires_at = expires_at WHERE room = 'R2'",
+        )
+        .unwrap();
+    let renewing =
+        std::thread::spawn(move || a.renew_leases("a", &["R1".into(), "R2".into()], 60_000));
+    // Polled until the renewal waits for a lock, never slept for a fixed time.
+    let waiting = "SELECT count(*) FROM pg_stat_activity
+                   WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()";
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while other.query_one(waiting, &[]).unwrap().get::<_, i64>(0) == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the renewal waits for R2"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    other
+        .batch_execute("UPDATE room_leases SET expires_at = expires_at WHERE room = 'R1'; COMMIT")
+        .unwrap();
+    let renewal = renewing
+        .join()
+        .unwrap()
+        .expect("tried again after the deadlock");
+    assert_eq!(renewal.kept, ["R1", "R2"]);
+}

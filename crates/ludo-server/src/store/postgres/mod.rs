@@ -401,7 +401,7 @@ impl Backend for PostgresBackend {
 impl Cluster for PostgresBackend {
     fn claim_room(&mut self, room: &RoomCode, node: &str, ttl_ms: i64) -> StoreResult<Claim> {
         self.connection
-            .run(|db| leases::claim(db, room, node, ttl_ms))
+            .run_retried(|db| leases::claim(db, room, node, ttl_ms))
     }
 
     fn renew_leases(
@@ -411,7 +411,7 @@ impl Cluster for PostgresBackend {
         ttl_ms: i64,
     ) -> StoreResult<Renewal> {
         self.connection
-            .run(|db| leases::renew(db, node, rooms, ttl_ms))
+            .run_retried(|db| leases::renew(db, node, rooms, ttl_ms))
     }
 
     fn asked_rooms(&mut self, node: &str) -> StoreResult<Vec<RoomCode>> {
@@ -420,11 +420,12 @@ impl Cluster for PostgresBackend {
 
     fn release_room(&mut self, room: &RoomCode, node: &str, token: i64) -> StoreResult<()> {
         self.connection
-            .run(|db| leases::release(db, room, node, token))
+            .run_retried(|db| leases::release(db, room, node, token))
     }
 
     fn release_all(&mut self, node: &str) -> StoreResult<()> {
-        self.connection.run(|db| leases::release_all(db, node))
+        self.connection
+            .run_retried(|db| leases::release_all(db, node))
     }
 
     fn unheld_rooms_in_play(&mut self) -> StoreResult<Vec<(RoomCode, String)>> {

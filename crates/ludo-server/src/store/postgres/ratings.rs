@@ -4,17 +4,13 @@
 use std::collections::BTreeMap;
 
 use ludo_rules::Colour;
-use postgres::error::SqlState;
 use postgres::{Client, GenericClient};
 
-use super::connection::{Context, Failure, atomically};
+use super::connection::{CONFLICT_ATTEMPTS, Context, Failure, atomically, is_conflict};
 use super::games;
 use crate::rating;
 use crate::store::rows::{self, colour, family_of, json_fail};
 use crate::store::{RatingChange, StoreError};
-
-/// How many times a finish that lost a deadlock (or a serialisation race) is tried in all.
-const ATTEMPTS: u32 = 5;
 
 /// The rating of `identity` in `family` and its rated games (the start and 0 if none).
 pub(super) fn current(
@@ -93,15 +89,7 @@ pub(super) fn finish_and_rate(
             finish_once(tx, game, places, at)
         });
         match finished {
-            Err(Failure::Database(_, e))
-                if attempt < ATTEMPTS
-                    && matches!(
-                        e.code(),
-                        Some(
-                            &SqlState::T_R_DEADLOCK_DETECTED | &SqlState::T_R_SERIALIZATION_FAILURE
-                        )
-                    ) =>
-            {
+            Err(Failure::Database(_, e)) if attempt < CONFLICT_ATTEMPTS && is_conflict(&e) => {
                 attempt += 1;
             }
             done => return done,
