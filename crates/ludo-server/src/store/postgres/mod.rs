@@ -399,6 +399,9 @@ impl Backend for PostgresBackend {
 }
 
 impl Cluster for PostgresBackend {
+    // A claim or a renewal that PostgreSQL aborts to break a deadlock is tried again (a `hello`
+    // waits for the claim); a release is not: it is made as a node stops, which must not wait,
+    // and a lease whose node has gone runs out anyway (see `leases`).
     fn claim_room(&mut self, room: &RoomCode, node: &str, ttl_ms: i64) -> StoreResult<Claim> {
         self.connection
             .run_retried(|db| leases::claim(db, room, node, ttl_ms))
@@ -420,12 +423,11 @@ impl Cluster for PostgresBackend {
 
     fn release_room(&mut self, room: &RoomCode, node: &str, token: i64) -> StoreResult<()> {
         self.connection
-            .run_retried(|db| leases::release(db, room, node, token))
+            .run(|db| leases::release(db, room, node, token))
     }
 
     fn release_all(&mut self, node: &str) -> StoreResult<()> {
-        self.connection
-            .run_retried(|db| leases::release_all(db, node))
+        self.connection.run(|db| leases::release_all(db, node))
     }
 
     fn unheld_rooms_in_play(&mut self) -> StoreResult<Vec<(RoomCode, String)>> {
