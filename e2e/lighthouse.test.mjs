@@ -1,5 +1,5 @@
 // Lighthouse's mobile run (its default: a mid-range phone, a slow 4G link and a CPU four times
-// slower, all simulated) on the home page and a rules page: nothing moves once drawn (CLS), every
+// slower, all simulated) on the home page, a rules page and a room: nothing moves once drawn (CLS), every
 // page describes itself to search engines (SEO) and is usable by all (accessibility). Speed is
 // printed, and held only to wide bounds: on this shared two-core machine the simulated LCP and TBT
 // follow the load beside the test (docs/performance.md, "Core Web Vitals").
@@ -65,8 +65,11 @@ test('the home page does not move once drawn, describes itself, is accessible an
   assert.ok(figures.lcp <= 2_500, `LCP ${figures.lcp} ms (at most 2.5 s)`);
 });
 
-test('a rules page in French does not move once drawn, describes itself and is accessible', { timeout: 180_000 }, async () => {
-  check(await audit('/rules/qdan?lang=fr'));
+test('a rules page in French does not move once drawn, describes itself, is accessible and paints its largest text within 2.5 s', { timeout: 180_000 }, async () => {
+  const figures = await audit('/rules/qdan?lang=fr');
+  check(figures);
+  // Its words shown before the engine is loaded (docs/performance.md): measured 2.13–2.14 s.
+  assert.ok(figures.lcp <= 2_500, `LCP ${figures.lcp} ms (at most 2.5 s)`);
 });
 
 test('a room opened from its invitation does not move once drawn, describes itself and is accessible', { timeout: 180_000 }, async () => {

@@ -8,7 +8,7 @@ import { launch, openWay, url } from './browser.mjs';
 const browser = await launch();
 after(() => browser.close());
 
-test('the page asks for every module of its first screen at once, the home page for the engine once shown, each once, and a rules page for what draws it', async () => {
+test('the page asks for every module of its first screen at once, the home and rules pages for the engine once shown, each once, and a rules page for what draws it', async () => {
   const context = await browser.newContext({ serviceWorkers: 'block' });
   const page = await context.newPage();
   const asked = [];
@@ -28,17 +28,23 @@ test('the page asks for every module of its first screen at once, the home page 
   const [shown, engine] = await page.evaluate(() => [performance.getEntriesByName('shown')[0]?.startTime,
     performance.getEntriesByType('resource').find((e) => e.name.endsWith('/engine.wasm'))?.startTime]);
   assert.ok(shown < engine, `shown at ${shown} ms, the engine asked for at ${engine} ms`);
-  // A page drawn with the engine has it preloaded by its answer, a rules page the modules that
-  // draw it too; each is asked for once, and the server's rules once.
+  // A rules page's answer preloads the modules that draw it, and the page is shown before the
+  // engine is asked for; each is asked for once, and the server's rules once.
   asked.length = 0;
   const answer = await page.goto(`${url}/rules/qdan`);
   const link = answer.headers().link ?? '';
-  assert.match(link, /<\/engine\.wasm>; rel=preload; as=fetch/);
+  assert.doesNotMatch(link, /engine\.wasm/);
   assert.match(link, /<\/rulebook\/rulespage\.js>; rel=modulepreload/);
   await page.waitForSelector('body[data-ready=true] #rules-page:not([hidden])');
   for (const path of ['/engine.wasm', '/rulebook/rulespage.js', '/rulebook/rulestext.js', '/api/rules']) {
     assert.equal(asked.filter((p) => p === path).length, 1, `${path} is asked for once`);
   }
+  const [rulesShown, rulesEngine] = await page.evaluate(() => [performance.getEntriesByName('shown')[0]?.startTime,
+    performance.getEntriesByType('resource').find((e) => e.name.endsWith('/engine.wasm'))?.startTime]);
+  assert.ok(rulesShown < rulesEngine, `rules page shown at ${rulesShown} ms, the engine asked for at ${rulesEngine} ms`);
+  // A page drawn with the engine has it preloaded by its answer.
+  const room = await page.request.get(`${url}/leaderboard`);
+  assert.match(room.headers().link ?? '', /<\/engine\.wasm>; rel=preload; as=fetch/);
   await context.close();
 });
 

@@ -706,6 +706,51 @@ for (const preset of PRESETS) {
   });
 }
 
+test("a rules page's words show before the engine is loaded; its picture and choices, and a game tapped then, follow", async () => {
+  const errors = [];
+  const contexts = [];
+  /** The page opened afresh (the engine in no cache) with the engine held back until `letThrough()`. */
+  const heldBack = async () => {
+    const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    let letThrough;
+    const held = new Promise((resolve) => { letThrough = resolve; });
+    await page.route('**/engine.wasm', async (route) => { await held; await route.continue(); });
+    await page.goto(`${url}/rules/classic?lang=fr&cpu-delay=0`);
+    await page.waitForSelector('body[data-drawn=true] #rules-page:not([hidden]) h2');
+    assert.equal(await page.getAttribute('body', 'data-ready'), null, 'the engine is still loading');
+    return { page, letThrough };
+  };
+  const { page, letThrough } = await heldBack();
+  assert.equal(await page.textContent('#rules-page h2'), 'Règles classiques');
+  assert.ok(await page.locator('#rules-page [data-fact]').count() > 30, 'every fact is written');
+  // The picture's caption is there, and its board has its room (no shift when it is drawn).
+  assert.deepEqual(await page.$$eval('.rules-picture figcaption li', (items) => items.map((li) => li.dataset.term)),
+    ['term.base', 'term.start', 'term.home', 'term.finish']);
+  const box = () => page.$eval('.rules-picture svg', (svg) => svg.getBoundingClientRect().toJSON());
+  const room = await box();
+  assert.equal(room.width, room.height, 'a square kept for the board');
+  assert.equal(await page.locator('.rules-picture svg rect').count(), 0, 'the board waits for the engine');
+  const waiting = '#rules-page li:not([data-option=rotate]) > .values > .choices';
+  assert.equal(await page.locator(`${waiting}[data-choices]`).count(), 0, "the rules' choices wait for the engine");
+  letThrough();
+  // Then the board is drawn in the room kept for it, and every house rule says its choices.
+  await page.waitForSelector('body[data-ready=true]');
+  assert.ok(await page.locator('.rules-picture svg rect').count() > 50, 'the picture is drawn');
+  assert.deepEqual(await box(), room);
+  assert.equal(await page.locator(`${waiting}:not([data-choices])`).count(), 0);
+  // A game asked for before the engine is there starts once it is.
+  const second = await heldBack();
+  await second.page.click('#rules-page [data-play=cpu]');
+  assert.ok(await second.page.isHidden('#play'), 'no game before the engine is there');
+  second.letThrough();
+  await second.page.waitForSelector('#play:not([hidden]) #board rect');
+  assert.deepEqual(errors, []);
+  await Promise.all(contexts.map((context) => context.close()));
+});
+
 test('the rules pages read well on a wide screen', async () => {
   for (const [preset, language] of [['qdan', 'en'], ['vietnamese', 'vi'], ['classic', 'fr']]) {
     const { page, errors, context } = await open(`/rules/${preset}?lang=${language}`, { width: 1280, height: 800 });

@@ -69,8 +69,8 @@ fn preload_the_first_screen(assets: &mut [(String, Vec<u8>)]) {
             .map(|(_, bytes)| String::from_utf8_lossy(bytes).into_owned())
     };
     let modules = preloads::module_graph(preloads::ENTRY, source);
-    // A rules page's answer: the engine, and the modules that draw the page that the home page's
-    // scripts do not already bring.
+    // A rules page's answer: the modules that draw the page that the home page's scripts do not
+    // already bring. Its words are shown before the engine is asked for, as the home screen's.
     let mut rules_page = vec![preloads::RULES_PAGE.to_owned()];
     rules_page.extend(preloads::module_graph(preloads::RULES_PAGE, source));
     rules_page.retain(|module| !modules.contains(module));
@@ -79,8 +79,8 @@ fn preload_the_first_screen(assets: &mut [(String, Vec<u8>)]) {
          pub const DRAWN_WITH_THE_ENGINE: &str = {:?};\n\
          /// The `Link` header of a rules page.\n\
          pub const RULES_PAGE: &str = {:?};\n",
-        preloads::link_header(&[], &[]),
-        preloads::link_header(&rules_page, &[preloads::RULES_PAGE_STYLE]),
+        preloads::link_header(&[preloads::ENGINE], &[], &[]),
+        preloads::link_header(&[], &rules_page, &[preloads::RULES_PAGE_STYLE]),
     );
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets it"));
     fs::write(out.join("links.rs"), headers).expect("OUT_DIR is writable");

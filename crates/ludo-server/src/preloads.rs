@@ -113,13 +113,15 @@ pub const RULES_PAGE_STYLE: &str = "/rulebook/rulespage.css";
 /// The module that draws a rules page, loaded by `app.js` with `import()` on a rules page's address.
 pub const RULES_PAGE: &str = "/rulebook/rulespage.js";
 
-/// A `Link` header's value that preloads the engine (as `static/engine/engine.js` fetches it: CORS
-/// mode, the page's own credentials, so that the fetch uses it), each of `modules` and each of
-/// `styles`.
-pub fn link_header(modules: &[String], styles: &[&str]) -> String {
-    let mut links = vec![
-        "</engine.wasm>; rel=preload; as=fetch; type=\"application/wasm\"; crossorigin".to_owned(),
-    ];
+/// The preload of the engine, as `static/engine/engine.js` fetches it (CORS mode, the page's own
+/// credentials), so that the fetch uses it.
+pub const ENGINE: &str =
+    "</engine.wasm>; rel=preload; as=fetch; type=\"application/wasm\"; crossorigin";
+
+/// A `Link` header's value that preloads each of `first` (whole links, as [`ENGINE`]), each of
+/// `modules` and each of `styles`.
+pub fn link_header(first: &[&str], modules: &[String], styles: &[&str]) -> String {
+    let mut links: Vec<String> = first.iter().map(|link| (*link).to_owned()).collect();
     links.extend(modules.iter().map(|m| format!("<{m}>; rel=modulepreload")));
     links.extend(
         styles
@@ -172,7 +174,7 @@ mod tests {
     #[test]
     fn a_link_header_names_the_engine_then_the_modules_then_the_styles() {
         assert_eq!(
-            link_header(&["/a.js".to_owned()], &["/a.css"]),
+            link_header(&[ENGINE], &["/a.js".to_owned()], &["/a.css"]),
             "</engine.wasm>; rel=preload; as=fetch; type=\"application/wasm\"; crossorigin, \
              </a.js>; rel=modulepreload, </a.css>; rel=preload; as=style"
         );
@@ -193,7 +195,7 @@ mod tests {
             rules.contains(&"/rulebook/rulestext.js".to_owned()),
             "{rules:?}"
         );
-        let link = link_header(&rules, &[RULES_PAGE_STYLE]);
+        let link = link_header(&[], &rules, &[RULES_PAGE_STYLE]);
         assert!(link.ends_with("</rulebook/rulespage.css>; rel=preload; as=style"));
     }
 

@@ -468,17 +468,19 @@ async function main() {
   if (rulesPresetAt(location.pathname) || location.hash.startsWith('#rules/')) $('home').hidden = true;
   // Once loaded, the page works offline for local games.
   navigator.serviceWorker?.register('/sw.js').catch(() => {});
-  // The home screen is drawn and shown before the engine is asked for: nothing on it needs the
-  // engine but the rules' pictures (drawn once it is there) and what a tap starts (held until
-  // then). Every other page draws with the engine, which the server's answer preloads.
-  const homeFirst = location.pathname === '/' && !location.hash.startsWith('#rules/') && !history.state?.[TABLE_ENTRY];
-  const engineLoaded = homeFirst ? shown.then(afterPaint).then(() => loadEngine()) : loadEngine();
+  // The home screen and a rules page are drawn and shown before the engine is asked for: nothing
+  // on them needs the engine but the rules' pictures and a rules page's house-rule choices (drawn
+  // once it is there) and what a tap starts (held until then). Every other page draws with the
+  // engine, which the server's answer preloads.
+  const rulesPage = Boolean(rulesPresetAt(location.pathname) || location.hash.startsWith('#rules/'));
+  const drawnFirst = rulesPage || (location.pathname === '/' && !history.state?.[TABLE_ENTRY]);
+  const engineLoaded = drawnFirst ? shown.then(afterPaint).then(() => loadEngine()) : loadEngine();
   let engine = null;
   const engineSet = engineLoaded.then((loaded) => { engine = loaded; }, () => {});
-  if (homeFirst) holdTapsUntil(engineSet);
+  if (drawnFirst) holdTapsUntil(engineSet);
   // The home and rules pages draw from the rules the server plays: asked for with the texts.
   if (location.pathname === '/' || rulesPresetAt(location.pathname)) served().catch(() => {});
-  await Promise.all([homeFirst || engineLoaded, translate()]);
+  await Promise.all([drawnFirst || engineLoaded, translate()]);
   const view = {
     board: $('board'),
     status: $('status'),
@@ -741,7 +743,7 @@ async function main() {
     };
     const draw = async (page, preset) => {
       const { drawRulesPage } = await import('./rulebook/rulespage.js');
-      drawRulesPage(page, preset, answer.choices, engine, savedName(),
+      drawRulesPage(page, preset, answer.choices, engineLoaded, savedName(),
         (kind, name) => play(preset.preset, kind, name));
     };
     followInPageLinks(() => route(answer, draw));

@@ -69,8 +69,9 @@ fn with_link(mut response: Response, link: &'static str) -> Response {
     response
 }
 
-/// A preset's rules page: the home page, which draws it, told to load the engine and the modules
-/// that draw a rules page at once; 404 for a preset that does not exist.
+/// A preset's rules page: the home page, which draws it, told to load the modules that draw a
+/// rules page at once (the engine is asked for once the page is shown); 404 for a preset that
+/// does not exist.
 async fn rules_page(
     State(state): State<AppState>,
     Path(preset): Path<String>,

@@ -161,8 +161,11 @@ function inSentence(value) {
   return label.charAt(0).toLocaleLowerCase(document.documentElement.lang || 'en') + label.slice(1);
 }
 
-/** One house rule: its name, what it does, its default and the other choices. */
-function houseRule(list, name, label, description, value, others, refusal) {
+/**
+ * One house rule: its name, what it does and its default. Returns what writes its other choices
+ * (`others`, or why there are none: `refusal`), which may come later than the rest.
+ */
+function houseRule(list, name, label, description, value) {
   const item = add(list, 'li');
   item.dataset.option = name;
   item.dataset.fact = `house-${name}`;
@@ -172,29 +175,38 @@ function houseRule(list, name, label, description, value, others, refusal) {
   values.className = 'values';
   add(values, 'span', t('rules.defaultIs', { value: inSentence(value) })).className = 'default';
   values.append(' ');
-  const choices = add(values, 'span', others.length
-    ? t('rules.othersAre', { values: others.map(inSentence).join(t('rules.choiceBetween')) })
-    : t('rules.noOthers', { why: errorText(refusal, t, 'rules.error.other') }));
+  const choices = add(values, 'span');
   choices.className = 'choices';
-  choices.dataset.choices = JSON.stringify(others);
+  return (others, refusal) => {
+    choices.textContent = others.length
+      ? t('rules.othersAre', { values: others.map(inSentence).join(t('rules.choiceBetween')) })
+      : t('rules.noOthers', { why: errorText(refusal, t, 'rules.error.other') });
+    choices.dataset.choices = JSON.stringify(others);
+  };
 }
 
 /**
  * Every house rule of these rules (the layout only on the Ludo board) and the site's "the next
- * seat starts when playing again", with the choices the engine accepts here.
+ * seat starts when playing again", with the choices the engine accepts here: those are written
+ * once `engineLoaded` gives the engine (the section is far below the first screen).
  */
-function houseRules(parent, engine, options, choices) {
+function houseRules(parent, engineLoaded, options, choices) {
   add(parent, 'p', t('rules.houseIntro', { name: t('home.houseRules') }));
   const list = add(parent, 'ul');
   list.className = 'house-rules';
+  const pending = [];
   for (const [name, value] of ordered(options)) {
     if (name === 'layout' && options.board === 'horse') continue;
-    const { others, refusal } = otherChoices(engine, options, name, choices[name] ?? []);
-    houseRule(list, name, optionLabel(name, t), t(`hr.${name}`), value, others, refusal);
+    const write = houseRule(list, name, optionLabel(name, t), t(`hr.${name}`), value);
+    pending.push((engine) => {
+      const { others, refusal } = otherChoices(engine, options, name, choices[name] ?? []);
+      write(others, refusal);
+    });
   }
   const rotate = [t('hr.rotate'), options.first_player === 'highest_roll'
     ? t('hr.rotate.rolloff', { option: optionLabel('first_player', t) }) : ''].filter(Boolean).join(' ');
-  houseRule(list, ROTATE, t('home.rotate'), rotate, true, [false], null);
+  houseRule(list, ROTATE, t('home.rotate'), rotate, true)([false], null);
+  engineLoaded.then((engine) => { for (const write of pending) write(engine); }, () => {});
 }
 
 /** A list of terms or questions and their meanings or answers, each with its fact name. */
@@ -304,11 +316,12 @@ function contents(first, headings) {
 
 /**
  * Fills `page` with the rules page of `preset` (`{preset, options}` from `/api/rules`, whose
- * `choices` are the values each option can take), asking `engine` which of them these rules
- * accept. `knownName` is the name given before on this device, if any; `play(kind, name)`
+ * `choices` are the values each option can take). Its words are written at once; its picture
+ * and which of those choices these rules accept wait for the engine, `engineLoaded`. `knownName`
+ * is the name given before on this device, if any; `play(kind, name)`
  * starts a game of these rules: `cpu`, `device` or `friends`.
  */
-export function drawRulesPage(page, { preset, options }, choices, engine, knownName, play) {
+export function drawRulesPage(page, { preset, options }, choices, engineLoaded, knownName, play) {
   setBoard(options.board);
   page.replaceChildren();
   page.dataset.preset = preset;
@@ -327,14 +340,14 @@ export function drawRulesPage(page, { preset, options }, choices, engine, knownN
   }
   playButtons(page, knownName, play);
   const summary = section(page, 'rules.summary', 'how');
-  summary.append(rulesPicture(preset, options, engine, t));
+  summary.append(rulesPicture(preset, options, engineLoaded, t));
   const how = add(summary, 'ul');
   how.className = 'facts';
   for (const [fact, sentence] of facts(preset, options)) add(how, 'li', sentence).dataset.fact = fact;
   const site = add(section(page, 'rules.site', 'site'), 'div');
   site.className = 'scroll-box';
   siteDefaults(site);
-  houseRules(section(page, 'rules.houseRules', 'house'), engine, options, choices);
+  houseRules(section(page, 'rules.houseRules', 'house'), engineLoaded, options, choices);
   definitions(section(page, 'rules.glossary', 'words'), vocabulary(options));
   definitions(section(page, 'rules.faq', 'faq'), questions(options));
   contents(how.parentElement, [...page.querySelectorAll('section:not(.play-rules) > h3')]);

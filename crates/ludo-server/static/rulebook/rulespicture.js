@@ -10,10 +10,20 @@ import { svgElement as el } from '../dom.js';
 const SEAT = 'yellow';
 
 /**
+ * The places the picture of a board under `options` marks, as vocabulary terms in the order they
+ * are numbered: the star only where stars are safe squares, the finish only where the board has a
+ * centre (the Ludo board's). Known before the board is drawn, so that the caption can be.
+ */
+export function landmarkTerms(options) {
+  const ludo = options.board === 'ludo';
+  return ['term.base', 'term.start', ...(ludo && options.safe === 'starts_and_stars' ? ['term.star'] : []),
+    'term.home', ...(ludo ? ['term.finish'] : [])];
+}
+
+/**
  * The places the picture marks on `layout` (the board `drawBoard` drew), for `options`: each a
- * vocabulary term, the point its number stands at and the cells it outlines. The star only where
- * stars are safe squares, the finish only where the board has a centre. A number stands on a
- * square's corner, so that the square's own mark (the star) stays seen.
+ * vocabulary term of [`landmarkTerms`], the point its number stands at and the cells it outlines.
+ * A number stands on a square's corner, so that the square's own mark (the star) stays seen.
  */
 export function landmarks(layout, options) {
   const arm = layout.seat_arms[SEAT];
@@ -23,29 +33,46 @@ export function landmarks(layout, options) {
   const corner = ([r, c]) => [(c + 1) * CELL, r * CELL];
   const spots = [0, 1, 2, 3].map((i) => centreOf(cell('base', i)));
   const mean = (k) => spots.reduce((sum, p) => sum + p[k], 0) / spots.length;
-  const marks = [
-    { term: 'term.base', at: [mean(0), mean(1)], cells: [] },
-    { term: 'term.start', at: corner(cell(0)), cells: [cell(0)] },
-  ];
-  if (layout.board === 'ludo' && options.safe === 'starts_and_stars') {
-    marks.push({ term: 'term.star', at: corner(cell(8)), cells: [cell(8)] });
-  }
   const column = [];
   for (let p = layout.door + 1; p <= layout.last - (layout.shape.centre ? 1 : 0); p++) column.push(cell(p));
-  marks.push({ term: 'term.home', at: centreOf(column[column.length >> 1]), cells: column });
-  if (layout.shape.centre) marks.push({ term: 'term.finish', at: centreOf(cell(layout.last)), cells: [] });
-  return marks;
+  const marks = {
+    'term.base': () => ({ at: [mean(0), mean(1)], cells: [] }),
+    'term.start': () => ({ at: corner(cell(0)), cells: [cell(0)] }),
+    'term.star': () => ({ at: corner(cell(8)), cells: [cell(8)] }),
+    'term.home': () => ({ at: centreOf(column[column.length >> 1]), cells: column }),
+    'term.finish': () => ({ at: centreOf(cell(layout.last)), cells: [] }),
+  };
+  return landmarkTerms(options).map((term) => ({ term, ...marks[term]() }));
 }
 
 /**
  * A figure for the rules page of `preset` with `options`: the board of a four-player game, the
  * way of a yellow piece drawn as a line with an arrow, the landmarks numbered, and a caption
- * naming them. `engine` draws the position; `t` says the words.
+ * naming them; `t` says the words. The caption is written at once and the board, whose room is
+ * kept (rulespage.css), is drawn once `engineLoaded` gives the engine.
  */
-export function rulesPicture(preset, options, engine, t) {
+export function rulesPicture(preset, options, engineLoaded, t) {
   const figure = document.createElement('figure');
   figure.className = 'rules-picture';
   const svg = el('svg', { 'aria-hidden': 'true' }, figure);
+  engineLoaded.then((engine) => drawPicture(svg, preset, options, engine, t), () => {});
+  const caption = document.createElement('figcaption');
+  const intro = document.createElement('p');
+  intro.textContent = t('rules.picture');
+  const names = document.createElement('ol');
+  for (const term of landmarkTerms(options)) {
+    const item = document.createElement('li');
+    item.textContent = t(term);
+    item.dataset.term = term;
+    names.append(item);
+  }
+  caption.append(intro, names);
+  figure.append(caption);
+  return figure;
+}
+
+/** Draws into `svg` the board, the way and the numbered landmarks of [`rulesPicture`]. */
+function drawPicture(svg, preset, options, engine, t) {
   const position = engine.newGame({ preset }, ['yellow', 'blue', 'red', 'green']);
   const layout = drawBoard(svg, position, engine.board(position), { t });
   const arm = layout.seat_arms[SEAT];
@@ -56,8 +83,7 @@ export function rulesPicture(preset, options, engine, t) {
   el('path', { d: 'M0,0 L10,5 L0,10 z', class: 'way-arrow' }, arrow);
   el('polyline', { points: way.map(([x, y]) => `${x},${y}`).join(' '), class: 'way',
     'marker-end': 'url(#way-arrow)' }, svg);
-  const marks = landmarks(layout, options);
-  marks.forEach(({ term, at: [x, y], cells }, i) => {
+  landmarks(layout, options).forEach(({ term, at: [x, y], cells }, i) => {
     const mark = el('g', { class: 'landmark', 'data-term': term }, svg);
     for (const [r, c] of cells) {
       el('rect', { x: c * CELL, y: r * CELL, width: CELL, height: CELL, class: 'landmark-cell' }, mark);
@@ -66,17 +92,4 @@ export function rulesPicture(preset, options, engine, t) {
     el('text', { x, y, 'dominant-baseline': 'central', 'text-anchor': 'middle', 'font-size': CELL * 0.42 },
       mark).textContent = String(i + 1);
   });
-  const caption = document.createElement('figcaption');
-  const intro = document.createElement('p');
-  intro.textContent = t('rules.picture');
-  const names = document.createElement('ol');
-  for (const { term } of marks) {
-    const item = document.createElement('li');
-    item.textContent = t(term);
-    item.dataset.term = term;
-    names.append(item);
-  }
-  caption.append(intro, names);
-  figure.append(caption);
-  return figure;
 }
