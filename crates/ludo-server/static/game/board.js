@@ -224,10 +224,54 @@ function drawCentre(svg, layout) {
 /** The tap target, in CSS pixels, of anything a finger picks on the board: above the 44 px minimum. */
 const TARGET_PX = 48;
 
+/**
+ * What stays drawn in an SVG between two positions of one game, by SVG: the board's own squares
+ * (bases, track, centre), drawn once for a game's `geometry` and `key` (its seats and who "you"
+ * are) as the first `count` children (the last of them `last`), and the width the board is shown
+ * at (kept by a `ResizeObserver`, so that drawing never asks the browser to lay the page out).
+ */
+const kept = new WeakMap();
+
 /** SVG units in one CSS pixel of the board as it is shown (1 while it is not shown). */
 function unitsPerPixel(svg, width) {
-  const shown = svg.getBoundingClientRect?.().width;
+  let shown = kept.get(svg)?.shown;
+  if (shown === undefined) shown = svg.getBoundingClientRect?.().width;
   return shown ? width / shown : 1;
+}
+
+/**
+ * Draws the board's own squares into `svg` for `geometry` (laid out as `layout`), unless they are
+ * there already from the last position drawn, in which case only what was drawn after them goes.
+ * The seat to play (`marks.active`) is outlined either way.
+ */
+function drawSquares(svg, geometry, layout, seats, t, marks) {
+  const key = [seats.join(), marks.you ?? '', marks.youLabel ?? ''].join('|');
+  const before = kept.get(svg);
+  const same = before?.geometry === geometry && before.key === key && before.last?.parentNode === svg
+    && svg.children[before.count - 1] === before.last;
+  if (same) {
+    while (svg.lastElementChild !== before.last) svg.lastElementChild.remove();
+    for (const base of svg.querySelectorAll(':scope > rect.base')) {
+      base.classList.toggle('active', base.dataset.colour === marks.active);
+    }
+    return;
+  }
+  svg.replaceChildren();
+  const [top, left, bottom, right] = bounds(layout);
+  const width = (right - left + 1) * CELL;
+  svg.setAttribute('viewBox', `${left * CELL} ${top * CELL} ${width} ${(bottom - top + 1) * CELL}`);
+  svg.dataset.arms = String(layout.arms);
+  drawBases(svg, layout, seats, t, marks);
+  drawTrack(svg, layout);
+  drawCentre(svg, layout);
+  const record = { geometry, key, count: svg.childElementCount, last: svg.lastElementChild, shown: before?.shown };
+  if (!before && globalThis.ResizeObserver) {
+    new ResizeObserver(([entry]) => {
+      const now = kept.get(svg);
+      if (now) now.shown = entry.target.getBoundingClientRect().width;
+    }).observe(svg);
+  }
+  kept.set(svg, record);
 }
 
 /** A piece's radius at full size, in cells: about 26 CSS px on a 360 px phone. */
@@ -294,8 +338,9 @@ function placePieces(layout, position, targetOf) {
 }
 
 /**
- * Draws `position` into `svg` and returns the layout drawn (the SVG is redrawn from the position
- * every time). `how`:
+ * Draws `position` into `svg` and returns the layout drawn: the pieces, their targets and all that
+ * goes with them are drawn afresh from the position every time, the board's squares once a game
+ * (see `drawSquares`). `how`:
  * - `legal`: the moves on offer; pieces with the same move (all in the base, or stacked on one
  *   square) are one target, the first of them, with a hit area of at least 44 CSS px;
  * - `onPick(piece)`: a target picked (one tap, a drag onto its destination, a click, Enter or
@@ -308,16 +353,9 @@ function placePieces(layout, position, targetOf) {
 export function drawBoard(svg, position, geometry, how = {}) {
   const { legal = [], onPick = null, onPreview = null, t = (k) => k } = how;
   const layout = layoutOf(geometry);
-  svg.replaceChildren();
-  const [top, left, bottom, right] = bounds(layout);
-  const width = (right - left + 1) * CELL;
-  svg.setAttribute('viewBox', `${left * CELL} ${top * CELL} ${width} ${(bottom - top + 1) * CELL}`);
-  svg.dataset.arms = String(layout.arms);
-  layout.unitsPerPixel = unitsPerPixel(svg, width);
-  const seats = position.seats;
-  drawBases(svg, layout, seats, t, { active: how.active, you: how.you, youLabel: how.youLabel });
-  drawTrack(svg, layout);
-  drawCentre(svg, layout);
+  drawSquares(svg, geometry, layout, position.seats, t, { active: how.active, you: how.you, youLabel: how.youLabel });
+  const [, left, , right] = bounds(layout);
+  layout.unitsPerPixel = unitsPerPixel(svg, (right - left + 1) * CELL);
   // One target for each distinct move: the first piece of those that make it.
   const targets = new Map();
   for (const move of legal) {

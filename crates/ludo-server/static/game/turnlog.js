@@ -138,11 +138,31 @@ function keepMarksWithWords(text) {
   }).filter((part) => part !== '');
 }
 
+/** The logs whose newest line is to be brought into view at the next frame. */
+const toScroll = new Set();
+
+/**
+ * Brings `log`'s newest line into view at the next frame, when the browser lays the page out
+ * anyway: reading its height at once would lay out the page again for every line added (on a
+ * phone, the largest part of the time a CPU's turn took).
+ */
+function scrollToNewest(log) {
+  if (!toScroll.size) {
+    requestAnimationFrame(() => {
+      for (const each of toScroll) each.scrollTop = each.scrollHeight;
+      toScroll.clear();
+    });
+  }
+  toScroll.add(log);
+}
+
 /**
  * Fills the list `log` with `lines` (newest last) and keeps its newest line in view. Only the
- * lines not drawn yet are added, so a long game's log costs nothing per action.
+ * lines not drawn yet are added, so a long game's log costs nothing per action, and a log with
+ * nothing new is not touched.
  */
 export function drawLog(log, lines) {
+  if (log.childElementCount === lines.length) return;
   if (log.childElementCount > lines.length) log.replaceChildren();
   for (const line of lines.slice(log.childElementCount)) {
     const { text, kind, cpu } = typeof line === 'string' ? { text: line, kind: '' } : line;
@@ -152,5 +172,5 @@ export function drawLog(log, lines) {
     if (cpu) li.classList.add('by-cpu');
     log.append(li);
   }
-  log.scrollTop = log.scrollHeight;
+  scrollToNewest(log);
 }
