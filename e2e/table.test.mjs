@@ -631,50 +631,66 @@ test('the horse board numbers its home cells 1 to 6', async () => {
   await page.close();
 });
 
+/** The sizes every screen of the table is photographed at: two phones and a desktop. */
+const SIZES = [[360, 640], [390, 844], [1280, 800]];
+
+/**
+ * Photographs what `page` shows at every size of `SIZES` as `<name>-<width>x<height>-<language>`
+ * (the whole page with `fullPage`), and leaves it at 390×844, the size the accessibility checks
+ * read it at.
+ */
+async function photograph(page, name, language, { fullPage = false } = {}) {
+  for (const [width, height] of SIZES) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: `${shots}/${name}-${width}x${height}-${language}.png`, fullPage });
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+}
+
 test('the game, the room and the end screen have no serious accessibility violations, and are photographed', async () => {
+  // Each screen is reached once a language and photographed at each size (the page resized), so
+  // that the photographs cost one game, one end and one room a language.
   for (const language of ['en', 'fr']) {
-    for (const [width, height] of [[360, 640], [390, 844], [1280, 800]]) {
-      const context = await browser.newContext({ viewport: { width, height }, locale: language });
-      await context.addInitScript(() => localStorage.setItem('ludo.pace', '1'));
-      const size = `${width}x${height}-${language}`;
-      // The game.
-      const page = await context.newPage();
-      await page.goto(`${url}/?cpu-delay=0`);
-      await page.waitForSelector('body[data-ready=true]');
-      await page.screenshot({ path: `${shots}/home-${size}.png` });
-      await openWay(page, 'vs-cpu');
-      await page.click('#vs-cpu button[type=submit]');
-      for (let i = 0; i < 12; i++) {
-        if (await page.isEnabled('#roll')) await page.click('#roll');
-        await page.waitForTimeout(250);
-      }
-      await page.screenshot({ path: `${shots}/game-${size}.png` });
-      if (width === 390) assert.deepEqual(await accessibilityViolations(page), [], `the game (${language})`);
-      // The end: one move from winning (in a context of its own, where no other game is saved).
-      await page.close();
-      const endContext = await browser.newContext({ viewport: { width, height }, locale: language });
-      const end = await resume(endContext, yellowToMove(53, 'base', [3], [56, 56, 56]),
-        { players: { yellow: 'human', red: 'medium' } });
-      await end.page.click('.piece.legal');
-      await end.page.waitForSelector('#end:not([hidden])');
-      assert.equal(await end.page.textContent('#end h2'), await words(end.page, 'end.youWon'));
-      await end.page.screenshot({ path: `${shots}/end-${size}.png`, fullPage: true });
-      if (width === 390) assert.deepEqual(await accessibilityViolations(end.page), [], `the end (${language})`);
-      await endContext.close();
-      // A room before its game.
-      const room = await context.newPage();
-      await room.goto(`${url}/`);
-      await room.waitForSelector('body[data-ready=true]');
-      await openWay(room, 'friends');
-      await room.fill('#friends input[name=name]', 'Ana');
-      await room.click('#friends button[type=submit]');
-      await room.waitForURL(/\/r\/[a-z0-9]+$/);
-      await room.waitForSelector('#seats li[data-seat=yellow] .badge');
-      await room.waitForSelector('#seats .badge');
-      await room.screenshot({ path: `${shots}/room-${size}.png` });
-      if (width === 390) assert.deepEqual(await accessibilityViolations(room), [], `the room (${language})`);
-      await context.close();
+    const viewport = { width: 390, height: 844 };
+    const context = await browser.newContext({ viewport, locale: language });
+    await context.addInitScript(() => localStorage.setItem('ludo.pace', '1'));
+    // The game.
+    const page = await context.newPage();
+    await page.goto(`${url}/?cpu-delay=0`);
+    await page.waitForSelector('body[data-ready=true]');
+    await photograph(page, 'home', language);
+    await openWay(page, 'vs-cpu');
+    await page.click('#vs-cpu button[type=submit]');
+    for (let i = 0; i < 12; i++) {
+      if (await page.isEnabled('#roll')) await page.click('#roll');
+      await page.waitForTimeout(250);
     }
+    await photograph(page, 'game', language);
+    assert.deepEqual(await accessibilityViolations(page), [], `the game (${language})`);
+    // The end: one move from winning (in a context of its own, where no other game is saved).
+    await page.close();
+    const endContext = await browser.newContext({ viewport, locale: language });
+    const end = await resume(endContext, yellowToMove(53, 'base', [3], [56, 56, 56]),
+      { players: { yellow: 'human', red: 'medium' } });
+    await end.page.click('.piece.legal');
+    await end.page.waitForSelector('#end:not([hidden])');
+    assert.equal(await end.page.textContent('#end h2'), await words(end.page, 'end.youWon'));
+    await photograph(end.page, 'end', language, { fullPage: true });
+    assert.deepEqual(await accessibilityViolations(end.page), [], `the end (${language})`);
+    await endContext.close();
+    // A room before its game.
+    const room = await context.newPage();
+    await room.goto(`${url}/`);
+    await room.waitForSelector('body[data-ready=true]');
+    await openWay(room, 'friends');
+    await room.fill('#friends input[name=name]', 'Ana');
+    await room.click('#friends button[type=submit]');
+    await room.waitForURL(/\/r\/[a-z0-9]+$/);
+    await room.waitForSelector('#seats li[data-seat=yellow] .badge');
+    await room.waitForSelector('#seats .badge');
+    await photograph(room, 'room', language);
+    assert.deepEqual(await accessibilityViolations(room), [], `the room (${language})`);
+    await context.close();
   }
 });
 
