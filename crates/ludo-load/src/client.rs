@@ -53,6 +53,8 @@ pub struct Stats {
     /// The longest time from a connection lost to the first `action` received after it, in
     /// milliseconds.
     pub longest_to_action_ms: AtomicU64,
+    /// Every such time, one an outage a seat lived through, in milliseconds.
+    pub outages_ms: Mutex<Vec<u64>>,
 }
 
 impl Stats {
@@ -67,6 +69,7 @@ impl Stats {
             reconnections: AtomicU64::new(0),
             longest_to_welcome_ms: AtomicU64::new(0),
             longest_to_action_ms: AtomicU64::new(0),
+            outages_ms: Mutex::new(Vec::new()),
         }
     }
 
@@ -367,9 +370,15 @@ impl Seat {
     /// An action by `seat` arrived: ends an outage, and times our own action's broadcast.
     fn on_action(&mut self, version: u64, seat: Colour) {
         if let Some(lost) = self.outage.take() {
+            let outage = millis(lost.elapsed());
             self.stats
                 .longest_to_action_ms
-                .fetch_max(millis(lost.elapsed()), Ordering::Relaxed);
+                .fetch_max(outage, Ordering::Relaxed);
+            self.stats
+                .outages_ms
+                .lock()
+                .expect("not poisoned")
+                .push(outage);
         }
         if seat.name() == self.plan.colour
             && let Some((at_version, at)) = self.sent

@@ -184,6 +184,8 @@ struct Report {
     reconnections: u64,
     longest_to_welcome_ms: u64,
     longest_to_action_ms: u64,
+    /// The median of the outages the seats lived through, to the next action, in milliseconds.
+    median_outage_ms: f64,
     findings: Findings,
     /// Microseconds of CPU an action while the bots played: the server's (with `--pid`), and
     /// this tool's.
@@ -210,6 +212,8 @@ impl Report {
         }
         let mut latencies = std::mem::take(&mut *stats.latencies.lock().expect("not poisoned"));
         latencies.sort_unstable();
+        let mut outages = std::mem::take(&mut *stats.outages_ms.lock().expect("not poisoned"));
+        outages.sort_unstable();
         Report {
             actions,
             actions_per_s: actions as f64 / played.as_secs_f64(),
@@ -218,6 +222,10 @@ impl Report {
             reconnections: stats.reconnections.load(Ordering::Relaxed),
             longest_to_welcome_ms: stats.longest_to_welcome_ms.load(Ordering::Relaxed),
             longest_to_action_ms: stats.longest_to_action_ms.load(Ordering::Relaxed),
+            // The lower middle one of an even count.
+            median_outage_ms: outages
+                .get(outages.len().saturating_sub(1) / 2)
+                .map_or(0.0, |&ms| ms as f64),
             cpu_per_action,
             findings,
         }
@@ -247,8 +255,12 @@ impl Report {
             println!("reconnections: 0");
         } else {
             println!(
-                "reconnections: {}, longest outage: {} ms to welcome, {} ms to the next action",
-                self.reconnections, self.longest_to_welcome_ms, self.longest_to_action_ms
+                "reconnections: {}, longest outage: {} ms to welcome, {} ms to the next action \
+                 (median {:.0} ms)",
+                self.reconnections,
+                self.longest_to_welcome_ms,
+                self.longest_to_action_ms,
+                self.median_outage_ms
             );
         }
         println!("server memory: {memory}");
@@ -286,6 +298,7 @@ impl Report {
             "reconnections": self.reconnections,
             "longest_outage_welcome_ms": self.longest_to_welcome_ms,
             "longest_outage_action_ms": self.longest_to_action_ms,
+            "median_outage_action_ms": self.median_outage_ms,
             "games_checked": f.checked,
             "games_finished": f.finished,
             "actions_seen": f.distinct,
