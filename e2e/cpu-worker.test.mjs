@@ -1,64 +1,17 @@
-// The CPU players think in a worker (static/engine/cpu-worker.js, asked by static/engine/cpu.js): a whole game
-// is played with every CPU move chosen there, the page keeps drawing while a CPU thinks long, an
-// answer that comes after the game was restarted is dropped, and a worker that does not load
-// leaves the choosing to the page's thread; the expert's network is fetched there, once, and only
-// for an expert. The page marks each choice (User Timing marks
-// `ludo.cpu.worker`, `ludo.cpu.page`, `ludo.cpu.stale`), which the tests count.
+// The CPU players think in a worker (static/engine/cpu-worker.js, asked by static/engine/cpu.js):
+// a whole game is played with every CPU move chosen there, an answer that comes after the game was
+// restarted is dropped, and a worker that does not load leaves the choosing to the page's thread;
+// the expert's network is fetched there, once, and only for an expert. The page marks each choice
+// (User Timing marks `ludo.cpu.worker`, `ludo.cpu.page`, `ludo.cpu.stale`), which the tests count.
+// That the page keeps drawing while a CPU thinks long is timed in cpu-worker-timing.test.mjs.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { CONTINUE, SAVES_KEY, launch, openWay, personsTurn, url } from './browser.mjs';
-
-const shots = process.env.LUDO_SHOTS ?? '/tmp/ludo-shots';
-mkdirSync(shots, { recursive: true });
+import { SAVES_KEY, launch, openWay, personsTurn, url } from './browser.mjs';
+import { BLUE_TO_MOVE, before, continueGame, marks, open as openWith, saved } from './workers.mjs';
 
 const browser = await launch();
 after(() => browser.close());
-
-/**
- * A page at `path` in a context of its own, every event shown at once unless `pace`, and `file`
- * (`cpu-worker.js`) answered by `worker(body)` from its real `body` when given (a string; null: a
- * 404), with no service worker then (it would answer the worker's script before `route` could).
- * `errors`: the console's errors and uncaught exceptions; `warnings`: its warnings, but for the
- * service worker's being blocked.
- */
-async function open(path, { worker, file = 'cpu-worker.js', pace = 0, viewport = { width: 360, height: 640 } } = {}) {
-  const context = await browser.newContext({ serviceWorkers: worker === undefined ? 'allow' : 'block', viewport });
-  await context.addInitScript((value) => localStorage.setItem('ludo.pace', String(value)), pace);
-  if (worker !== undefined) {
-    await context.route(`**/${file}`, async (route) => {
-      try {
-        const real = await route.fetch();
-        const body = worker(await real.text());
-        if (body === null) await route.fulfill({ status: 404, body: 'not found' });
-        else await route.fulfill({ response: real, body });
-      } catch (error) {
-        // Asked for as the test closes its context (a game's end card loads the analysis, which
-        // asks the worker again): nothing is left to answer.
-        if (!/disposed|closed/i.test(String(error?.message))) throw error;
-      }
-    });
-  }
-  const page = await context.newPage();
-  const errors = [];
-  const warnings = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (/blocked by Playwright/.test(m.text())) return;
-    if (m.type() === 'error') errors.push(m.text());
-    if (m.type() === 'warning') warnings.push(m.text());
-  });
-  await page.goto(url + path);
-  await page.waitForSelector('body[data-ready=true]');
-  return { context, page, errors, warnings };
-}
-
-/** The worker's script with `code` put before it: run in the worker, before the worker's own code. */
-const before = (code) => (body) => `${code}\n${body}`;
-
-/** How many choices the worker made, the page's thread made, and answers dropped. */
-const marks = (page) => page.evaluate(() => Object.fromEntries(['worker', 'page', 'stale']
-  .map((where) => [where, performance.getEntriesByName(`ludo.cpu.${where}`).length])));
+const open = (path, options) => openWith(browser, path, options);
 
 /** Plays the person's turns (throw, then the first legal piece) until the game is over. */
 async function playToTheEnd(page, limit = 3000) {
@@ -69,28 +22,6 @@ async function playToTheEnd(page, limit = 3000) {
   }
   throw new Error('the game did not end');
 }
-
-/** Three hard CPUs with pieces out and the person (yellow), blue to move a throw of 4. */
-const BLUE_TO_MOVE = {
-  rules: 'qdan', seats: ['yellow', 'blue', 'red', 'green'],
-  pieces: { yellow: [5, 'base', 'base', 'base'], blue: [10, 20, 'base', 'base'],
-    red: [15, 30, 'base', 'base'], green: [8, 25, 'base', 'base'] },
-  turn: { seat: 'blue', phase: 'move', roll: [4], bonus_streak: 0, throws: 1 },
-};
-const CPUS = { yellow: 'human', blue: 'hard', red: 'hard', green: 'hard' };
-
-/** Puts `position` among `page`'s saved games (as the game played last, id `old`) and continues it. */
-async function continueGame(page, position, players = CPUS) {
-  await page.evaluate(({ key, game }) => localStorage.setItem(key, JSON.stringify([game])),
-    { key: SAVES_KEY, game: { position, players, log: [], actions: [], id: 'old', saved_at: Date.now() } });
-  await page.reload();
-  await page.waitForSelector('body[data-ready=true]');
-  await page.click(CONTINUE);
-}
-
-/** The saved game of id `id`, as stored. */
-const saved = (page, id) => page.evaluate(({ key, id }) =>
-  JSON.parse(localStorage.getItem(key) ?? '[]').find((game) => game.id === id) ?? null, { key: SAVES_KEY, id });
 
 test('a local game against three CPUs is played to the end with every CPU move chosen in the worker', async () => {
   const { context, page, errors, warnings } = await open('/?cpu-delay=0');
@@ -188,38 +119,6 @@ test('the worker is handed the engine the page compiled, and fetches no second c
   }
   assert.equal(fetched.length, 1, `the engine was fetched once, by the page (${fetched.length} times)`);
   assert.equal((await marks(page)).page, 0, 'the worker chose');
-  await context.close();
-});
-
-test('the page keeps drawing while a CPU thinks long, and the CPU moves once it has chosen', async () => {
-  // Each choice takes the worker 400 ms of solid work, more than the strongest level may think.
-  const slow = before(`const send = self.postMessage.bind(self);
-    self.postMessage = (message) => {
-      const end = performance.now() + 400;
-      while (performance.now() < end);
-      send(message);
-    };`);
-  const { context, page, errors } = await open('/?cpu-delay=0', { worker: slow, pace: 1 });
-  await page.evaluate(() => localStorage.setItem('ludo.autoplay', 'no'));
-  await continueGame(page, BLUE_TO_MOVE);
-  // The page's own thread: the longest it went without running a timer, while CPUs played.
-  await page.evaluate(() => {
-    globalThis.longest = 0;
-    let last = performance.now();
-    setInterval(() => {
-      const now = performance.now();
-      globalThis.longest = Math.max(globalThis.longest, now - last);
-      last = now;
-    }, 10);
-  });
-  await page.waitForFunction(() => performance.getEntriesByName('ludo.cpu.worker').length >= 3, null,
-    { timeout: 30_000 });
-  const longest = await page.evaluate(() => globalThis.longest);
-  assert.ok(longest < 200, `the page's thread was never held for long (longest gap ${longest.toFixed(0)} ms)`);
-  const game = await saved(page, 'old');
-  assert.ok(game.actions.filter((action) => 'move' in action).length >= 3, 'the CPUs\' moves were played');
-  assert.equal((await marks(page)).page, 0);
-  assert.deepEqual(errors, []);
   await context.close();
 });
 

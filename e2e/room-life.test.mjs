@@ -1,39 +1,17 @@
 // Life at an online table, between two or three browsers (each a device of its own): playing
 // again as an offer (declined, then accepted), a ranked first game offered by the host's start and
-// accepted, leaving a game for the CPU to finish (friendly and ranked), the host freeing the seat of someone away, naming oneself from an invitation, quick
-// phrases said in each reader's language (and muted), and public tables on the home page.
+// accepted, leaving a game for the CPU to finish (friendly and ranked), the host freeing the seat
+// of someone away, naming oneself from an invitation, quick phrases said in each reader's language
+// (and muted). Public tables on the home page are in public-tables.test.mjs.
 // The server is expected to free seats after LUDO_FREE_AFTER_MS=1500 (pages are told the same
 // with `?free-after=1500`). Screenshots go to LUDO_SHOTS when it is set.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, over, person, step, url } from './browser.mjs';
+import { DESKTOP, FRENCH, PHONE, hostRoom, seated, shoot, shots, shows, start } from './rooms.mjs';
 
 const browser = await launch();
 after(() => browser.close());
-
-const shots = process.env.LUDO_SHOTS;
-const PHONE = { width: 360, height: 640 };
-const DESKTOP = { width: 1280, height: 800 };
-const FRENCH = { locale: 'fr-FR' };
-
-/**
- * A room created by `name` on a device of their own (`settings` as `POST /api/rooms` takes them),
- * with the room's page open: the host is seated at yellow.
- */
-async function hostRoom(name, settings = {}, options = {}) {
-  const host = await person(browser, '/', options);
-  const code = await host.page.evaluate(async ({ name, settings }) => {
-    const { deviceSecret } = await import('/room/identity.js');
-    localStorage.setItem('ludo.name', name);
-    const response = await fetch('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ device: deviceSecret(), name, ...settings }) });
-    return (await response.json()).code;
-  }, { name, settings });
-  await host.page.goto(`${url}/r/${code}?free-after=1500`);
-  await host.page.waitForSelector('body[data-ready=true]');
-  await seated(host.page, 'yellow', name);
-  return { ...host, code };
-}
 
 /** `name` opens the invitation to `code` on a new device, gives their name and sits at `colour`. */
 async function guest(code, name, colour, options = {}) {
@@ -53,18 +31,6 @@ function bubbleSays(page, colour, text) {
     ?.textContent === text, [colour, text]);
 }
 
-/** Waits until `page` shows `name` seated at `colour` in the room's seats. */
-function seated(page, colour, name) {
-  return page.waitForFunction(([colour, name]) => document.querySelector(`#seats li[data-seat=${colour}] span`)
-    ?.textContent.endsWith(`: ${name}`), [colour, name]);
-}
-
-/** The host starts the game; every page waits until it shows. */
-async function start(host, ...others) {
-  await host.page.click('#start');
-  for (const who of [host, ...others]) await who.page.waitForSelector('#board .base');
-}
-
 /** Plays on `pages` (those still playing) until the game is over on the first. */
 async function playToTheEnd(...pages) {
   for (let i = 0; i < 6000 && !(await over(pages[0])); i++) {
@@ -73,31 +39,11 @@ async function playToTheEnd(...pages) {
   assert.ok(await over(pages[0]), 'the game ended');
 }
 
-/** Waits until `selector`'s text on `page` includes `text`; on a timeout, says what it shows instead. */
-async function shows(page, selector, text) {
-  try {
-    await page.waitForFunction(([selector, text]) => document.querySelector(selector)?.textContent.includes(text),
-      [selector, text], { timeout: 10000 });
-  } catch {
-    assert.fail(`${selector} shows ${JSON.stringify(await page.textContent(selector))}, not ${JSON.stringify(text)}`);
-  }
-}
-
 /** The texts of the log's lines on `page`. */
 const logLines = (page) => page.$$eval('#log li', (items) => items.map((li) => li.textContent));
 
-/** Screenshots of `page` on a phone and a desktop, `selector` scrolled into view, named `name-…-language`. */
-async function shoot(page, name, language, selector) {
-  if (!shots) return;
-  for (const size of [PHONE, DESKTOP]) {
-    await page.setViewportSize(size);
-    if (selector) await page.locator(selector).first().scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${shots}/${name}-${size.width}x${size.height}-${language}.png` });
-  }
-}
-
 test('after a game, playing again is an offer: declined or cancelled, the offer is gone; accepted by both, the next seat starts', async () => {
-  const ana = await hostRoom('Ana', {}, { viewport: DESKTOP });
+  const ana = await hostRoom(browser, 'Ana', {}, { viewport: DESKTOP });
   const bo = await guest(ana.code, 'Bo', 'red', { ...FRENCH, viewport: PHONE });
   // Beside the host's Start, who would play: on a phone the seat Bo took may be scrolled under it.
   await shows(ana.page, '.start-row', 'Playing: Ana and Bo');
@@ -159,7 +105,7 @@ test('after a game, playing again is an offer: declined or cancelled, the offer 
 });
 
 test('a player leaves a game after confirming: the CPU plays the seat to the end, and the others see it', async () => {
-  const ana = await hostRoom('Ana', {}, { viewport: PHONE });
+  const ana = await hostRoom(browser, 'Ana', {}, { viewport: PHONE });
   const bo = await guest(ana.code, 'Bo', 'red', { ...FRENCH, viewport: PHONE });
   await start(ana, bo);
   // Home, during the game, asks first, with leaving the game beside it; "Stay" changes nothing.
@@ -234,7 +180,7 @@ test('a player leaves a game after confirming: the CPU plays the seat to the end
 });
 
 test('a player who goes home during a game is offered the way back to it, until they leave it', async () => {
-  const ana = await hostRoom('Ana', {}, { viewport: DESKTOP });
+  const ana = await hostRoom(browser, 'Ana', {}, { viewport: DESKTOP });
   const bo = await guest(ana.code, 'Bo', 'red', { ...FRENCH, viewport: PHONE });
   await start(ana, bo);
   await bo.page.click('#back');
@@ -274,7 +220,7 @@ test('a player who goes home during a game is offered the way back to it, until 
 });
 
 test('a guest who goes home from the lobby is offered the way back to their seat, until they leave it', async () => {
-  const ana = await hostRoom('Ana', {}, { viewport: DESKTOP });
+  const ana = await hostRoom(browser, 'Ana', {}, { viewport: DESKTOP });
   const bo = await guest(ana.code, 'Bo', 'red', { ...FRENCH, viewport: PHONE });
   await bo.page.click('#lobby-home');
   await bo.page.waitForSelector('#way-back:not([hidden])');
@@ -296,7 +242,7 @@ test('a guest who goes home from the lobby is offered the way back to their seat
 });
 
 test('quick phrases show in each reader\'s language by the sender\'s seat and in the log, and can be muted', async () => {
-  const ana = await hostRoom('Ana', {}, { viewport: DESKTOP });
+  const ana = await hostRoom(browser, 'Ana', {}, { viewport: DESKTOP });
   const bo = await guest(ana.code, 'Bo', 'red', { ...FRENCH, viewport: PHONE });
   await start(ana, bo);
   await ana.page.click('#phrases-button');
@@ -371,62 +317,8 @@ test('quick phrases show in each reader\'s language by the sender\'s seat and in
   await bo.page.context().close();
 });
 
-/** Waits until the home page's public list `kind` (`open`, `playing`) lists `code`, or not. */
-function listed(page, kind, code, yes = true) {
-  return page.waitForFunction(([kind, code, yes]) => Boolean(document.querySelector(
-    `#public-tables:not([hidden]) .tables-${kind}:not([hidden]) a[href="/r/${code}"]`)) === yes,
-  [kind, code, yes], { timeout: 15000 });
-}
-
-test('a public room is listed on the home page while a seat is free, then among games being played, to watch', async () => {
-  const ana = await hostRoom('Ana', {}, { viewport: DESKTOP });
-  const bo = await person(browser, '/', { viewport: PHONE });
-  const cy = await person(browser, '/', { ...FRENCH, viewport: DESKTOP });
-  // A private room is not listed; ticked public by its host, it is, with a Join button.
-  await ana.page.check('#room-settings input[name=public]');
-  await listed(bo.page, 'open', ana.code);
-  const row = await bo.page.textContent(`#public-tables li:has(a[href="/r/${ana.code}"])`);
-  assert.match(row, /Standard rules · seats taken: 1 of 4/);
-  assert.match(row, /Ana/);
-  assert.equal(await bo.page.textContent(`#public-tables a[href="/r/${ana.code}"]`), 'Join');
-  await listed(cy.page, 'open', ana.code);
-  await shoot(bo.page, 'public-tables', 'en', '#public-tables');
-  await shoot(cy.page, 'public-tables', 'fr', '#public-tables');
-
-  // Full (three CPUs), it is no longer open to join.
-  for (const colour of ['blue', 'red', 'green']) {
-    await ana.page.click(`#seats li[data-seat=${colour}] button:text("Add a CPU")`);
-    await ana.page.waitForSelector(`#seats li[data-seat=${colour}].cpu`);
-  }
-  await listed(bo.page, 'open', ana.code, false);
-  // Its game started, it is among the games being played; Watch opens it, read-only.
-  await start(ana);
-  await listed(bo.page, 'playing', ana.code);
-  assert.equal(await bo.page.textContent(`#public-tables a[href="/r/${ana.code}"]`), 'Watch');
-  await shoot(bo.page, 'public-playing', 'en', '#public-tables');
-  await bo.page.click(`#public-tables a[href="/r/${ana.code}"]`);
-  await bo.page.waitForSelector('body[data-ready=true]');
-  await bo.page.waitForSelector('#watching:not([hidden])');
-  assert.equal(await bo.page.textContent('#watching'), 'You are watching this game.');
-  assert.ok(await bo.page.isVisible('#board .base'), 'the board shows');
-  assert.ok(await bo.page.isHidden('#roll'), 'a watcher has no die to throw');
-  for (let i = 0; i < 10; i++) await step(ana.page);
-  await bo.page.waitForFunction(() => document.querySelectorAll('#log li').length > 3);
-  // The player sees that someone watches, and a watcher's phrase says it comes from one.
-  await shows(ana.page, '#watchers', 'Watching: 1');
-  await bo.page.click('#phrases-button');
-  await bo.page.click('#phrases button:text("Good luck!")');
-  await ana.page.waitForFunction(() => [...document.querySelectorAll('#log li')]
-    .some((li) => / \(watching\): Good luck!$/.test(li.textContent)));
-  await shoot(ana.page, 'watched', 'en', '#watchers');
-  assert.deepEqual(ana.errors, []);
-  assert.deepEqual(bo.errors, []);
-  assert.deepEqual(cy.errors, []);
-  for (const who of [ana, bo, cy]) await who.page.context().close();
-});
-
 test('the host frees the seat of someone away: the CPU plays it to the end of the game', async () => {
-  const ana = await hostRoom('Ana', {}, { viewport: DESKTOP });
+  const ana = await hostRoom(browser, 'Ana', {}, { viewport: DESKTOP });
   const bo = await guest(ana.code, 'Bo', 'red', { viewport: PHONE });
   await start(ana, bo);
   assert.ok(await ana.page.isHidden('#away-seats'), 'nobody is away');
@@ -444,7 +336,7 @@ test('the host frees the seat of someone away: the CPU plays it to the end of th
 });
 
 test('someone opening an invitation without a saved name is asked for one, and the host sees it', async () => {
-  const ana = await hostRoom('Ana', {}, { viewport: DESKTOP });
+  const ana = await hostRoom(browser, 'Ana', {}, { viewport: DESKTOP });
   const bo = await person(browser, `/r/${ana.code}`, { viewport: PHONE });
   assert.ok(await bo.page.isVisible('#room-name input'), 'the name is asked for at once');
   assert.equal(await bo.page.inputValue('#room-name input'), '');
@@ -521,7 +413,7 @@ test('someone opening an invitation without a saved name is asked for one, and t
 });
 
 test('a ranked game left by a player is played out by the CPU, and its result is rated', async () => {
-  const ana = await hostRoom('Ana', { ranked: true, rules: 'classic' }, { viewport: DESKTOP });
+  const ana = await hostRoom(browser, 'Ana', { ranked: true, rules: 'classic' }, { viewport: DESKTOP });
   const bo = await guest(ana.code, 'Bo', 'red', { viewport: DESKTOP });
   // A game that counts for ratings starts only once everyone seated has accepted it: Ana's start
   // offers it, and she waits for Bo.
@@ -548,7 +440,7 @@ test('a ranked game left by a player is played out by the CPU, and its result is
 });
 
 test('the invitation link is copied with a visible "copied", selected when copying is refused, and shared where the device can', async () => {
-  const ana = await hostRoom('Ana', {}, { viewport: PHONE, permissions: ['clipboard-read', 'clipboard-write'] });
+  const ana = await hostRoom(browser, 'Ana', {}, { viewport: PHONE, permissions: ['clipboard-read', 'clipboard-write'] });
   const link = await ana.page.textContent('#link');
   assert.ok(await ana.page.isHidden('#share'), 'no share button without a share sheet');
   await ana.page.click('#copy');
@@ -601,7 +493,7 @@ test('a link to no room says so, with the way home, and stops trying to connect'
 test('names of 24 letters without a space never push a phone\'s page sideways, at the table or at the end', async () => {
   const long = 'W'.repeat(24);
   const longer = 'Ы'.repeat(24);
-  const ana = await hostRoom(long, {}, { viewport: PHONE });
+  const ana = await hostRoom(browser, long, {}, { viewport: PHONE });
   const bo = await guest(ana.code, longer, 'red', { locale: 'ru-RU', viewport: PHONE });
   await start(ana, bo);
   const width = (page) => page.evaluate(() => document.documentElement.scrollWidth);
@@ -617,7 +509,7 @@ test('names of 24 letters without a space never push a phone\'s page sideways, a
 });
 
 test('on a phone a phrase said from a seat in the left column stays on the screen', async () => {
-  const ana = await hostRoom('Ana', {}, { viewport: PHONE, locale: 'ru-RU' });
+  const ana = await hostRoom(browser, 'Ana', {}, { viewport: PHONE, locale: 'ru-RU' });
   const bo = await guest(ana.code, 'Bo', 'red', { viewport: PHONE });
   for (const colour of ['blue', 'green']) {
     await ana.page.click(`#seats li[data-seat=${colour}] button:text("Добавить CPU")`);

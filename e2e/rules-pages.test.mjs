@@ -15,6 +15,8 @@ after(() => browser.close());
 
 const PRESETS = ['qdan', 'classic', 'vietnamese'];
 const LANGUAGES = ['en', 'fr', 'pt', 'ru', 'vi'];
+/** The language each preset's page is played from. */
+const PLAYED_IN = { qdan: 'ru', classic: 'pt', vietnamese: 'vi' };
 
 /** What every Ludo-board page states (words.md, "What each rules page says"). */
 const LUDO_FACTS = ['players', 'pieces', 'board-shape', 'owner-marks', 'first-player', 'turn', 'exit',
@@ -442,6 +444,9 @@ for (const preset of PRESETS) {
       await context.close();
     });
 
+    // What the play buttons start does not depend on the language: each preset's page is played
+    // from once, each in a language of its own.
+    if (language !== PLAYED_IN[preset]) continue;
     test(`the ${preset} rules page in ${language} plays its rules against the CPU, on this device and with friends`, async () => {
       const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
       const local = async (kind) => {

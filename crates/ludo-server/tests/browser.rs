@@ -101,11 +101,11 @@ async fn the_web_client_passes_its_browser_tests() {
 const ALONE: &[&str] = &[
     "performance.test.mjs",
     "lighthouse.test.mjs",
-    "cpu-worker.test.mjs",
+    "cpu-worker-timing.test.mjs",
     "speed.test.mjs",
-    "table.test.mjs",
+    "table-timing.test.mjs",
     "ranked.test.mjs",
-    "room-life.test.mjs",
+    "public-tables.test.mjs",
 ];
 
 /// Every browser test file in `e2e`, by name, sorted.
