@@ -256,11 +256,12 @@ async fn nothing_is_played_while_the_server_stops() {
 }
 
 #[tokio::test]
-async fn a_server_killed_in_the_middle_of_writing_an_action_loses_nothing_anyone_saw() {
+async fn a_server_killed_while_storing_an_action_loses_nothing_anyone_saw() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("ludo.db");
-    // Every action's write takes a second: each kill below lands in the middle of one, with
-    // room to spare for a busy machine's late timers.
+    // Every action's write waits a second before its statement: each kill below lands while one
+    // is being stored, with room to spare for a busy machine's late timers. (A kill between the
+    // statements of one transaction: `a_server_killed_in_the_middle_of_storing_a_new_game_…`.)
     let slow_writes = "store-append-action=sleep(1000)";
     let (mut server, addr) = start_binary_with(&db, slow_writes);
     let (code, mut host, mut guest) = game_in_progress(addr).await;
@@ -306,4 +307,96 @@ async fn a_server_killed_in_the_middle_of_writing_an_action_loses_nothing_anyone
     }
     server.kill().unwrap();
     server.wait().unwrap();
+}
+
+/// How many games are stored, and how many of them without their players: what a new game's
+/// write cut off half-way would leave behind.
+const GAMES_AND_HALF_GAMES: &str = "SELECT (SELECT count(*) FROM games),
+    (SELECT count(*) FROM games g WHERE NOT EXISTS
+        (SELECT 1 FROM game_players p WHERE p.game = g.id))";
+
+/// The server on `db` (a SQLite file, or a PostgreSQL URL) is killed in the middle of storing a
+/// new game, its first statement run and the rest not: restarted, it has no game, not half of one,
+/// and starts the game afresh. `stored` counts [`GAMES_AND_HALF_GAMES`] in `db`.
+async fn a_new_game_cut_off_half_way_leaves_nothing(db: &Path, stored: impl Fn() -> (i64, i64)) {
+    let dir = tempfile::tempdir().unwrap();
+    let held = dir.path().join("held");
+    let hold = format!("store-game-held=return({})", held.display());
+    let (mut server, addr) = start_binary_with(db, &hold);
+    let code = create_room(addr, HOST, json!({})).await;
+    let mut host = Client::join(addr, &code, HOST, "Host").await;
+    host.send(json!({"t": "sit", "colour": "yellow"})).await;
+    host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["yellow"].is_null())
+        .await;
+    let mut guest = Client::join(addr, &code, GUEST, "Guest").await;
+    guest.send(json!({"t": "sit", "colour": "red"})).await;
+    guest
+        .recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
+        .await;
+    host.send(json!({"t": "start"})).await;
+    // The game's row is written, its players' are not, nothing is committed: the server dies.
+    let waited = tokio::time::timeout(Duration::from_secs(60), async {
+        while !held.exists() {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    });
+    waited
+        .await
+        .expect("the new game's write reaches its middle");
+    server.kill().expect("SIGKILL");
+    server.wait().unwrap();
+    host.closed(|_| {}).await;
+    guest.closed(|_| {}).await;
+    assert!(
+        host.game.is_none() && guest.game.is_none(),
+        "nobody saw the game start"
+    );
+
+    let (mut server, addr) = start_binary(db);
+    assert_eq!(stored(), (0, 0), "no game, and no half of one, is stored");
+    let mut host = Client::join(addr, &code, HOST, "Host").await;
+    let mut guest = Client::join(addr, &code, GUEST, "Guest").await;
+    assert!(host.game.is_none(), "the room waits for its start");
+    host.send(json!({"t": "start"})).await;
+    host.recv_until(|m| m["t"] == "game").await;
+    guest.recv_until(|m| m["t"] == "game").await;
+    for _ in 0..4 {
+        one_action(&mut host, &mut guest).await;
+    }
+    assert_eq!(stored(), (1, 0), "the game started again is stored whole");
+    server.kill().unwrap();
+    server.wait().unwrap();
+}
+
+#[tokio::test]
+async fn a_server_killed_in_the_middle_of_storing_a_new_game_on_sqlite_keeps_none_of_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ludo.db");
+    a_new_game_cut_off_half_way_leaves_nothing(&db, || {
+        let sqlite = rusqlite::Connection::open(&db).unwrap();
+        sqlite
+            .query_row(GAMES_AND_HALF_GAMES, [], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_server_killed_in_the_middle_of_storing_a_new_game_on_postgresql_keeps_none_of_it() {
+    let Some(database) = ludo_server::TestDatabase::create() else {
+        return;
+    };
+    let url = database.url().to_owned();
+    a_new_game_cut_off_half_way_leaves_nothing(Path::new(&url), || {
+        let url = url.clone();
+        // The synchronous client runs off the test's runtime.
+        std::thread::spawn(move || {
+            let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+            let row = client.query_one(GAMES_AND_HALF_GAMES, &[]).unwrap();
+            (row.get(0), row.get(1))
+        })
+        .join()
+        .unwrap()
+    })
+    .await;
 }

@@ -297,6 +297,22 @@ fn fails_midway(game: &str) -> Option<StoreError> {
     None
 }
 
+/// The fail point `store-game-held`, inside a new game's transaction after its first statement
+/// (the game's row written, its players not yet): configured as `return(<path>)`, it writes a file
+/// at `<path>`, so that a test knows the statement ran, then holds the transaction open for a
+/// minute, long enough for the test to kill the server in the middle of the write. Only with the
+/// `failpoints` feature (the tests'); nothing otherwise.
+fn hold_new_game_midway() {
+    #[cfg(feature = "failpoints")]
+    if let Some(path) = fail::eval("store-game-held", |path| path) {
+        if let Some(path) = path {
+            std::fs::write(path, "written in part, not committed")
+                .expect("the fail point's file is written");
+        }
+        std::thread::sleep(std::time::Duration::from_secs(60));
+    }
+}
+
 /// What every write returns while the tests' fail point `store-write` is on (with the
 /// `failpoints` feature; otherwise the points are compiled to nothing).
 #[cfg(feature = "failpoints")]

@@ -301,6 +301,7 @@ impl Backend for PostgresBackend {
                     ],
                 )
                 .context("saving a new game")?;
+                super::hold_new_game_midway();
                 for (seat, identity, name) in &game.people {
                     tx.execute(
                         "INSERT INTO game_players (game, seat, identity, name)
@@ -324,7 +325,7 @@ impl Backend for PostgresBackend {
         at: i64,
     ) -> StoreResult<bool> {
         fail::fail_point!("store-write", failed_on_purpose);
-        // Where the tests slow an action's write down, to kill the server in the middle of it.
+        // Where the tests slow an action's write down, to kill the server while it stores one.
         fail::fail_point!("store-append-action");
         let action = serde_json::to_string(action).map_err(json_fail("an action"))?;
         let number = i64::try_from(number)

@@ -292,6 +292,7 @@ impl Backend for SqliteBackend {
             ],
         )
         .map_err(fail("saving a new game"))?;
+        super::hold_new_game_midway();
         for (seat, identity, name) in &game.people {
             tx.execute(
                 "INSERT INTO game_players (game, seat, identity, name) VALUES (?1, ?2, ?3, ?4)",
@@ -312,7 +313,7 @@ impl Backend for SqliteBackend {
         at: i64,
     ) -> StoreResult<bool> {
         fail::fail_point!("store-write", failed_on_purpose);
-        // Where the tests slow an action's write down, to kill the server in the middle of it.
+        // Where the tests slow an action's write down, to kill the server while it stores one.
         fail::fail_point!("store-append-action");
         let action = serde_json::to_string(action).map_err(json_fail("an action"))?;
         self.db
