@@ -518,6 +518,11 @@ async fn two_connections_of_one_seat_acting_on_the_same_version_have_exactly_one
          {first_won}; the other was refused {codes:?}; {restarts} games started again at once",
         began.elapsed()
     );
+    // Both orders were raced: each connection's request won some races and lost others.
+    assert!(
+        host_won > 0 && host_won < races,
+        "each connection won some races: the host's request won {host_won} of {races}"
+    );
     assert_eq!(host.seen.actions, guest.seen.actions);
     assert_eq!(twin.seen.actions, guest.seen.actions);
     records_match(server.addr, &guest.seen.actions).await;
