@@ -11,6 +11,10 @@ export const url = process.env.LUDO_URL;
  * Starts Chromium with the flags this machine needs (no sandbox as root, no background network).
  * Its pages have seen the first-game guide already (most tests play at once), unless the context
  * is asked for with `guide: true` (`browser.newContext({ guide: true })`, `person(…, { guide: true })`).
+ * Its contexts run no service worker unless asked for with `serviceWorkers: 'allow'`: installing
+ * it fetches and stores every file of the page, a fifth of a test's time in a fresh context, and
+ * only the tests of offline play and of what is cached need it (offline.test.mjs, the rules
+ * pages offline, the expert's network kept in cpu-worker.test.mjs).
  */
 export async function launch() {
   const browser = await chromium.launch({
@@ -21,6 +25,7 @@ export async function launch() {
   // `browser.newPage` opens its page in a new context through `newContext` too.
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async ({ guide = false, ...options } = {}) => {
+    options = { serviceWorkers: 'block', ...options };
     const context = await newContext(options);
     if (!guide) await context.addInitScript(() => localStorage.setItem('ludo.guide', 'seen'));
     return context;

@@ -73,7 +73,7 @@ const ownFiles = (seen) => [...new Set(seen.filter(([path, type]) => ['document'
 
 test('with the server gone, the page loads from its service worker and a game against the CPU is played', async () => {
   const server = await ownServer();
-  const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
+  const context = await browser.newContext({ viewport: { width: 360, height: 640 }, serviceWorkers: 'allow' });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));

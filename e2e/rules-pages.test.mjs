@@ -769,7 +769,8 @@ test('the rules pages read well on a wide screen', async () => {
 });
 
 test('once loaded, the rules pages work offline', async () => {
-  const { page, errors, context } = await open('/');
+  const { page, errors, context } = await open('/', undefined,
+    await browser.newContext({ viewport: { width: 360, height: 640 }, serviceWorkers: 'allow' }));
   await page.evaluate(() => navigator.serviceWorker.ready);
   await page.reload();
   await page.waitForSelector('body[data-ready=true]');
