@@ -75,6 +75,15 @@ async fn one_action(yellow: &mut Client, red: &mut Client) {
 
 /// A room with the host in yellow, a guest in red, and a game started.
 async fn game_in_progress(addr: SocketAddr) -> (String, Client, Client) {
+    let (code, mut host, mut guest) = host_and_guest_seated(addr).await;
+    host.send(json!({"t": "start"})).await;
+    host.recv_until(|m| m["t"] == "game").await;
+    guest.recv_until(|m| m["t"] == "game").await;
+    (code, host, guest)
+}
+
+/// A room with the host in yellow and a guest in red, its game not started.
+async fn host_and_guest_seated(addr: SocketAddr) -> (String, Client, Client) {
     let code = create_room(addr, HOST, json!({})).await;
     let mut host = Client::join(addr, &code, HOST, "Host").await;
     host.send(json!({"t": "sit", "colour": "yellow"})).await;
@@ -85,9 +94,6 @@ async fn game_in_progress(addr: SocketAddr) -> (String, Client, Client) {
     guest
         .recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
         .await;
-    host.send(json!({"t": "start"})).await;
-    host.recv_until(|m| m["t"] == "game").await;
-    guest.recv_until(|m| m["t"] == "game").await;
     (code, host, guest)
 }
 
@@ -323,16 +329,7 @@ async fn a_new_game_cut_off_half_way_leaves_nothing(db: &Path, stored: impl Fn()
     let held = dir.path().join("held");
     let hold = format!("store-game-held=return({})", held.display());
     let (mut server, addr) = start_binary_with(db, &hold);
-    let code = create_room(addr, HOST, json!({})).await;
-    let mut host = Client::join(addr, &code, HOST, "Host").await;
-    host.send(json!({"t": "sit", "colour": "yellow"})).await;
-    host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["yellow"].is_null())
-        .await;
-    let mut guest = Client::join(addr, &code, GUEST, "Guest").await;
-    guest.send(json!({"t": "sit", "colour": "red"})).await;
-    guest
-        .recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
-        .await;
+    let (code, mut host, mut guest) = host_and_guest_seated(addr).await;
     host.send(json!({"t": "start"})).await;
     // The game's row is written, its players' are not, nothing is committed: the server dies.
     let waited = tokio::time::timeout(Duration::from_secs(60), async {
