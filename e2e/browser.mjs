@@ -79,6 +79,43 @@ export async function personsTurn(page) {
   return turn.jsonValue();
 }
 
+/**
+ * Plays the person's turns on each of `pages` at once (throw, then the first legal piece) until
+ * each shows the end of the game, and returns how many actions each played. Every page waits for
+ * its own turns, so the people of one online game can play it together.
+ *
+ * The page taps for itself (a click on the control, as a screen reader's activation makes one):
+ * a whole game is hundreds of taps, and Playwright's checks before each (the element still over
+ * two frames, then hit-tested) took longer than the game's own work. Real taps are tested where
+ * they are the point (table.test.mjs); here the game is. A page that waits `stuck` ms with nothing
+ * to do and no end fails the test.
+ */
+export async function playToTheEnd(...pages) {
+  return Promise.all(pages.map((page) => page.evaluate(playsItself, { limit: 3000, stuck: 30_000 })));
+}
+
+/** `playToTheEnd` in the page. */
+async function playsItself({ limit, stuck }) {
+  const next = () => {
+    if (!document.getElementById('end').hidden) return 'over';
+    const piece = document.querySelector('#board .piece.legal');
+    if (piece) return piece;
+    const roll = document.getElementById('roll');
+    return roll.getAttribute('aria-disabled') !== 'true' && !roll.hidden && roll;
+  };
+  const moment = () => new Promise((resolve) => setTimeout(resolve, 5));
+  for (let played = 0; played < limit; played++) {
+    let now;
+    for (const since = Date.now(); !(now = next()); await moment()) {
+      if (Date.now() - since > stuck) throw new Error(`the page waited ${stuck} ms with nothing to play`);
+    }
+    if (now === 'over') return played;
+    now.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    await moment();
+  }
+  throw new Error(`the game did not end in ${limit} actions`);
+}
+
 /** Whether the page shows a game that is over (its end screen). */
 export const over = async (page) => page.isVisible('#end');
 

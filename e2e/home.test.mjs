@@ -583,6 +583,14 @@ test('expert is offered wherever it has a network, not with a house rule changed
     await page.selectOption('#rules-choice select[name=preset]', 'classic');
     assert.equal((await expert()).disabled, false, 'offered for the classic rules with 1 CPU');
     assert.equal(await page.inputValue('#vs-cpu select[name=level]'), 'expert');
+    // A board of one arm per player is a board of its own, with its network, not a house rule.
+    await page.click('#house-rules summary');
+    await page.selectOption('select[data-option=layout]', '"by_players"');
+    assert.equal((await expert()).disabled, false, 'offered on the two-arm board');
+    await page.selectOption('#vs-cpu select[name=opponents]', '2');
+    assert.equal((await expert()).disabled, false, 'offered on the T board');
+    await page.selectOption('select[data-option=layout]', '"cross"');
+    await page.click('#house-rules summary');
     // The Vietnamese rules with three CPUs: no network for four players; with one, there is.
     await page.selectOption('#rules-choice select[name=preset]', 'vietnamese');
     await page.selectOption('#vs-cpu select[name=opponents]', '3');

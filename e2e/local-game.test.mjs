@@ -5,7 +5,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { CONTINUE, SAVES_KEY, launch, openWay, personsTurn, url } from './browser.mjs';
+import { CONTINUE, SAVES_KEY, launch, openWay, personsTurn, playToTheEnd as playsToTheEnd, url } from './browser.mjs';
 
 const shots = process.env.LUDO_SHOTS ?? '/tmp/ludo-shots';
 mkdirSync(shots, { recursive: true });
@@ -43,14 +43,10 @@ async function playSteps(page, count) {
   }
 }
 
-/** Plays the person's turns (throw, then the first legal piece) until the game is over. */
-async function playToTheEnd(page, limit = 3000) {
-  for (let i = 0; i < limit; i++) {
-    const turn = await personsTurn(page);
-    if (turn === 'over') return page.textContent('#status');
-    await act(page, turn);
-  }
-  throw new Error('the game did not end');
+/** Plays the person's turns (throw, then the first legal piece) until the game is over; the status then. */
+async function playToTheEnd(page) {
+  await playsToTheEnd(page);
+  return page.textContent('#status');
 }
 
 /** The game being played, as saved (the first of the saved games), in JSON: `null` if none is. */
@@ -219,15 +215,22 @@ test('a local game against three CPUs is played to the places table', async () =
   await page.close();
 });
 
-for (const [opponents, arms, name] of [[1, 2, 'two-arm'], [2, 3, 't']]) {
-  test(`a local game for ${opponents + 1} on the ${name} board is drawn from the engine's numbers and played`, async () => {
+// The T board's game is played against `expert`, which has a network of its own for it.
+for (const [opponents, arms, name, level] of [[1, 2, 'two-arm', 'random'], [2, 3, 't', 'expert']]) {
+  test(`a local game for ${opponents + 1} on the ${name} board is drawn from the engine's numbers and played against ${level}`, async () => {
     const page = await browser.newPage({ viewport: { width: 360, height: 640 } });
     const errors = await open(page);
+    const networks = [];
+    await page.context().route('**/expert/*.bin', async (route) => {
+      const answer = await route.fetch();
+      networks.push([new URL(route.request().url()).pathname, answer.status()]);
+      return route.fulfill({ response: answer });
+    });
     await openWay(page, 'vs-cpu');
     await page.click('#house-rules summary');
     await page.selectOption('select[data-option=layout]', '"by_players"');
     await page.selectOption('select[name=opponents]', String(opponents));
-    await page.selectOption('select[name=level]', 'random');
+    await page.selectOption('select[name=level]', level);
     await page.click('#vs-cpu button[type=submit]');
     assert.equal(await page.getAttribute('#board', 'data-arms'), String(arms));
     // A star on every arm (its start, also safe, is drawn in its colour).
@@ -236,6 +239,8 @@ for (const [opponents, arms, name] of [[1, 2, 'two-arm'], [2, 3, 't']]) {
     await page.screenshot({ path: `${shots}/${name}-board.png` });
     const position = await page.evaluate(() => JSON.parse(localStorage.getItem('ludo.games'))[0].position);
     assert.equal(position.rules.layout, 'by_players');
+    const fetched = level === 'expert' ? [[`/expert/qdan-${arms}-by_players.bin`, 200]] : [];
+    assert.deepEqual(networks, fetched);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 360, `no horizontal scrolling on a phone (${width}px)`);
     assert.deepEqual(errors, []);

@@ -172,10 +172,16 @@ fn win_rate(bots: &[Level], games: u64, seed: u64) -> f64 {
 
 /// Runs an arena under `preset`'s rules and prints what each entrant won.
 fn win_rate_under(preset: Preset, bots: &[Level], games: u64, seed: u64) -> f64 {
+    win_rate_in(Rules::preset(preset), bots, games, seed)
+}
+
+/// Runs an arena under `rules` and prints what the first entrant won.
+fn win_rate_in(rules: Rules, bots: &[Level], games: u64, seed: u64) -> f64 {
     let games = games * soak_factor();
-    let arena = run_arena(Rules::preset(preset), bots, games, seed, |_| {}).unwrap();
+    let arena = run_arena(rules, bots, games, seed, |_| {}).unwrap();
     let rate = arena.entrants[0].win_rate();
-    eprintln!("{preset} {bots:?}: {rate:.3} over {games} games");
+    let (preset, layout) = (rules.preset_name(), rules.options().layout);
+    eprintln!("{preset} ({layout:?}) {bots:?}: {rate:.3} over {games} games");
     rate
 }
 
@@ -231,13 +237,23 @@ fn a_playout_with_random_players_ends_with_every_seat_placed() {
     assert!(game.seats().iter().all(|&s| game.place(s).is_some()));
 }
 
-/// An `expert` floor: its win rate in a small fixed-seed arena under `preset`'s own rules,
-/// against `hard` with two seats and against `medium` in every other seat with three or four.
+/// An `expert` floor: its win rate in a small fixed-seed arena under `preset`'s own rules on the
+/// board `layout` draws, against `hard` with two seats and against `medium` in every other seat
+/// with three or four.
 struct ExpertFloor {
     preset: Preset,
     seats: usize,
+    layout: Layout,
     games: u64,
     floor: f64,
+}
+
+impl ExpertFloor {
+    /// The game it is played in.
+    fn variant(&self) -> ludo_bots::expert::Variant {
+        let seats = u8::try_from(self.seats).unwrap();
+        ludo_bots::expert::Variant::on(self.preset, seats, self.layout).unwrap()
+    }
 }
 
 /// One floor for each game `expert` has a network for, about three standard errors of its
@@ -248,50 +264,87 @@ const EXPERT_FLOORS: &[ExpertFloor] = &[
     ExpertFloor {
         preset: Preset::Qdan,
         seats: 2,
+        layout: Layout::Cross,
         games: 60,
         floor: 0.36,
     },
     ExpertFloor {
         preset: Preset::Qdan,
         seats: 3,
+        layout: Layout::Cross,
         games: 100,
         floor: 0.35,
     },
     ExpertFloor {
         preset: Preset::Qdan,
         seats: 4,
+        layout: Layout::Cross,
         games: 100,
         floor: 0.30,
     },
     ExpertFloor {
         preset: Preset::Classic,
         seats: 2,
+        layout: Layout::Cross,
         games: 60,
         floor: 0.36,
     },
     ExpertFloor {
         preset: Preset::Classic,
         seats: 3,
+        layout: Layout::Cross,
         games: 100,
         floor: 0.55,
     },
     ExpertFloor {
         preset: Preset::Classic,
         seats: 4,
+        layout: Layout::Cross,
         games: 100,
         floor: 0.42,
     },
     ExpertFloor {
         preset: Preset::Vietnamese,
         seats: 2,
+        layout: Layout::Cross,
         games: 60,
         floor: 0.36,
     },
+    // Boards of one arm per seat: the two-arm board (against `hard`) and the T.
+    ExpertFloor {
+        preset: Preset::Qdan,
+        seats: 2,
+        layout: Layout::ByPlayers,
+        games: 60,
+        floor: 0.33,
+    },
+    ExpertFloor {
+        preset: Preset::Qdan,
+        seats: 3,
+        layout: Layout::ByPlayers,
+        games: 100,
+        floor: 0.33,
+    },
+    ExpertFloor {
+        preset: Preset::Classic,
+        seats: 2,
+        layout: Layout::ByPlayers,
+        games: 60,
+        floor: 0.32,
+    },
+    ExpertFloor {
+        preset: Preset::Classic,
+        seats: 3,
+        layout: Layout::ByPlayers,
+        games: 100,
+        floor: 0.45,
+    },
 ];
 
-/// Plays the arenas of `preset`'s floors.
-fn expert_holds_its_floors_under(preset: Preset) {
-    for f in EXPERT_FLOORS.iter().filter(|f| f.preset == preset) {
+/// Plays the arenas of `preset`'s floors on the board `layout` draws.
+fn expert_holds_its_floors_under(preset: Preset, layout: Layout) {
+    let floors = EXPERT_FLOORS.iter();
+    for f in floors.filter(|f| f.preset == preset && f.layout == layout) {
         let mut bots = vec![Level::Expert];
         let opponent = if f.seats == 2 {
             Level::Hard
@@ -299,8 +352,9 @@ fn expert_holds_its_floors_under(preset: Preset) {
             Level::Medium
         };
         bots.resize(f.seats, opponent);
-        let rate = win_rate_under(preset, &bots, f.games, 6);
-        assert!(rate > f.floor, "{preset} with {} seats: {rate:.3}", f.seats);
+        let variant = f.variant();
+        let rate = win_rate_in(variant.rules(), &bots, f.games, 6);
+        assert!(rate > f.floor, "{variant}: {rate:.3}");
     }
 }
 
@@ -309,7 +363,7 @@ fn every_game_expert_is_offered_for_has_a_floor() {
     use ludo_bots::expert::{Model, TRAINED};
     let with_floors: Vec<String> = EXPERT_FLOORS
         .iter()
-        .map(|f| format!("{}-{}", f.preset, f.seats))
+        .map(|f| f.variant().to_string())
         .collect();
     let against_medium: Vec<String> = TRAINED
         .iter()
@@ -328,15 +382,21 @@ fn every_game_expert_is_offered_for_has_a_floor() {
 
 #[test]
 fn expert_holds_its_floors_under_the_standard_rules() {
-    expert_holds_its_floors_under(Preset::Qdan);
+    expert_holds_its_floors_under(Preset::Qdan, Layout::Cross);
 }
 
 #[test]
 fn expert_holds_its_floors_under_the_classic_rules() {
-    expert_holds_its_floors_under(Preset::Classic);
+    expert_holds_its_floors_under(Preset::Classic, Layout::Cross);
+}
+
+#[test]
+fn expert_holds_its_floors_on_boards_of_one_arm_per_seat() {
+    expert_holds_its_floors_under(Preset::Qdan, Layout::ByPlayers);
+    expert_holds_its_floors_under(Preset::Classic, Layout::ByPlayers);
 }
 
 #[test]
 fn expert_holds_its_floors_under_the_vietnamese_rules() {
-    expert_holds_its_floors_under(Preset::Vietnamese);
+    expert_holds_its_floors_under(Preset::Vietnamese, Layout::Cross);
 }

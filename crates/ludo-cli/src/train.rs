@@ -4,7 +4,7 @@
 use clap::Args;
 use ludo_bots::Level;
 use ludo_bots::expert::{Key, Model, Net, Training, Variant, train};
-use ludo_rules::Preset;
+use ludo_rules::{Layout, Preset};
 
 use crate::failure::{Failure, bad};
 
@@ -17,6 +17,10 @@ pub struct TrainArgs {
     /// How many seats that game has (2 to 4).
     #[arg(long, default_value_t = 4)]
     pub seats: u8,
+    /// The Ludo board's layout: `cross`, or `by_players` (one arm per seat: a horizontal board
+    /// for two, a T for three).
+    #[arg(long, default_value = "cross", value_parser = parse_layout)]
+    pub layout: Layout,
     /// Games to play against `medium` players in every other seat.
     #[arg(long, default_value_t = 2_000_000)]
     pub games: u64,
@@ -35,14 +39,28 @@ pub struct TrainArgs {
     pub against: Level,
 }
 
+/// Reads a layout as the rules name it (`cross`, `by_players`).
+fn parse_layout(name: &str) -> Result<Layout, String> {
+    serde_json::from_value(serde_json::Value::from(name))
+        .map_err(|_| format!("a layout is cross or by_players, not {name}"))
+}
+
 /// Games between progress lines (and saves of the network so far).
 const EVERY: u64 = 10_000;
 
 /// `ludo train-expert`: trains, saving the network every [`EVERY`] games and at the end, and
 /// prints the share of the last games won.
 pub fn train_expert(args: &TrainArgs) -> Result<String, Failure> {
-    let variant = Variant::new(args.rules, args.seats)
-        .ok_or_else(|| bad(format!("a game has 2 to 4 seats, not {}", args.seats)))?;
+    let variant = Variant::on(args.rules, args.seats, args.layout)
+        .filter(|variant| variant.layout == args.layout)
+        .ok_or_else(|| match args.seats {
+            2..=3 => bad(format!(
+                "{} is not played with one arm per seat",
+                args.rules
+            )),
+            4 => bad("with four seats, one arm per seat is the cross: leave out --layout"),
+            _ => bad(format!("a game has 2 to 4 seats, not {}", args.seats)),
+        })?;
     let model = match args.against {
         Level::Medium => Model::Medium,
         Level::Random => Model::Random,

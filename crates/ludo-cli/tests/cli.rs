@@ -789,6 +789,47 @@ fn ludo_train_expert_learns_for_the_rules_and_seats_asked_and_goes_on_only_from_
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn ludo_train_expert_learns_the_board_of_one_arm_per_seat_where_there_is_one() {
+    let dir = std::env::temp_dir().join(format!("ludo-cli-train-t-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let t = dir.join("classic-3-by_players.bin");
+    let args = ["train-expert", "--rules", "classic", "--seats", "3"];
+    let layout = ["--layout", "by_players", "--games", "5"];
+    let run = ludo(
+        &[&args[..], &layout, &["--out", t.to_str().unwrap()]].concat(),
+        "",
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let net = ludo_bots::expert::Net::from_bytes(&std::fs::read(&t).unwrap()).unwrap();
+    assert_eq!(net.key().to_string(), "classic-3-by_players");
+    std::fs::remove_dir_all(&dir).unwrap();
+    for (rules, seats, refusal) in [
+        (
+            "vietnamese",
+            "2",
+            "vietnamese is not played with one arm per seat",
+        ),
+        (
+            "qdan",
+            "4",
+            "with four seats, one arm per seat is the cross",
+        ),
+    ] {
+        let args = ["train-expert", "--rules", rules, "--seats", seats];
+        let run = ludo(&[&args[..], &layout, &["--out", "/dev/null"]].concat(), "");
+        assert_eq!(run.code, Some(2));
+        assert!(run.stderr.contains(refusal), "{}", run.stderr);
+    }
+    let run = ludo(&["train-expert", "--layout", "t", "--out", "/dev/null"], "");
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.contains("cross or by_players, not t"),
+        "{}",
+        run.stderr
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Verifying a finished game's record.
 

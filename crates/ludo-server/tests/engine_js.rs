@@ -299,11 +299,12 @@ fn every_rules_vector_passes_through_the_browser_engine_as_through_the_native_on
 
 /// Rules (as a position's `rules` field) and seat counts whose positions the CPUs are asked about:
 /// every preset, the boards by players, and house rules that change what a move may do.
-const TABLES: [(&str, &[usize]); 6] = [
+const TABLES: [(&str, &[usize]); 7] = [
     (r#""qdan""#, &[2, 3, 4]),
     (r#""classic""#, &[2, 3, 4]),
     (r#""vietnamese""#, &[2, 3, 4]),
     (r#"{"preset": "qdan", "layout": "by_players"}"#, &[2, 3]),
+    (r#"{"preset": "classic", "layout": "by_players"}"#, &[2, 3]),
     (
         r#"{"preset": "classic", "passing": "any", "safe": "none", "first_player": "highest_roll"}"#,
         &[4],

@@ -15,7 +15,8 @@
 //! candidate with the best average is played. Against `medium` the rollouts model the opponents
 //! exactly, and the network values where they stop far better than a hand-set evaluation.
 //!
-//! Each network was learned for one preset's rules and number of seats ([`Variant`]); the list is
+//! Each network was learned for one preset's rules, number of seats and board (the cross, or one
+//! arm per seat: [`Variant`]); the list is
 //! [`TRAINED`], and the network learned against `random` is used only where there is one. Where
 //! there is no network (a house rule changed, or a game without one), `expert` is not offered
 //! ([`plays`]); should one play there anyway, and once a seat is done (when only places are left

@@ -7,13 +7,14 @@
 //!
 //! Stored as little-endian bytes: the magic `LUDOVAL2`; the number of inputs and of hidden units
 //! (`u32` each); what it was learned for ([`Key`]): the preset's index in `Preset::ALL`, the
-//! seats and the opponents' model (0 `medium`, 1 `random`), a byte each, and a zero byte; then
+//! seats, the opponents' model (0 `medium`, 1 `random`) and the board's layout (0 the cross, 1 one
+//! arm per seat), a byte each; then
 //! the weights as `f32`, input by input (each input's row of [`HIDDEN`]), the hidden biases, the
 //! output weights and the output bias.
 
 use std::fmt;
 
-use ludo_rules::Preset;
+use ludo_rules::{Layout, Preset};
 
 use super::Model;
 use super::networks::{Key, Variant};
@@ -157,7 +158,7 @@ impl Net {
             preset.expect("every preset is listed") as u8,
             variant.seats,
             model as u8,
-            0,
+            variant.layout as u8,
         ]);
         let weights = self.hidden_weights.iter().flatten();
         let rest = self.hidden_bias.iter().chain(&self.output_weights);
@@ -185,12 +186,20 @@ impl Net {
             1 => Some(Model::Random),
             _ => None,
         };
+        let layout = match bytes[19] {
+            0 => Some(Layout::Cross),
+            1 => Some(Layout::ByPlayers),
+            _ => None,
+        };
         let preset = Preset::ALL.get(usize::from(bytes[16]));
-        let variant = preset.and_then(|&preset| Variant::new(preset, bytes[17]));
+        let variant = preset
+            .zip(layout)
+            .and_then(|(&preset, layout)| Variant::on(preset, bytes[17], layout))
+            .filter(|variant| Some(variant.layout) == layout);
         let (Some(variant), Some(model)) = (variant, model) else {
             return Err(NetError(format!(
-                "a value network for no game there is (rules {}, {} seats, model {})",
-                bytes[16], bytes[17], bytes[18]
+                "a value network for no game there is (rules {}, {} seats, model {}, layout {})",
+                bytes[16], bytes[17], bytes[18], bytes[19]
             )));
         };
         let key = Key { variant, model };
@@ -257,6 +266,23 @@ mod tests {
             error.contains("942 inputs and 80 hidden units, not 1010"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn the_layout_byte_names_the_board_and_one_arm_per_seat_is_refused_where_it_is_no_board() {
+        let t = Key {
+            variant: Variant::on(Preset::Qdan, 3, Layout::ByPlayers).unwrap(),
+            model: Model::Medium,
+        };
+        let bytes = Net::untrained(t, 1).to_bytes();
+        assert_eq!(bytes[19], 1);
+        assert_eq!(Net::from_bytes(&bytes).unwrap().key(), t);
+        let mut bytes = Net::untrained(Key::STANDARD, 1).to_bytes();
+        // One arm per seat with four seats is the cross, which is stored as the cross.
+        bytes[19] = 1;
+        assert!(Net::from_bytes(&bytes).is_err());
+        bytes[19] = 2;
+        assert!(Net::from_bytes(&bytes).is_err());
     }
 
     #[test]

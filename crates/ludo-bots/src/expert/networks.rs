@@ -1,7 +1,7 @@
 //! Which games `expert` has a value network for, and the networks themselves.
 //!
-//! A network is learned for one [`Variant`] (a preset's rules without a house rule changed, and a
-//! number of seats: the board follows from the preset) against one model of its opponents
+//! A network is learned for one [`Variant`] (a preset's rules without a house rule changed but the
+//! board's layout, and a number of seats) against one model of its opponents
 //! ([`Key`]). [`TRAINED`] lists those there are; `expert` is offered exactly where one learned
 //! against `medium` is listed ([`plays`]). Each is stored in `networks/<name>.bin` (see
 //! [`Key::file`]) and, natively, built into the program.
@@ -9,7 +9,7 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use ludo_rules::{Game, Geometry, Preset, Rules};
+use ludo_rules::{Board, Game, Geometry, Layout, Options, Preset, Rules};
 
 use super::Model;
 use super::features::Shape;
@@ -17,37 +17,64 @@ use super::net::{Net, NetError};
 
 use crate::arena::seats_for;
 
-/// A game a network can be learned for: a preset's own rules, with 2 to 4 seats.
+/// A game a network can be learned for: a preset's own rules, on the cross or (on the Ludo board,
+/// with two or three seats) on a board of one arm per seat, with 2 to 4 seats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Variant {
-    /// The rules, without a house rule changed.
+    /// The rules, without a house rule changed but the layout.
     pub preset: Preset,
     /// How many seats are taken.
     pub seats: u8,
+    /// The board's layout: [`Layout::ByPlayers`] only where that is not the cross.
+    pub layout: Layout,
 }
 
 impl Variant {
-    /// The variant of `preset` with `seats` seats, if that many can play.
+    /// The variant of `preset` with `seats` seats on the cross, if that many can play.
     pub const fn new(preset: Preset, seats: u8) -> Option<Variant> {
+        Variant::on(preset, seats, Layout::Cross)
+    }
+
+    /// The variant of `preset` with `seats` seats on the board `layout` draws, if that many can
+    /// play there. One arm per seat for four seats is the cross, and is answered as the cross.
+    pub const fn on(preset: Preset, seats: u8, layout: Layout) -> Option<Variant> {
+        let layout = match (layout, seats, preset.options().board) {
+            (Layout::ByPlayers, _, Board::Horse) => return None,
+            (Layout::ByPlayers, 4, Board::Ludo) => Layout::Cross,
+            (layout, _, _) => layout,
+        };
         match seats {
-            2..=4 => Some(Variant { preset, seats }),
+            2..=4 => Some(Variant {
+                preset,
+                seats,
+                layout,
+            }),
             _ => None,
         }
     }
 
-    /// The variant a game under `rules` with `seats` seats is: none where a house rule is
-    /// changed.
+    /// The variant a game under `rules` with `seats` seats is: none where a house rule other
+    /// than the layout is changed.
     pub fn of(rules: &Rules, seats: usize) -> Option<Variant> {
         let preset = rules.preset_name();
-        if *rules.options() != preset.options() {
+        let layout = rules.options().layout;
+        let but_layout = Options {
+            layout: preset.options().layout,
+            ..*rules.options()
+        };
+        if but_layout != preset.options() {
             return None;
         }
-        Variant::new(preset, u8::try_from(seats).ok()?)
+        Variant::on(preset, u8::try_from(seats).ok()?, layout)
     }
 
     /// Its rules.
-    pub const fn rules(self) -> Rules {
-        Rules::preset(self.preset)
+    pub fn rules(self) -> Rules {
+        let options = Options {
+            layout: self.layout,
+            ..self.preset.options()
+        };
+        Rules::new(self.preset, options).expect("a variant's layout fits its board")
     }
 
     /// A new game of it, the seats taken clockwise (two face each other).
@@ -58,14 +85,21 @@ impl Variant {
 
     /// Where a network of it reads each input.
     pub fn shape(self) -> Shape {
-        let options = self.preset.options();
-        Shape::on(&Geometry::new(&options, usize::from(self.seats)))
+        Shape::on(&Geometry::new(
+            self.rules().options(),
+            usize::from(self.seats),
+        ))
     }
 }
 
+/// `qdan-2`, or `qdan-2-by_players` on a board of one arm per seat.
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}-{}", self.preset, self.seats)
+        write!(f, "{}-{}", self.preset, self.seats)?;
+        match self.layout {
+            Layout::Cross => Ok(()),
+            Layout::ByPlayers => f.write_str("-by_players"),
+        }
     }
 }
 
@@ -82,10 +116,21 @@ impl Key {
     /// The network of the standard game: `qdan` with four seats, learned against `medium`.
     pub const STANDARD: Key = Key::medium(Preset::Qdan, 4);
 
-    /// The key of a network for `preset` with `seats` seats learned against `medium`.
+    /// The key of a network for `preset` with `seats` seats on the cross learned against
+    /// `medium`.
     const fn medium(preset: Preset, seats: u8) -> Key {
+        Key::medium_on(preset, seats, Layout::Cross)
+    }
+
+    /// The key of a network for `preset` with `seats` seats on the board `layout` draws, learned
+    /// against `medium`.
+    const fn medium_on(preset: Preset, seats: u8, layout: Layout) -> Key {
         Key {
-            variant: Variant { preset, seats },
+            variant: Variant {
+                preset,
+                seats,
+                layout,
+            },
             model: Model::Medium,
         }
     }
@@ -103,7 +148,7 @@ impl fmt::Display for Key {
 }
 
 /// The networks there are.
-pub const TRAINED: [Key; 8] = [
+pub const TRAINED: [Key; 12] = [
     Key::STANDARD,
     Key {
         model: Model::Random,
@@ -115,6 +160,10 @@ pub const TRAINED: [Key; 8] = [
     Key::medium(Preset::Classic, 3),
     Key::medium(Preset::Classic, 4),
     Key::medium(Preset::Vietnamese, 2),
+    Key::medium_on(Preset::Qdan, 2, Layout::ByPlayers),
+    Key::medium_on(Preset::Qdan, 3, Layout::ByPlayers),
+    Key::medium_on(Preset::Classic, 2, Layout::ByPlayers),
+    Key::medium_on(Preset::Classic, 3, Layout::ByPlayers),
 ];
 
 /// Their bytes, built into native programs, in the order of [`TRAINED`].
@@ -128,14 +177,23 @@ pub const BYTES: [&[u8]; TRAINED.len()] = [
     include_bytes!("networks/classic-3.bin"),
     include_bytes!("networks/classic-4.bin"),
     include_bytes!("networks/vietnamese-2.bin"),
+    include_bytes!("networks/qdan-2-by_players.bin"),
+    include_bytes!("networks/qdan-3-by_players.bin"),
+    include_bytes!("networks/classic-2-by_players.bin"),
+    include_bytes!("networks/classic-3-by_players.bin"),
 ];
 
-/// Slots for every network there could be: by preset, seats and model ([`slot`]).
-const SLOTS: usize = Preset::ALL.len() * 3 * 2;
+/// Slots for every network there could be: by preset, seats, layout and model ([`slot`]).
+const SLOTS: usize = Preset::ALL.len() * 3 * 2 * 2;
 
 /// A network's slot.
 const fn slot(key: Key) -> usize {
-    ((key.variant.preset as usize) * 3 + (key.variant.seats as usize - 2)) * 2 + key.model as usize
+    let Variant {
+        preset,
+        seats,
+        layout,
+    } = key.variant;
+    (((preset as usize) * 3 + (seats as usize - 2)) * 2 + layout as usize) * 2 + key.model as usize
 }
 
 /// The networks in use, read once, by [`slot`].
@@ -213,7 +271,15 @@ mod tests {
     fn every_network_there_could_be_has_a_slot_of_its_own() {
         let mut slots: Vec<usize> = Preset::ALL
             .into_iter()
-            .flat_map(|preset| (2..=4).map(move |seats| Variant::new(preset, seats).unwrap()))
+            .flat_map(|preset| (2..=4).map(move |seats| (preset, seats)))
+            .flat_map(|(preset, seats)| {
+                // Every layout, whether or not its board can be drawn: the slots stay simple.
+                [Layout::Cross, Layout::ByPlayers].map(|layout| Variant {
+                    preset,
+                    seats,
+                    layout,
+                })
+            })
             .flat_map(|variant| {
                 [Model::Medium, Model::Random].map(|model| slot(Key { variant, model }))
             })
@@ -230,6 +296,29 @@ mod tests {
         let changed = Rules::check_json(r#"{"preset": "qdan", "stacking": false}"#).unwrap();
         assert_eq!(Variant::of(&changed, 4), None);
         assert_eq!(Key::STANDARD.to_string(), "qdan-4");
+    }
+
+    #[test]
+    fn a_board_of_one_arm_per_seat_is_a_variant_of_its_own_but_with_four_seats_the_cross() {
+        let by_players = |preset| {
+            Rules::new(
+                preset,
+                Options {
+                    layout: Layout::ByPlayers,
+                    ..Preset::options(preset)
+                },
+            )
+        };
+        let t = Variant::of(&by_players(Preset::Classic).unwrap(), 3).unwrap();
+        assert_eq!(t.layout, Layout::ByPlayers);
+        assert_eq!(t.to_string(), "classic-3-by_players");
+        assert_eq!(t.game().rules().options().layout, Layout::ByPlayers);
+        let on_the_cross = Variant::new(Preset::Classic, 3).unwrap();
+        assert!(t.shape().inputs() < on_the_cross.shape().inputs());
+        let cross = Variant::of(&by_players(Preset::Qdan).unwrap(), 4).unwrap();
+        assert_eq!(cross, Key::STANDARD.variant);
+        assert!(by_players(Preset::Vietnamese).is_err());
+        assert_eq!(Variant::on(Preset::Vietnamese, 2, Layout::ByPlayers), None);
     }
 
     #[test]

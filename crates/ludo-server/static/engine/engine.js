@@ -133,19 +133,24 @@ export class Engine {
 }
 
 // Which games the `expert` CPU has a value network for, and where the page fetches it: one per
-// preset and number of seats, without house rules (docs/cpu-players.md). Elsewhere `expert` is
-// not offered.
+// preset, number of seats and board (the cross, or one arm per seat), without house rules
+// (docs/cpu-players.md). Elsewhere `expert` is not offered.
 
-/** The games with a network, as `<preset>-<seats>`. */
-const TRAINED = new Set(['qdan-4', 'qdan-2', 'qdan-3', 'classic-2', 'classic-3', 'classic-4', 'vietnamese-2']);
+/** The games with a network, as `<preset>-<seats>`, with `-by_players` on a board of one arm per seat. */
+const TRAINED = new Set([
+  'qdan-4', 'qdan-2', 'qdan-3', 'classic-2', 'classic-3', 'classic-4', 'vietnamese-2',
+  'qdan-2-by_players', 'qdan-3-by_players', 'classic-2-by_players', 'classic-3-by_players'
+]);
 
 /**
  * The name of the network `expert` plays a game of `rules` (a preset's name, or `{preset, ...}`
- * with any house rule changed) with `seats` seats with, or null where there is none.
+ * with any house rule changed) with `seats` seats with, or null where there is none. The layout
+ * is no house rule here: one arm per seat is a board of its own, and with four seats the cross.
  */
 export function expertNetwork(rules, seats) {
-  const { preset, ...changes } = typeof rules === 'string' ? { preset: rules } : rules ?? {};
-  const name = `${preset}-${seats}`;
+  const { preset, layout = 'cross', ...changes } = typeof rules === 'string' ? { preset: rules } : rules ?? {};
+  const board = layout === 'by_players' && seats !== 4 ? '-by_players' : '';
+  const name = `${preset}-${seats}${board}`;
   return !Object.keys(changes).length && TRAINED.has(name) ? name : null;
 }
 
