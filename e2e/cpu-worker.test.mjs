@@ -6,22 +6,12 @@
 // That the page keeps drawing while a CPU thinks long is timed in cpu-worker-timing.test.mjs.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { SAVES_KEY, launch, openWay, personsTurn, url } from './browser.mjs';
+import { SAVES_KEY, launch, openWay, personsTurn, playToTheEnd, url } from './browser.mjs';
 import { BLUE_TO_MOVE, before, continueGame, marks, open as openWith, saved } from './workers.mjs';
 
 const browser = await launch();
 after(() => browser.close());
 const open = (path, options) => openWith(browser, path, options);
-
-/** Plays the person's turns (throw, then the first legal piece) until the game is over. */
-async function playToTheEnd(page, limit = 3000) {
-  for (let i = 0; i < limit; i++) {
-    const turn = await personsTurn(page);
-    if (turn === 'over') return;
-    await page.click(turn === 'throw' ? '#roll' : '#board .piece.legal');
-  }
-  throw new Error('the game did not end');
-}
 
 test('a local game against three CPUs is played to the end with every CPU move chosen in the worker', async () => {
   const { context, page, errors, warnings } = await open('/?cpu-delay=0');

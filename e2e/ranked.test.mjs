@@ -4,7 +4,7 @@
 // A local game is exported and replayed too.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openWay, over, person as open, personsTurn, step, url } from './browser.mjs';
+import { launch, openWay, over, person as open, personsTurn, playToTheEnd, step, url } from './browser.mjs';
 
 const browser = await launch();
 after(() => browser.close());
@@ -68,10 +68,7 @@ test('two browsers find a ranked game, play it, and see ratings, records and the
   await ana.page.waitForFunction(() => document.querySelectorAll('#players .rating').length === 2);
   assert.deepEqual(await ana.page.$$eval('#players .rating', (all) => all.map((r) => r.textContent)),
     ['Rating 1500?', 'Rating 1500?']);
-  for (let i = 0; i < 4000 && !(await over(ana.page)); i++) {
-    await step(ana.page);
-    await step(bo.page);
-  }
+  await playToTheEnd(ana.page, bo.page);
   assert.ok(await over(ana.page), 'the game ended');
   await ana.page.waitForFunction(() => /Ana: 1500 → \d+/.test(document.querySelector('#rated').textContent));
   // Best first, each with what it gained or lost.
@@ -205,7 +202,7 @@ test('a local game played to its end opens in the viewer from its end screen', a
   await me.page.click('#vs-cpu button[type=submit]');
   await me.page.waitForSelector('#board .base');
   assert.ok(await me.page.isHidden('#replay-link'), 'no replay before the end');
-  for (let i = 0; i < 5000 && !(await over(me.page)); i++) await step(me.page);
+  await playToTheEnd(me.page);
   assert.ok(await over(me.page), 'the game ended');
   // On a phone the end is a card over the board: its × tucks it away, and the replay is below.
   await me.page.click('#end-tuck');

@@ -7,7 +7,7 @@
 // with `?free-after=1500`). Screenshots go to LUDO_SHOTS when it is set.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, over, person, step, url } from './browser.mjs';
+import { launch, over, person, playToTheEnd, step, url } from './browser.mjs';
 import { DESKTOP, FRENCH, PHONE, hostRoom, seated, shoot, shots, shows, start } from './rooms.mjs';
 
 const browser = await launch();
@@ -29,14 +29,6 @@ async function guest(code, name, colour, options = {}) {
 function bubbleSays(page, colour, text) {
   return page.waitForFunction(([colour, text]) => document.querySelector(`#players li[data-seat=${colour}] .bubble span`)
     ?.textContent === text, [colour, text]);
-}
-
-/** Plays on `pages` (those still playing) until the game is over on the first. */
-async function playToTheEnd(...pages) {
-  for (let i = 0; i < 6000 && !(await over(pages[0])); i++) {
-    for (const page of pages) await step(page);
-  }
-  assert.ok(await over(pages[0]), 'the game ended');
 }
 
 /** The texts of the log's lines on `page`. */
