@@ -76,7 +76,7 @@ test('a rules page in French does not move once drawn, describes itself, is acce
   assert.ok(figures.lcp <= 3_000, `LCP ${figures.lcp} ms (at most 3 s)`);
 });
 
-test('a room opened from its invitation does not move once drawn, describes itself and is accessible', { timeout: 180_000 }, async () => {
+test('a room opened from its invitation does not move once drawn, describes itself, is accessible and paints its largest text within 3.5 s', { timeout: 180_000 }, async () => {
   const device = 'lighthouse-host-device-01';
   const response = await fetch(`${url}/api/rooms`, {
     method: 'POST', headers: { 'Content-Type': 'application/json' },
@@ -84,7 +84,13 @@ test('a room opened from its invitation does not move once drawn, describes itse
   });
   assert.equal(response.status, 201, await response.clone().text());
   const { code } = await response.json();
-  check(await audit(`/r/${code}`));
+  const figures = await audit(`/r/${code}`);
+  check(figures);
+  // Its lobby drawn before the engine is asked for (docs/performance.md): measured 2.1 s in most
+  // runs, 2.8 s in some (as the home page, the simulation then counting the engine's transfer);
+  // 2.9–3.0 s when it waited for the engine. What is asked for in which order is held by
+  // performance.test.mjs; this bound catches a page that stalls.
+  assert.ok(figures.lcp <= 3_500, `LCP ${figures.lcp} ms (at most 3.5 s)`);
 });
 
 /**

@@ -74,13 +74,27 @@ fn preload_the_first_screen(assets: &mut [(String, Vec<u8>)]) {
     let mut rules_page = vec![preloads::RULES_PAGE.to_owned()];
     rules_page.extend(preloads::module_graph(preloads::RULES_PAGE, source));
     rules_page.retain(|module| !modules.contains(module));
+    // A room's answer: the modules that draw a room. Its lobby is drawn before the engine is
+    // asked for (a game in it is drawn once the engine is there, see static/room/online.js).
+    let mut room_page: Vec<String> = Vec::new();
+    for entry in preloads::ROOM_PAGE {
+        let graph = preloads::module_graph(entry, source);
+        for module in std::iter::once(entry.to_owned()).chain(graph) {
+            if !modules.contains(&module) && !room_page.contains(&module) {
+                room_page.push(module);
+            }
+        }
+    }
     let headers = format!(
         "/// The `Link` header of an address drawn with the engine.\n\
          pub const DRAWN_WITH_THE_ENGINE: &str = {:?};\n\
          /// The `Link` header of a rules page.\n\
-         pub const RULES_PAGE: &str = {:?};\n",
+         pub const RULES_PAGE: &str = {:?};\n\
+         /// The `Link` header of a room.\n\
+         pub const ROOM_PAGE: &str = {:?};\n",
         preloads::link_header(&[preloads::ENGINE], &[], &[]),
         preloads::link_header(&[], &rules_page, &[preloads::RULES_PAGE_STYLE]),
+        preloads::link_header(&[], &room_page, &[]),
     );
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets it"));
     fs::write(out.join("links.rs"), headers).expect("OUT_DIR is writable");

@@ -113,6 +113,9 @@ pub const RULES_PAGE_STYLE: &str = "/rulebook/rulespage.css";
 /// The module that draws a rules page, loaded by `app.js` with `import()` on a rules page's address.
 pub const RULES_PAGE: &str = "/rulebook/rulespage.js";
 
+/// The modules that draw a room, loaded by `app.js` with `import()` on a room's address.
+pub const ROOM_PAGE: [&str; 2] = ["/room/invite.js", "/room/online.js"];
+
 /// The preload of the engine, as `static/engine/engine.js` fetches it (CORS mode, the page's own
 /// credentials), so that the fetch uses it.
 pub const ENGINE: &str =

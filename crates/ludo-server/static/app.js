@@ -1,5 +1,6 @@
 // The page: home screen, local and online games, the rules table, and the rules pages (/rules/…).
 
+import { afterPaint } from './dom.js';
 import { loadEngine } from './engine/engine.js';
 import { LocalGame } from './game/local.js';
 import {
@@ -428,16 +429,6 @@ function reveal() {
   showPage();
 }
 
-/**
- * Once the page's next frame is on the screen: the frame after it has begun (or a moment, in a tab
- * that is not painting).
- */
-function afterPaint() {
-  return new Promise((resolve) => {
-    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve)));
-    setTimeout(resolve, 250);
-  });
-}
 
 /**
  * Taps on buttons and links, and forms sent, before `ready` settles are held, and the last one
@@ -474,13 +465,19 @@ async function main() {
   // engine, which the server's answer preloads.
   const rulesPage = Boolean(rulesPresetAt(location.pathname) || location.hash.startsWith('#rules/'));
   const drawnFirst = rulesPage || (location.pathname === '/' && !history.state?.[TABLE_ENTRY]);
-  const engineLoaded = drawnFirst ? shown.then(afterPaint).then(() => loadEngine()) : loadEngine();
+  // A room's lobby is drawn as soon as the room answers, and the engine asked for once it is
+  // (at once if the room shows a game, which is drawn with it): see room/online.js.
+  const roomPage = /^\/r\/[a-z0-9]+$/.test(location.pathname);
+  let askForEngine = () => {};
+  const engineAsked = new Promise((resolve) => { askForEngine = resolve; });
+  const engineLoaded = drawnFirst ? shown.then(afterPaint).then(() => loadEngine())
+    : roomPage ? engineAsked.then(() => loadEngine()) : loadEngine();
   let engine = null;
   const engineSet = engineLoaded.then((loaded) => { engine = loaded; }, () => {});
   if (drawnFirst) holdTapsUntil(engineSet);
   // The home and rules pages draw from the rules the server plays: asked for with the texts.
   if (location.pathname === '/' || rulesPresetAt(location.pathname)) served().catch(() => {});
-  await Promise.all([drawnFirst || engineLoaded, translate()]);
+  await Promise.all([drawnFirst || roomPage || engineLoaded, translate()]);
   const view = {
     board: $('board'),
     status: $('status'),
@@ -615,7 +612,7 @@ async function main() {
     const { offerInvite } = await import('./room/invite.js');
     offerInvite({ copy: $('copy'), share: $('share'), link: $('link'), status: $('copy-status') }, t);
     const { OnlineRoom } = await import('./room/online.js');
-    const room = new OnlineRoom(engine, invited[1], { ...view, seats: $('seats'), link: $('link'),
+    const room = new OnlineRoom(() => { askForEngine(); return engineLoaded; }, invited[1], { ...view, seats: $('seats'), link: $('link'),
       connection: $('connection'), rated: $('rated'), afterGame: $('after-game'),
       replayLink: $('replay-link'), lobbyNotice: $('lobby-notice'), notify: $('notify'),
       roomSettings: $('room-settings'), tableSettings: $('table-settings') });

@@ -38,3 +38,14 @@ export function styleSheet(href) {
   document.head.append(link);
   return link.loaded;
 }
+
+/**
+ * Once the page's next frame is on the screen: the frame after it has begun (or a moment, in a tab
+ * that is not painting).
+ */
+export function afterPaint() {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve)));
+    setTimeout(resolve, 250);
+  });
+}

@@ -31,7 +31,7 @@ mod links {
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/", get(home_page))
-        .route("/r/{code}", get(drawn_with_the_engine))
+        .route("/r/{code}", get(room_page))
         .route("/ranked", get(drawn_with_the_engine))
         .route("/leaderboard", get(drawn_with_the_engine))
         .route("/leaderboard/{rules}", get(drawn_with_the_engine))
@@ -59,6 +59,12 @@ async fn drawn_with_the_engine(State(state): State<AppState>, headers: HeaderMap
         file(&state, "/index.html", &headers),
         links::DRAWN_WITH_THE_ENGINE,
     )
+}
+
+/// A room's page, told to load the modules that draw a room at once. The engine is asked for by
+/// the page once the lobby is drawn, or at once when the room shows a game.
+async fn room_page(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    with_link(file(&state, "/index.html", &headers), links::ROOM_PAGE)
 }
 
 /// `response` with a `Link` header of preloads.

@@ -19,8 +19,11 @@ import { AwaySeats } from './freeseat.js';
 import { RoomName } from './roomname.js';
 import { deviceSecret, savedName, playerName, setPlayerName } from './identity.js';
 import { served } from './served.js';
-import { element } from '../dom.js';
+import { afterPaint, element } from '../dom.js';
 
+
+/** Whether `message` shows a game, which is drawn with the engine. */
+const showsAGame = (message) => ['game', 'action'].includes(message.t) || (message.t === 'welcome' && message.game);
 
 /** The game as the table shows it. */
 const stateOf = (game) => ({ position: game.position, legal: game.legal, deadline: game.deadline,
@@ -28,17 +31,27 @@ const stateOf = (game) => ({ position: game.position, legal: game.legal, deadlin
 
 export class OnlineRoom {
   /**
-   * @param engine the WebAssembly engine, for the board's numbers
+   * The room is connected and its lobby drawn at once, before the engine (the board's numbers, a
+   * move's details) is asked for: the lobby of a room opened from its invitation shows without
+   * waiting for the engine's transfer and compilation, the longest things on a phone's way to
+   * it, nor sharing the connection with them. The engine is asked for once the lobby is on the
+   * screen, or at once when a message shows a game (a welcome with one, a game, an action); such
+   * a message is held, with every message after it, and they are handled in order once the
+   * engine is there.
+   *
+   * @param askForEngine asks for the WebAssembly engine (the first call) and returns a promise of it
    * @param view the table's elements (see `Table`) and the room's: `seats` (the lobby), `lobbyNotice`,
    *   `link`, `connection`, `rated`, `afterGame`, `replayLink`, `notify`, `roomSettings`, `tableSettings`
    */
-  constructor(engine, code, view) {
+  constructor(askForEngine, code, view) {
     /** The ratings the people of each ranked game brought to it, by game and identity id (see `ratingAt`). */
     this.ratings = new Map();
     /** The names and identity ids of the people of the game shown, by seat (see `keepGameNames`). */
     this.gameNames = {};
     this.gameIds = {};
-    this.engine = engine;
+    this.engine = null;
+    /** Messages held until the engine is there (null once it is). */
+    this.held = [];
     this.code = code;
     this.view = view;
     // The link to pass on is known from the start, before (or without) a connection.
@@ -50,17 +63,31 @@ export class OnlineRoom {
     // Where the answer to the last request should be shown if it is refused.
     this.asked = 'table';
     // Nobody is known to sit anywhere until the room says hello (see `showSeats`).
-    this.table = new Table(engine, view, { you: null, clockMs: null, seats: {} }, {
+    this.table = new Table(null, view, { you: null, clockMs: null, seats: {} }, {
       roll: () => this.request({ t: 'roll', version: this.game?.version }),
       move: (piece) => this.request({ t: 'move', piece, version: this.game?.version }),
     });
     this.parts(view);
     this.notifyButton();
     this.settingsView = null;
+    /** Asks for the engine, once; settled once it is there and every message held for it handled. */
+    this.askForEngine = () => {
+      this.engineReady ??= askForEngine().then((loaded) => {
+        this.engine = loaded;
+        this.table.engine = loaded;
+        if (this.settingsView) this.settingsView.engine = loaded;
+        const held = this.held;
+        this.held = null;
+        for (const message of held) this.receive(message);
+      });
+      return this.engineReady;
+    };
     const settingsDrawn = view.roomSettings ? this.loadSettingsView(view.roomSettings) : null;
     const welcomed = new Promise((resolve) => { this.welcomed = resolve; });
     /** Settled once the room has first been drawn, its seats and settings in (the page shows it then). */
     this.drawn = Promise.all([welcomed, settingsDrawn?.catch(() => {})]);
+    // `room.drawn`: when the room was first drawn, its settings in (the performance tests read it).
+    this.drawn.then(() => performance.mark('room.drawn')).then(afterPaint).then(this.askForEngine);
     this.connect();
   }
 
@@ -175,6 +202,11 @@ export class OnlineRoom {
   }
 
   receive(message) {
+    if (this.held && (this.held.length || showsAGame(message))) {
+      this.held.push(message);
+      this.askForEngine();
+      return;
+    }
     switch (message.t) {
       case 'welcome':
         this.you = message.you;

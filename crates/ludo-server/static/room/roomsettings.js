@@ -24,7 +24,8 @@ export class RoomSettings {
   /**
    * @param section where the settings are drawn
    * @param rules `/api/rules`'s answer: the presets and each option's choices
-   * @param engine the WebAssembly engine, which checks house rules before they are sent
+   * @param engine the WebAssembly engine, which checks house rules before they are sent (null
+   *   until it is there: the server checks them then, and says what it refuses)
    * @param t the page's texts
    * @param ask sends a request to the room (its refusal is shown by the lobby)
    * @param refuse shows a text where the lobby's refusals go
@@ -122,7 +123,7 @@ export class RoomSettings {
     );
     const send = (rules) => {
       try {
-        this.engine.checkRules(rules);
+        this.engine?.checkRules(rules);
       } catch (error) {
         this.refuse(errorText(error, t, 'rules.error.other'));
         houseRules.querySelector(`[data-option="${error.option}"]`)?.focus();
