@@ -203,6 +203,22 @@ mod tests {
     }
 
     #[test]
+    fn a_room_s_modules_are_loaded_only_on_a_room_and_bring_what_draws_it() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
+        let read = |path: &str| std::fs::read_to_string(dir.join(&path[1..])).ok();
+        let home = module_graph(ENTRY, read);
+        for entry in ROOM_PAGE {
+            assert!(read(entry).is_some(), "{entry} exists");
+            assert!(!home.contains(&entry.to_owned()), "{entry}: only on a room");
+        }
+        let room = module_graph("/room/online.js", read);
+        assert!(
+            room.contains(&"/room/roomsettings.js".to_owned()),
+            "{room:?}"
+        );
+    }
+
+    #[test]
     fn the_preloads_follow_the_entry_script() {
         let page = "<head>\n<script type=\"module\" src=\"/app.js\"></script>\n</head>\n";
         let sent = with_preloads(page, &["/a.js".to_owned()]);
