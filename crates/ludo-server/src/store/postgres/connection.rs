@@ -22,6 +22,20 @@ use crate::store::{StoreError, StoreResult};
 
 /// How long connecting may take, unless the URL says (`connect_timeout`).
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// Idle time before the first keepalive probe, unless the URL says (`keepalives_idle`): a
+/// database cut off without a word (a network gone silent) is noticed within about
+/// `KEEPALIVE_IDLE + KEEPALIVE_INTERVAL * KEEPALIVE_RETRIES`, 16 s, not the system's two hours.
+const KEEPALIVE_IDLE: Duration = Duration::from_secs(10);
+/// Time between keepalive probes, unless the URL says (`keepalives_interval`).
+const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(2);
+/// Probes unanswered before the connection is given up, unless the URL says (`keepalives_retries`).
+const KEEPALIVE_RETRIES: u32 = 3;
+/// How long sent data may stay unacknowledged before the connection is given up, unless the URL
+/// says (`tcp_user_timeout`): a write made into a silent network fails then rather than after
+/// the system's retransmissions (about 15 minutes).
+const TCP_USER_TIMEOUT: Duration = Duration::from_secs(16);
+/// The system's idle time before a first keepalive probe: the URL did not set its own.
+const SYSTEM_KEEPALIVE_IDLE: Duration = Duration::from_secs(2 * 60 * 60);
 /// The first pause after a failed connection attempt.
 const FIRST_PAUSE: Duration = Duration::from_millis(100);
 /// The longest pause between connection attempts.
@@ -152,6 +166,7 @@ impl Connection {
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(CONNECT_TIMEOUT);
         }
+        keep_alive(&mut config);
         if let Some(name) = name {
             config.application_name(name);
         } else if config.get_application_name().is_none() {
@@ -418,5 +433,55 @@ pub fn node_session(node: &str) -> String {
     format!("{NODE_SESSION}{node}")
 }
 
+/// Keepalives and a user timeout where the URL sets none (see [`KEEPALIVE_IDLE`]).
+fn keep_alive(config: &mut Config) {
+    if config.get_keepalives_idle() == SYSTEM_KEEPALIVE_IDLE {
+        config.keepalives_idle(KEEPALIVE_IDLE);
+    }
+    if config.get_keepalives_interval().is_none() {
+        config.keepalives_interval(KEEPALIVE_INTERVAL);
+    }
+    if config.get_keepalives_retries().is_none() {
+        config.keepalives_retries(KEEPALIVE_RETRIES);
+    }
+    if config.get_tcp_user_timeout().is_none() {
+        config.tcp_user_timeout(TCP_USER_TIMEOUT);
+    }
+}
+
 /// What [`node_session`] puts before a node's name.
 pub const NODE_SESSION: &str = "ludo node ";
+
+#[cfg(test)]
+mod keepalive_tests {
+    use super::*;
+
+    #[test]
+    fn a_silent_database_is_noticed_in_seconds_unless_the_url_says_otherwise() {
+        let plain = Connection::new("postgres://ludo@db.example/ludo", None).unwrap();
+        assert!(plain.config.get_keepalives());
+        assert_eq!(plain.config.get_keepalives_idle(), KEEPALIVE_IDLE);
+        assert_eq!(
+            plain.config.get_keepalives_interval(),
+            Some(KEEPALIVE_INTERVAL)
+        );
+        assert_eq!(
+            plain.config.get_keepalives_retries(),
+            Some(KEEPALIVE_RETRIES)
+        );
+        assert_eq!(plain.config.get_tcp_user_timeout(), Some(&TCP_USER_TIMEOUT));
+        let url = "postgres://ludo@db.example/ludo?keepalives_idle=60&keepalives_interval=5\
+                   &keepalives_retries=9&tcp_user_timeout=120";
+        let own = Connection::new(url, None).unwrap();
+        assert_eq!(own.config.get_keepalives_idle(), Duration::from_secs(60));
+        assert_eq!(
+            own.config.get_keepalives_interval(),
+            Some(Duration::from_secs(5))
+        );
+        assert_eq!(own.config.get_keepalives_retries(), Some(9));
+        assert_eq!(
+            own.config.get_tcp_user_timeout(),
+            Some(&Duration::from_secs(120))
+        );
+    }
+}
