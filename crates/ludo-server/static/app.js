@@ -429,7 +429,6 @@ function reveal() {
   showPage();
 }
 
-
 /**
  * Taps on buttons and links, and forms sent, before `ready` settles are held, and the last one
  * made again once it has: the home screen shows before the engine is loaded, and a Play tapped

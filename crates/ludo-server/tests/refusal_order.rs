@@ -310,12 +310,8 @@ fn closing(code: &str, open: usize) -> usize {
 async fn an_expert_cpu_plays_on_a_board_of_one_arm_per_seat_which_is_no_house_rule_to_it() {
     let server = spawn_server().await;
     let rules = json!({"preset": "classic", "layout": "by_players"});
-    let code = create_room(server.addr, HOST, json!({"rules": rules})).await;
-    let mut host = Client::join(server.addr, &code, HOST, "Host").await;
-    host.send(json!({"t": "add_cpu", "colour": "red", "level": "expert"}))
-        .await;
-    host.recv_until(|m| m["t"] == "room" && !m["room"]["seats"]["red"].is_null())
-        .await;
+    let settings = json!({"rules": rules});
+    let (code, mut host) = support::host_and_cpu_in(&server, settings, "Host", "expert").await;
     host.send(json!({"t": "start"})).await;
     host.recv_until(|m| m["t"] == "game").await;
     let game = as_welcomed(server.addr, &code).await["game"].clone();
